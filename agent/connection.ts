@@ -1,0 +1,345 @@
+import { decode, encode } from '../shared/protocol/codec.js';
+import { CloseCode, Limits } from '../shared/protocol/limits.js';
+import {
+  type AppInfo,
+  type DeviceInfo,
+  type Message,
+  PROTOCOL_VERSION,
+  type Reject,
+  type Welcome,
+} from '../shared/protocol/messages.js';
+import { Messenger, RequestError } from '../shared/protocol/messenger.js';
+import { detectDevice } from './device.js';
+import { OfflineBuffer } from './offline-buffer.js';
+import type { AgentPlugin } from './plugin.js';
+import { OPEN, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
+
+export const DEFAULT_URL = 'ws://127.0.0.1:7360';
+
+export interface ConnectOptions {
+  app: AppInfo;
+  plugins?: AgentPlugin[];
+  /** The inspector's debuggee link. Default: $PORTHOLE_URL in Node, else ws://127.0.0.1:7360. */
+  url?: string;
+  device?: Partial<DeviceInfo>;
+  /** Needed only when the inspector accepts LAN connections and this app is not on the same machine. */
+  pairingToken?: string;
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Notifications kept per plugin while offline; the oldest are dropped beyond it. Default 1000. */
+  offlineBufferSize?: number;
+  /** A WebSocket implementation, where the platform has none and `ws` cannot be imported. */
+  WebSocket?: WebSocketConstructor;
+  onStatus?: (status: AgentStatus) => void;
+}
+
+export type AgentState = 'connecting' | 'connected' | 'waiting' | 'stopped';
+
+export interface AgentStatus {
+  state: AgentState;
+  sessionId?: string;
+  /** Connection attempts since the last success. */
+  attempt: number;
+  /** When waiting: how long until the next attempt. */
+  retryInMs?: number;
+  /** What went wrong last, if anything. */
+  error?: string;
+  /** Plugins the inspector refused, with its reasons. */
+  incompatiblePlugins?: Welcome['plugins']['incompatible'];
+}
+
+export interface Agent {
+  readonly status: AgentStatus;
+  /** Subscribes to status changes; returns the unsubscribe function. */
+  onStatus(listener: (status: AgentStatus) => void): () => void;
+  /** Closes the connection and stops reconnecting. */
+  disconnect(): void;
+}
+
+/** Connects this app to the inspector and keeps it connected: backoff with jitter, resume, offline buffering. */
+export function connect(options: ConnectOptions): Agent {
+  return new AgentConnection(options);
+}
+
+function envUrl(): string | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.PORTHOLE_URL;
+}
+
+/** Equal-jitter exponential backoff: half the capped delay is fixed, half random. */
+export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
+  const capped = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
+  return Math.round(capped / 2 + random() * (capped / 2));
+}
+
+class AgentConnection implements Agent {
+  private readonly listeners = new Set<(status: AgentStatus) => void>();
+  private readonly plugins = new Map<string, AgentPlugin>();
+  private readonly device: DeviceInfo;
+  private current: AgentStatus = { state: 'connecting', attempt: 0 };
+  private socket: WebSocketLike | undefined;
+  private messenger: Messenger | undefined;
+  private resume: { sessionId: string; secret: string } | undefined;
+  private accepted = new Set<string>();
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private stopped = false;
+  private lastSeen = 0;
+
+  constructor(private readonly options: ConnectOptions) {
+    this.device = detectDevice(options.device);
+    if (options.onStatus) this.listeners.add(options.onStatus);
+    for (const plugin of options.plugins ?? []) {
+      if (this.plugins.has(plugin.protocol.id))
+        throw new Error(`porthole: plugin "${plugin.protocol.id}" was given twice`);
+      plugin.runtime.buffer = new OfflineBuffer(options.offlineBufferSize ?? 1000);
+      plugin.runtime.link = {
+        notify: (id, method, params) => this.send(id, method, params),
+        request: (id, method, params, requestOptions) => {
+          if (!this.messenger) return Promise.reject(new RequestError('peer-gone', 'the inspector is not connected'));
+          return this.messenger.request(id, method, params, requestOptions);
+        },
+      };
+      this.plugins.set(plugin.protocol.id, plugin);
+    }
+    void this.open();
+  }
+
+  get status(): AgentStatus {
+    return this.current;
+  }
+
+  onStatus(listener: (status: AgentStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  disconnect(): void {
+    this.stopped = true;
+    this.clearTimers();
+    this.socket?.close(CloseCode.normal, 'the app disconnected');
+    this.lost('disconnected by the app');
+    this.setStatus({ state: 'stopped', attempt: 0, sessionId: this.resume?.sessionId });
+  }
+
+  private async open(): Promise<void> {
+    if (this.stopped) return;
+    this.setStatus({ ...this.current, state: 'connecting', retryInMs: undefined });
+    let socket: WebSocketLike;
+    try {
+      const WebSocketImpl = await resolveWebSocket(this.options.WebSocket);
+      if (this.stopped) return;
+      socket = new WebSocketImpl(this.options.url ?? envUrl() ?? DEFAULT_URL);
+    } catch (e) {
+      return this.retry(e instanceof Error ? e.message : String(e));
+    }
+    this.socket = socket;
+    let welcomed = false;
+    let closedReason: string | undefined;
+    let reported: Record<string, number> | undefined;
+
+    socket.addEventListener('open', () => {
+      this.lastSeen = Date.now();
+      this.write(socket, {
+        type: 'hello',
+        protocolVersion: PROTOCOL_VERSION,
+        app: this.options.app,
+        device: this.device,
+        plugins: [...this.plugins.values()].map((p) => ({ id: p.protocol.id, version: p.protocol.version })),
+        resume: this.resume,
+        dropped: (reported = this.droppedCounts()),
+        pairingToken: this.options.pairingToken,
+      });
+      this.later(() => {
+        if (!welcomed && this.socket === socket)
+          socket.close(CloseCode.handshakeTimeout, 'no welcome from the inspector');
+      }, Limits.handshakeTimeoutMs * 2);
+    });
+
+    socket.addEventListener('message', (event) => {
+      if (this.socket !== socket) return;
+      this.lastSeen = Date.now();
+      const decoded = decode(typeof event.data === 'string' ? event.data : String(event.data));
+      if (!decoded.ok) return this.write(socket, decoded.error);
+      const message = decoded.message;
+      if (message.type === 'welcome') {
+        welcomed = true;
+        for (const [id, n] of Object.entries(reported ?? {})) {
+          const buffer = this.plugins.get(id)?.runtime.buffer;
+          if (buffer) buffer.dropped -= n;
+        }
+        return this.welcomed(socket, message);
+      }
+      if (message.type === 'reject') {
+        closedReason = `the inspector refused the connection: ${message.message}`;
+        if (message.reason !== 'shutting-down') this.stopForGood(message);
+        return;
+      }
+      if (message.type === 'heartbeat' || message.type === 'protocol-error') {
+        if (message.type === 'protocol-error')
+          console.warn(`[porthole] the inspector refused a frame: ${message.message}`);
+        return;
+      }
+      if (message.type === 'hello') {
+        return this.write(socket, {
+          type: 'protocol-error',
+          code: 'unexpected-message',
+          message: 'hello is sent by the agent, not to it',
+        });
+      }
+      this.messenger?.receive(message);
+    });
+
+    socket.addEventListener('close', (event) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      const reason = closedReason ?? `connection closed (${event.code}${event.reason ? `: ${event.reason}` : ''})`;
+      this.lost(reason);
+      if (!this.stopped) this.retry(reason);
+    });
+    socket.addEventListener('error', () => {
+      // 'close' follows with the code
+    });
+  }
+
+  private welcomed(socket: WebSocketLike, welcome: Welcome): void {
+    this.resume = { sessionId: welcome.sessionId, secret: welcome.resumeSecret };
+    this.accepted = new Set(welcome.plugins.accepted.map((p) => p.id));
+    this.messenger = new Messenger({
+      idPrefix: 'a',
+      send: (frame) => {
+        if (socket.readyState !== OPEN) throw new Error('the inspector connection is closed');
+        socket.send(encode(frame, welcome.maxFrameBytes));
+      },
+      isPluginActive: (id) => this.accepted.has(id),
+      onRequest: ({ plugin, method, params, signal }) => {
+        const target = this.plugins.get(plugin);
+        if (!target) throw new RequestError('plugin-not-active', `the app has no "${plugin}" plugin`);
+        return target.runtime.handleRequest(method, params, signal);
+      },
+      onNotification: (plugin, method, params) => this.plugins.get(plugin)?.runtime.handleNotification(method, params),
+    });
+    this.setStatus({
+      state: 'connected',
+      attempt: 0,
+      sessionId: welcome.sessionId,
+      incompatiblePlugins: welcome.plugins.incompatible,
+    });
+    for (const [id, plugin] of this.plugins) plugin.runtime.setConnected(this.accepted.has(id));
+    this.flush();
+    this.startHeartbeat(socket, welcome.heartbeatIntervalMs);
+  }
+
+  /** Sends what plugins buffered while offline, in the order they were made. */
+  private flush(): void {
+    const entries = [...this.plugins.values()].flatMap((p) => p.runtime.buffer.drain()).sort((a, b) => a.seq - b.seq);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (!this.accepted.has(entry.plugin)) continue;
+      if (!this.send(entry.plugin, entry.method, entry.params)) {
+        for (const plugin of this.plugins.values()) {
+          plugin.runtime.buffer.restore(entries.slice(i).filter((e) => e.plugin === plugin.protocol.id));
+        }
+        return;
+      }
+    }
+  }
+
+  private send(plugin: string, method: string, params: unknown): boolean {
+    if (!this.messenger || !this.socket || this.socket.readyState !== OPEN) return false;
+    try {
+      this.messenger.notify(plugin, method, params);
+      return true;
+    } catch (e) {
+      if (e instanceof RequestError && e.code === 'plugin-not-active') return true; // refused by the inspector: dropped
+      if (e instanceof Error && e.name === 'FrameTooLargeError') {
+        console.warn(`[porthole] dropped ${plugin}.${method}: ${e.message}`);
+        return true;
+      }
+      return false;
+    }
+  }
+
+  private startHeartbeat(socket: WebSocketLike, intervalMs: number): void {
+    const tick = () => {
+      if (this.socket !== socket) return;
+      if (Date.now() - this.lastSeen > intervalMs * Limits.heartbeatMissesAllowed) {
+        socket.close(CloseCode.heartbeatTimeout, 'no frames from the inspector for 3 heartbeat intervals');
+        return;
+      }
+      this.write(socket, { type: 'heartbeat', t: Date.now() });
+      this.later(tick, intervalMs);
+    };
+    this.later(tick, intervalMs);
+  }
+
+  private lost(reason: string): void {
+    this.messenger?.close(reason);
+    this.messenger = undefined;
+    this.clearTimers();
+    for (const plugin of this.plugins.values()) plugin.runtime.setConnected(false);
+  }
+
+  private retry(error: string): void {
+    if (this.stopped) return;
+    const attempt = this.current.state === 'connected' ? 0 : this.current.attempt;
+    const delay = backoffDelay(
+      attempt,
+      this.options.reconnect?.initialDelayMs ?? 500,
+      this.options.reconnect?.maxDelayMs ?? 15_000,
+    );
+    this.setStatus({
+      state: 'waiting',
+      attempt: attempt + 1,
+      retryInMs: delay,
+      error,
+      sessionId: this.resume?.sessionId,
+    });
+    this.later(() => void this.open(), delay);
+  }
+
+  private stopForGood(reject: Reject): void {
+    this.stopped = true;
+    this.setStatus({ state: 'stopped', attempt: this.current.attempt, error: `${reject.reason}: ${reject.message}` });
+    console.error(`[porthole] the inspector refused this app (${reject.reason}): ${reject.message}`);
+  }
+
+  /** Drop counts for the hello; they are forgotten only once a welcome confirms the host got them. */
+  private droppedCounts(): Record<string, number> | undefined {
+    const dropped: Record<string, number> = {};
+    for (const [id, plugin] of this.plugins) {
+      if (plugin.runtime.buffer.dropped > 0) dropped[id] = plugin.runtime.buffer.dropped;
+    }
+    return Object.keys(dropped).length > 0 ? dropped : undefined;
+  }
+
+  private write(socket: WebSocketLike, message: Message): void {
+    try {
+      if (socket.readyState === OPEN) socket.send(encode(message));
+    } catch {
+      // closing; the close handler takes over
+    }
+  }
+
+  private later(fn: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.timers = this.timers.filter((t) => t !== timer);
+      fn();
+    }, ms);
+    (timer as { unref?: () => void }).unref?.();
+    this.timers.push(timer);
+  }
+
+  private clearTimers(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
+  }
+
+  private setStatus(status: AgentStatus): void {
+    this.current = status;
+    for (const listener of this.listeners) {
+      try {
+        listener(status);
+      } catch (e) {
+        console.error('[porthole] a status listener threw:', e);
+      }
+    }
+  }
+}

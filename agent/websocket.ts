@@ -1,0 +1,34 @@
+/** The slice of the WHATWG WebSocket API the agent uses; browsers, React Native, Node 22+ and `ws` all have it. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;
+  addEventListener(type: 'error', listener: (event: unknown) => void): void;
+}
+
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+export const OPEN = 1;
+
+/** The platform's WebSocket, or the `ws` package on Node versions that have none. */
+export async function resolveWebSocket(given?: WebSocketConstructor): Promise<WebSocketConstructor> {
+  if (given) return given;
+  const native = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (native) return native;
+  // A computed specifier keeps bundlers from pulling `ws` into browser builds.
+  const specifier = 'ws';
+  try {
+    const mod = (await import(/* @vite-ignore */ specifier)) as {
+      default?: WebSocketConstructor;
+      WebSocket?: WebSocketConstructor;
+    };
+    const ctor = mod.WebSocket ?? mod.default;
+    if (ctor) return ctor;
+  } catch {
+    // fall through to the explanation below
+  }
+  throw new Error('porthole: no WebSocket here; install the "ws" package or pass connect({ WebSocket })');
+}

@@ -1,0 +1,5 @@
+import example from '../../plugins/example/host.js';
+import type { HostPluginDefinition } from '../../shared/host-plugin.js';
+
+/** The plugins the inspector runs. Adding a plugin is adding its folder and one line here. */
+export const builtinPlugins: readonly HostPluginDefinition[] = [example as unknown as HostPluginDefinition];

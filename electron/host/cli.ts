@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { Core, PortInUseError } from './core.js';
+import { resolveDataDir } from './data-dir.js';
+import { removeInstance, writeInstance } from './instance-file.js';
+import { VERSION } from './version.js';
+
+const HELP = `Porthole ${VERSION} — a debugging inspector for JavaScript apps, with an MCP server inside.
+
+Usage:
+  porthole serve [flags]   start the inspector without a window (headless mode)
+  porthole --version
+  porthole --help
+
+Flags:
+  --data-dir <dir>         where settings, the MCP token and history live
+                           (default: $PORTHOLE_DATA_DIR or the OS config dir)
+  --debuggee-port <port>   the debuggee link (WebSocket) port, default 7360; 0 = any free port
+  --control-port <port>    the MCP endpoint and UI port, default 7361; 0 = any free port
+  --no-open                do not open the UI in a browser
+  --lan <pairing-token>    also accept debuggees from the LAN; they must present this token
+  --allow-origin <origin>  allow browser debuggees from this origin (repeatable), e.g. http://myapp.test:*
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    console.error(`porthole: ${(e as Error).message}\nRun porthole --help for the flags.`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return print(HELP);
+  if (values.version) return print(VERSION);
+  const command = positionals[0] ?? 'serve';
+  if (command === 'serve') return serve(values);
+  console.error(`porthole: unknown command "${command}"\n\n${HELP}`);
+  return 2;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      'debuggee-port': { type: 'string', default: '7360' },
+      'control-port': { type: 'string', default: '7361' },
+      'no-open': { type: 'boolean', default: false },
+      lan: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
+type Flags = ReturnType<typeof parse>['values'];
+
+export function parsePort(value: string, flag: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new Error(`${flag} must be a port number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+async function serve(values: Flags): Promise<number> {
+  let debuggeePort: number;
+  let controlPort: number;
+  try {
+    debuggeePort = parsePort(values['debuggee-port']!, '--debuggee-port');
+    controlPort = parsePort(values['control-port']!, '--control-port');
+  } catch (e) {
+    console.error(`porthole: ${(e as Error).message}`);
+    return 2;
+  }
+  const dataDir = resolveDataDir(values['data-dir']);
+  const core = new Core({
+    dataDir,
+    debuggeePort,
+    controlPort,
+    lanPairingToken: values.lan,
+    allowedOrigins: values['allow-origin'],
+  });
+  let urls: Awaited<ReturnType<Core['start']>>;
+  try {
+    urls = await core.start();
+  } catch (e) {
+    console.error(`porthole: ${e instanceof PortInUseError ? e.message : (e as Error).stack}`);
+    return 1;
+  }
+  writeInstance(dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
+
+  console.log(`Porthole ${VERSION} is running (headless).`);
+  console.log(`  Debuggee link: ${urls.debuggeeUrl}${values.lan ? '  (LAN enabled)' : ''}`);
+  console.log(`  MCP endpoint:  ${urls.mcpUrl}`);
+  console.log(`  UI:            ${urls.uiUrl}`);
+  console.log(`  Data dir:      ${dataDir}`);
+  console.log('Press Ctrl+C to stop.');
+  if (!values['no-open'] && !process.env.CI) openInBrowser(urls.uiUrl);
+
+  return await new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`\nPorthole: ${signal} received, stopping.`);
+      await core.stop();
+      removeInstance(dataDir);
+      resolve(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}
+
+function openInBrowser(url: string): void {
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
+  try {
+    const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // no browser to open; the URL is printed above
+  }
+}
+
+function print(text: string): number {
+  console.log(text);
+  return 0;
+}

@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => void;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** Whether a Host header names this machine's loopback, so DNS-rebinding pages are turned away. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return LOOPBACK_HOSTS.has(name.toLowerCase());
+}
+
+/**
+ * The control plane: one HTTP server on 127.0.0.1 for /mcp, the UI and its bridge. Routes are
+ * matched by path prefix, longest first; every request must name a loopback Host.
+ */
+export class ControlServer {
+  private readonly http: Server;
+  private readonly routes: { prefix: string; handler: RouteHandler }[] = [];
+  private readonly upgrades = new Map<string, UpgradeHandler>();
+
+  constructor() {
+    this.http = createServer((req, res) => void this.dispatch(req, res));
+    this.http.on('upgrade', (req, socket, head) => this.dispatchUpgrade(req, socket, head));
+  }
+
+  route(prefix: string, handler: RouteHandler): void {
+    this.routes.push({ prefix, handler });
+    this.routes.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  onUpgrade(path: string, handler: UpgradeHandler): void {
+    this.upgrades.set(path, handler);
+  }
+
+  async listen(port: number): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(port, '127.0.0.1', () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get port(): number {
+    return (this.http.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.http.closeAllConnections?.();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      if (!isLoopbackHost(req.headers.host)) {
+        return void res
+          .writeHead(403, { 'content-type': 'text/plain' })
+          .end('Forbidden: the Host header must be 127.0.0.1 or localhost\n');
+      }
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const route = this.routes.find(
+        (r) => url.pathname === r.prefix || url.pathname.startsWith(r.prefix.endsWith('/') ? r.prefix : `${r.prefix}/`),
+      );
+      if (!route) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+      await route.handler(req, res, url);
+    } catch (e) {
+      console.error('[porthole] control request failed:', e);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal error\n');
+    }
+  }
+
+  private dispatchUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const handler = this.upgrades.get(url.pathname);
+    if (!handler || !isLoopbackHost(req.headers.host)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    handler(req, socket, head, url);
+  }
+}

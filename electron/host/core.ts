@@ -1,0 +1,102 @@
+import { mkdirSync } from 'node:fs';
+import type { HostPluginDefinition } from '../../shared/host-plugin.js';
+import { builtinPlugins } from './builtin-plugins.js';
+import { ControlServer } from './control-server.js';
+import { EventBus } from './event-bus.js';
+import { LinkServer, type LinkServerOptions } from './link/link-server.js';
+import { PluginHost } from './plugin-host.js';
+import { SessionRegistry } from './sessions.js';
+import { VERSION } from './version.js';
+
+export interface CoreOptions {
+  dataDir: string;
+  debuggeePort: number;
+  controlPort: number;
+  /** Accept debuggees from the LAN (binds 0.0.0.0); they must present this pairing token. */
+  lanPairingToken?: string;
+  allowedOrigins?: string[];
+  plugins?: readonly HostPluginDefinition[];
+  link?: Partial<LinkServerOptions>;
+}
+
+export interface CoreUrls {
+  debuggeeUrl: string;
+  controlUrl: string;
+  mcpUrl: string;
+  uiUrl: string;
+}
+
+/** A port the user asked for is taken; the message names the flag that changes it. */
+export class PortInUseError extends Error {
+  constructor(
+    readonly port: number,
+    readonly flag: string,
+  ) {
+    super(`port ${port} is already in use; pass ${flag} <port> to use another (0 picks any free port)`);
+    this.name = 'PortInUseError';
+  }
+}
+
+/** The inspector without a window: sessions, plugins, the debuggee link and the control plane. */
+export class Core {
+  readonly version = VERSION;
+  readonly bus = new EventBus();
+  readonly sessions = new SessionRegistry(this.bus);
+  readonly plugins: PluginHost;
+  readonly control = new ControlServer();
+  readonly link: LinkServer;
+  private urls: CoreUrls | undefined;
+
+  constructor(readonly options: CoreOptions) {
+    this.plugins = new PluginHost(options.plugins ?? builtinPlugins, this.sessions, this.bus, options.dataDir);
+    this.link = new LinkServer(
+      {
+        port: options.debuggeePort,
+        host: options.lanPairingToken ? '0.0.0.0' : '127.0.0.1',
+        pairingToken: options.lanPairingToken,
+        allowedOrigins: options.allowedOrigins,
+        ...options.link,
+      },
+      { sessions: this.sessions, plugins: this.plugins, bus: this.bus },
+    );
+    this.control.route('/healthz', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, version: VERSION }));
+    });
+  }
+
+  get started(): CoreUrls {
+    if (!this.urls) throw new Error('the core has not been started');
+    return this.urls;
+  }
+
+  async start(): Promise<CoreUrls> {
+    mkdirSync(this.options.dataDir, { recursive: true });
+    const debuggeeUrl = await listenOrExplain(() => this.link.listen(), this.options.debuggeePort, '--debuggee-port');
+    let controlUrl: string;
+    try {
+      controlUrl = await listenOrExplain(
+        () => this.control.listen(this.options.controlPort),
+        this.options.controlPort,
+        '--control-port',
+      );
+    } catch (e) {
+      await this.link.close();
+      throw e;
+    }
+    this.urls = { debuggeeUrl, controlUrl, mcpUrl: `${controlUrl}/mcp`, uiUrl: `${controlUrl}/` };
+    return this.urls;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.allSettled([this.link.close(), this.control.close()]);
+  }
+}
+
+async function listenOrExplain(listen: () => Promise<string>, port: number, flag: string): Promise<string> {
+  try {
+    return await listen();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(port, flag);
+    throw e;
+  }
+}

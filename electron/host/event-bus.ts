@@ -1,0 +1,35 @@
+import type { SessionInfo } from '../../shared/session.js';
+
+/** Everything the core announces; the UI bridge and the MCP layer subscribe here. */
+export interface CoreEvents {
+  'session:connected': { session: SessionInfo; resumed: boolean };
+  'session:disconnected': { session: SessionInfo; code: number; reason: string };
+  'session:updated': { session: SessionInfo };
+  'session:removed': { sessionId: string };
+  'plugin:event': { sessionId: string; plugin: string; event: string; data: unknown };
+  'link:protocol-error': { sessionId?: string; remoteAddress: string; code: string; message: string };
+}
+
+type Listener<T> = (payload: T) => void;
+
+export class EventBus<Events extends object = CoreEvents> {
+  private readonly listeners = new Map<keyof Events, Set<Listener<never>>>();
+
+  on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  /** Calls every listener; one that throws is reported and does not stop the others. */
+  emit<K extends keyof Events>(event: K, payload: Events[K]): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as Listener<Events[K]>)(payload);
+      } catch (e) {
+        console.error(`[porthole] a listener of ${String(event)} threw:`, e);
+      }
+    }
+  }
+}

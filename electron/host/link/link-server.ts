@@ -1,0 +1,281 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { decode, encode } from '../../../shared/protocol/codec.js';
+import { CloseCode, Limits } from '../../../shared/protocol/limits.js';
+import {
+  type Hello,
+  type Message,
+  PROTOCOL_VERSION,
+  type ProtocolError,
+  type Reject,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../../../shared/protocol/messages.js';
+import { Messenger } from '../../../shared/protocol/messenger.js';
+import type { EventBus } from '../event-bus.js';
+import type { PluginHost } from '../plugin-host.js';
+import type { Session, SessionLink, SessionRegistry } from '../sessions.js';
+import { DEFAULT_ALLOWED_ORIGINS, isLoopbackAddress, originAllowed } from './origins.js';
+
+export interface LinkServerOptions {
+  port: number;
+  /** Loopback unless the user opted in to LAN. */
+  host?: string;
+  /** With LAN on, peers that are not on loopback must present this token in their hello. */
+  pairingToken?: string;
+  allowedOrigins?: readonly string[];
+  maxFrameBytes?: number;
+  handshakeTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  requestTimeoutMs?: number;
+  maxRequestsInFlight?: number;
+}
+
+interface Deps {
+  sessions: SessionRegistry;
+  plugins: PluginHost;
+  bus: EventBus;
+}
+
+/** The debuggee link: a WebSocket server that handshakes agents into sessions and carries their plugin frames. */
+export class LinkServer {
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly maxFrameBytes: number;
+  private readonly sockets = new Set<WebSocket>();
+  private closing = false;
+
+  constructor(
+    private readonly options: LinkServerOptions,
+    private readonly deps: Deps,
+  ) {
+    this.maxFrameBytes = options.maxFrameBytes ?? Limits.maxFrameBytes;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.maxFrameBytes });
+    this.http = createServer((_req, res) => {
+      res
+        .writeHead(426, { 'content-type': 'text/plain' })
+        .end('This is the Porthole debuggee link; connect with a WebSocket.\n');
+    });
+    this.http.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+  }
+
+  async listen(): Promise<string> {
+    const host = this.options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port, host, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = this.http.address() as AddressInfo;
+    return `ws://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+  }
+
+  get port(): number {
+    return (this.http.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const socket of this.sockets) socket.close(CloseCode.goingAway, 'the inspector is shutting down');
+    await new Promise<void>((resolve) => setTimeout(resolve, 50));
+    for (const socket of this.sockets) socket.terminate();
+    this.wss.close();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const origin = req.headers.origin;
+    const allowed = [...DEFAULT_ALLOWED_ORIGINS, ...(this.options.allowedOrigins ?? [])];
+    if (origin !== undefined && !originAllowed(origin, allowed)) {
+      const body = `Origin ${origin} is not allowed to connect; start the inspector with --allow-origin ${origin}\n`;
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req.socket.remoteAddress ?? 'unknown'));
+  }
+
+  private accept(ws: WebSocket, remoteAddress: string): void {
+    this.sockets.add(ws);
+    const { sessions, plugins, bus } = this.deps;
+    const heartbeatMs = this.options.heartbeatIntervalMs ?? Limits.heartbeatIntervalMs;
+    const loopback = isLoopbackAddress(remoteAddress);
+    let session: Session | undefined;
+    let link: SessionLink | undefined;
+    let lastSeen = Date.now();
+    let protocolErrors = 0;
+
+    const send = (message: Message) => {
+      if (ws.readyState !== WebSocket.OPEN) throw new Error('the debuggee connection is closed');
+      ws.send(encode(message, this.maxFrameBytes));
+    };
+    const close = (code: number, reason: string) => {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
+    };
+    const reject = (reason: Reject['reason'], message: string) => {
+      try {
+        send({ type: 'reject', reason, message, supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS] });
+      } finally {
+        close(CloseCode.rejected, reason);
+      }
+    };
+    const trySend = (message: Message) => {
+      try {
+        send(message);
+      } catch {
+        // the close handler cleans up
+      }
+    };
+    const countError = (error: ProtocolError) => {
+      protocolErrors++;
+      if (session) sessions.countProtocolError(session);
+      bus.emit('link:protocol-error', {
+        sessionId: session?.info.id,
+        remoteAddress,
+        code: error.code,
+        message: error.message,
+      });
+      if (protocolErrors >= Limits.maxProtocolErrors)
+        close(CloseCode.tooManyProtocolErrors, 'too many protocol errors');
+    };
+    const refuse = (error: ProtocolError) => {
+      trySend(error);
+      countError(error);
+    };
+
+    const handshakeTimer = setTimeout(
+      () => close(CloseCode.handshakeTimeout, 'no hello within the handshake timeout'),
+      this.options.handshakeTimeoutMs ?? Limits.handshakeTimeoutMs,
+    );
+    const heartbeat = setInterval(() => {
+      if (Date.now() - lastSeen > heartbeatMs * Limits.heartbeatMissesAllowed) {
+        close(CloseCode.heartbeatTimeout, 'no frames from the debuggee for 3 heartbeat intervals');
+        return;
+      }
+      if (session) trySend({ type: 'heartbeat', t: Date.now() });
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
+    }, heartbeatMs);
+
+    const welcome = (hello: Hello) => {
+      if (hello.protocolVersion !== PROTOCOL_VERSION) {
+        return reject(
+          'unsupported-version',
+          `protocol version ${hello.protocolVersion} is not supported; this inspector speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+        );
+      }
+      if (this.closing) return reject('shutting-down', 'the inspector is shutting down');
+      if (!loopback && this.options.pairingToken && hello.pairingToken !== this.options.pairingToken) {
+        return reject('pairing-required', 'connections from the LAN need the pairing token the inspector shows');
+      }
+      const negotiated = plugins.negotiate(hello.plugins);
+      const accepted = new Set(negotiated.accepted.map((p) => p.id));
+      const messenger = new Messenger({
+        send,
+        idPrefix: 'h',
+        defaultTimeoutMs: this.options.requestTimeoutMs,
+        maxInFlight: this.options.maxRequestsInFlight,
+        isPluginActive: (plugin) => accepted.has(plugin),
+        onNotification: (plugin, method, params) => plugins.handleNotification(current.info.id, plugin, method, params),
+        onRequest: (request) => plugins.handleRequest(current.info.id, request),
+        onProtocolError: countError,
+      });
+      link = { messenger, close };
+      const attached = sessions.attach({
+        hello,
+        ...negotiated,
+        remoteAddress,
+        security: loopback ? 'loopback' : 'lan',
+        link,
+      });
+      const current = attached.session;
+      session = current;
+      send({
+        type: 'welcome',
+        protocolVersion: PROTOCOL_VERSION,
+        sessionId: current.info.id,
+        resumeSecret: current.secret,
+        resumed: attached.resumed,
+        plugins: negotiated,
+        heartbeatIntervalMs: heartbeatMs,
+        maxFrameBytes: this.maxFrameBytes,
+      });
+      bus.emit('session:connected', { session: current.info, resumed: attached.resumed });
+      void plugins.connected(current);
+    };
+
+    // Browsers answer protocol pings without running page scripts, so throttled background tabs stay alive.
+    ws.on('pong', () => {
+      lastSeen = Date.now();
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      lastSeen = Date.now();
+      if (isBinary) {
+        return refuse({
+          type: 'protocol-error',
+          code: 'invalid-message',
+          message: 'frames must be UTF-8 JSON text, not binary',
+        });
+      }
+      const decoded = decode(rawToString(data));
+      if (!decoded.ok) {
+        if (!session) return reject('invalid-hello', `the first frame must be a valid hello: ${decoded.error.message}`);
+        return refuse(decoded.error);
+      }
+      const message = decoded.message;
+      if (!session) {
+        clearTimeout(handshakeTimer);
+        if (message.type !== 'hello')
+          return reject('invalid-hello', `the first frame must be a hello, got ${message.type}`);
+        return welcome(message);
+      }
+      switch (message.type) {
+        case 'heartbeat':
+          return;
+        case 'protocol-error':
+          bus.emit('link:protocol-error', {
+            sessionId: session.info.id,
+            remoteAddress,
+            code: message.code,
+            message: `the debuggee refused a frame: ${message.message}`,
+          });
+          return;
+        case 'hello':
+        case 'welcome':
+        case 'reject':
+          return refuse({
+            type: 'protocol-error',
+            code: 'unexpected-message',
+            message: `${message.type} is only valid during the handshake`,
+          });
+        default:
+          link?.messenger.receive(message);
+      }
+    });
+
+    ws.on('close', (code, reasonBuffer) => {
+      clearTimeout(handshakeTimer);
+      clearInterval(heartbeat);
+      this.sockets.delete(ws);
+      if (!session || !link) return;
+      const reason = reasonBuffer.toString() || 'connection closed';
+      link.messenger.close(`the debuggee disconnected (${code}${reason ? `: ${reason}` : ''})`);
+      if (sessions.detach(session, link)) {
+        plugins.disconnected(session.info.id);
+        bus.emit('session:disconnected', { session: session.info, code, reason });
+      }
+    });
+    ws.on('error', () => {
+      // 'close' follows; a frame over maxPayload arrives here first and ws closes with 1009.
+    });
+  }
+}
+
+function rawToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}

@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import type {
+  AppStore,
+  HostPluginContext,
+  HostPluginDefinition,
+  HostPluginInstance,
+} from '../../shared/host-plugin.js';
+import { majorOf, type PluginProtocol, parseWire } from '../../shared/plugin-protocol.js';
+import type { PluginOffer } from '../../shared/protocol/messages.js';
+import { type IncomingRequest, RequestError, type RequestOptions } from '../../shared/protocol/messenger.js';
+import type { SessionInfo } from '../../shared/session.js';
+import { pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
+import type { EventBus } from './event-bus.js';
+import type { Session, SessionRegistry } from './sessions.js';
+
+type AnyInstance = HostPluginInstance<PluginProtocol>;
+
+/** Creates one host-plugin instance per (plugin, session) and routes the session's plugin frames to it. */
+export class PluginHost {
+  private readonly definitions = new Map<string, HostPluginDefinition>();
+  private readonly instances = new Map<string, Map<string, AnyInstance>>();
+
+  constructor(
+    definitions: readonly HostPluginDefinition[],
+    private readonly sessions: SessionRegistry,
+    private readonly bus: EventBus,
+    private readonly dataDir: string,
+  ) {
+    for (const definition of definitions) {
+      const id = definition.protocol.id;
+      if (this.definitions.has(id)) throw new Error(`plugin "${id}" is registered twice`);
+      this.definitions.set(id, definition as unknown as HostPluginDefinition);
+    }
+    bus.on('session:removed', ({ sessionId }) => this.disposeSession(sessionId));
+  }
+
+  list(): HostPluginDefinition[] {
+    return [...this.definitions.values()];
+  }
+
+  /** Splits what an agent offers into the plugins this inspector runs and the ones it cannot, with reasons. */
+  negotiate(offers: PluginOffer[]): { accepted: PluginOffer[]; incompatible: SessionInfo['plugins']['incompatible'] } {
+    const accepted: PluginOffer[] = [];
+    const incompatible: SessionInfo['plugins']['incompatible'] = [];
+    for (const offer of offers) {
+      const definition = this.definitions.get(offer.id);
+      if (!definition) {
+        incompatible.push({ ...offer, reason: `this inspector has no "${offer.id}" plugin` });
+      } else if (majorOf(definition.protocol.version) !== majorOf(offer.version)) {
+        incompatible.push({
+          ...offer,
+          reason: `the agent has ${offer.id} ${offer.version}, the inspector speaks ${definition.protocol.version}; their major versions must match`,
+        });
+      } else if (accepted.some((a) => a.id === offer.id)) {
+        incompatible.push({ ...offer, reason: `plugin "${offer.id}" was offered twice` });
+      } else {
+        accepted.push(offer);
+      }
+    }
+    return { accepted, incompatible };
+  }
+
+  instance(sessionId: string, plugin: string): AnyInstance | undefined {
+    return this.instances.get(sessionId)?.get(plugin);
+  }
+
+  isActive(session: Session, plugin: string): boolean {
+    return session.link !== undefined && session.info.plugins.accepted.some((p) => p.id === plugin);
+  }
+
+  /** The session just connected or resumed: create missing instances, then tell each active one. */
+  async connected(session: Session): Promise<void> {
+    let perSession = this.instances.get(session.info.id);
+    if (!perSession) this.instances.set(session.info.id, (perSession = new Map()));
+    for (const { id } of session.info.plugins.accepted) {
+      const definition = this.definitions.get(id);
+      if (!definition) continue;
+      let instance = perSession.get(id);
+      if (!instance) {
+        instance = definition.create(this.context(session.info.id, definition));
+        perSession.set(id, instance);
+      }
+      try {
+        await instance.onConnect?.();
+      } catch (e) {
+        console.error(`[porthole] plugin ${id} failed in onConnect:`, e);
+      }
+    }
+  }
+
+  disconnected(sessionId: string): void {
+    for (const [id, instance] of this.instances.get(sessionId) ?? []) {
+      try {
+        instance.onDisconnect?.();
+      } catch (e) {
+        console.error(`[porthole] plugin ${id} failed in onDisconnect:`, e);
+      }
+    }
+  }
+
+  handleNotification(sessionId: string, plugin: string, method: string, params: unknown): void {
+    const definition = this.definitions.get(plugin);
+    const schema = definition?.protocol.toHost.notifications?.[method];
+    if (!schema) throw new RequestError('no-handler', `plugin "${plugin}" has no notification "${method}"`);
+    const payload = parseWire(schema, params, `${plugin}.${method} notification`, 'invalid-params');
+    const handler = this.instance(sessionId, plugin)?.notifications?.[method as never] as
+      | ((p: unknown) => void)
+      | undefined;
+    handler?.(payload);
+  }
+
+  async handleRequest(sessionId: string, request: IncomingRequest): Promise<unknown> {
+    const { plugin, method } = request;
+    const spec = this.definitions.get(plugin)?.protocol.toHost.requests?.[method];
+    const handler = this.instance(sessionId, plugin)?.requests?.[method as never] as
+      | ((p: unknown, signal: AbortSignal) => unknown)
+      | undefined;
+    if (!spec || !handler)
+      throw new RequestError('no-handler', `the inspector's ${plugin} plugin does not handle "${method}"`);
+    const params = parseWire(spec.params, request.params, `${plugin}.${method} params`, 'invalid-params');
+    return await handler(params, request.signal);
+  }
+
+  private context(sessionId: string, definition: HostPluginDefinition): HostPluginContext<PluginProtocol> {
+    const plugin = definition.protocol.id;
+    const sessions = this.sessions;
+    const live = () => {
+      const session = sessions.get(sessionId);
+      if (!session?.link) {
+        throw new RequestError(
+          'peer-gone',
+          `the debuggee of session ${sessionId} is disconnected; reconnect the app or pick an active session`,
+        );
+      }
+      if (!session.info.plugins.accepted.some((p) => p.id === plugin)) {
+        throw new RequestError('plugin-not-active', `plugin "${plugin}" is not active in session ${sessionId}`);
+      }
+      return session.link.messenger;
+    };
+    return {
+      sessionId,
+      session: () => {
+        const session = sessions.get(sessionId);
+        if (!session) throw new Error(`session ${sessionId} was removed`);
+        return session.info;
+      },
+      get active() {
+        const session = sessions.get(sessionId);
+        return !!session?.link && session.info.plugins.accepted.some((p) => p.id === plugin);
+      },
+      request: async (method: string, params: unknown, options?: RequestOptions) => {
+        const spec = definition.protocol.toAgent.requests?.[method];
+        if (!spec) throw new RequestError('no-handler', `plugin "${plugin}" declares no request "${method}"`);
+        const result = await live().request(plugin, method, params, options);
+        return parseWire(spec.result, result, `reply to ${plugin}.${method} from the debuggee`, 'handler-error');
+      },
+      notify: (method: string, params: unknown) => live().notify(plugin, method, params),
+      emit: (event, data) => this.bus.emit('plugin:event', { sessionId, plugin, event, data }),
+      store: this.appStore(plugin, () => sessions.get(sessionId)?.info.app.id ?? sessionId),
+    } as HostPluginContext<PluginProtocol>;
+  }
+
+  private appStore(plugin: string, appId: () => string): AppStore {
+    const file = (key: string) => join(pluginAppDir(this.dataDir, plugin, appId()), `${safeName(key)}.json`);
+    return {
+      read: <T>(key: string) => readJson<T>(file(key)),
+      write: (key, value) => writeFileAtomic(file(key), `${JSON.stringify(value, null, 2)}\n`),
+    };
+  }
+
+  private disposeSession(sessionId: string): void {
+    for (const [id, instance] of this.instances.get(sessionId) ?? []) {
+      try {
+        instance.dispose?.();
+      } catch (e) {
+        console.error(`[porthole] plugin ${id} failed in dispose:`, e);
+      }
+    }
+    this.instances.delete(sessionId);
+  }
+}

@@ -1,0 +1,136 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Hello, PluginOffer } from '../../shared/protocol/messages.js';
+import type { Messenger } from '../../shared/protocol/messenger.js';
+import type { ConnectionSecurity, SessionInfo } from '../../shared/session.js';
+import type { EventBus } from './event-bus.js';
+
+/** The live half of a session: the current connection's messenger and a way to close it. */
+export interface SessionLink {
+  messenger: Messenger;
+  close(code: number, reason: string): void;
+}
+
+export interface Session {
+  info: SessionInfo;
+  secret: string;
+  link: SessionLink | undefined;
+}
+
+export interface AttachInput {
+  hello: Hello;
+  accepted: PluginOffer[];
+  incompatible: SessionInfo['plugins']['incompatible'];
+  remoteAddress: string;
+  security: ConnectionSecurity;
+  link: SessionLink;
+}
+
+/**
+ * Every session the inspector has seen. A session outlives its connection (listed as inactive)
+ * and is resumed only by a hello carrying its id and secret; anything else starts a new one.
+ */
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly bus: EventBus) {}
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].map((s) => s.info);
+  }
+
+  /** Binds a freshly handshaken connection to a session, resuming one when the secret matches. */
+  attach(input: AttachInput): { session: Session; resumed: boolean } {
+    const now = Date.now();
+    const previous = input.hello.resume && this.sessions.get(input.hello.resume.sessionId);
+    const resumable = previous && secretMatches(previous.secret, input.hello.resume?.secret ?? '');
+    const dropped = Object.values(input.hello.dropped ?? {}).reduce((a, b) => a + b, 0);
+
+    if (previous && resumable) {
+      previous.link?.close(4003, 'replaced by a newer connection of the same session');
+      previous.link = input.link;
+      previous.info = {
+        ...previous.info,
+        app: input.hello.app,
+        device: input.hello.device,
+        active: true,
+        security: input.security,
+        remoteAddress: input.remoteAddress,
+        plugins: { accepted: input.accepted, incompatible: input.incompatible },
+        lastConnectedAt: now,
+        disconnectedAt: undefined,
+        connections: previous.info.connections + 1,
+        droppedNotifications: previous.info.droppedNotifications + dropped,
+      };
+      return { session: previous, resumed: true };
+    }
+
+    const session: Session = {
+      secret: randomBytes(24).toString('base64url'),
+      link: input.link,
+      info: {
+        id: randomUUID(),
+        app: input.hello.app,
+        device: input.hello.device,
+        active: true,
+        security: input.security,
+        remoteAddress: input.remoteAddress,
+        plugins: { accepted: input.accepted, incompatible: input.incompatible },
+        firstConnectedAt: now,
+        lastConnectedAt: now,
+        connections: 1,
+        protocolErrors: 0,
+        droppedNotifications: dropped,
+      },
+    };
+    this.sessions.set(session.info.id, session);
+    return { session, resumed: false };
+  }
+
+  /** The connection is gone; the session stays listed as inactive. Ignores links already replaced. */
+  detach(session: Session, link: SessionLink): boolean {
+    if (session.link !== link) return false;
+    session.link = undefined;
+    session.info = { ...session.info, active: false, disconnectedAt: Date.now() };
+    return true;
+  }
+
+  countProtocolError(session: Session): void {
+    session.info = { ...session.info, protocolErrors: session.info.protocolErrors + 1 };
+    this.bus.emit('session:updated', { session: session.info });
+  }
+
+  /** Forgets an inactive session and its data. Active sessions cannot be removed. */
+  remove(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (!session || session.info.active) return false;
+    this.sessions.delete(id);
+    this.bus.emit('session:removed', { sessionId: id });
+    return true;
+  }
+
+  /** Sessions grouped as the window lists them: by device, then by app. */
+  grouped(): { device: SessionInfo['device']; apps: { app: SessionInfo['app']; sessions: SessionInfo[] }[] }[] {
+    const devices = new Map<string, { device: SessionInfo['device']; apps: Map<string, SessionInfo[]> }>();
+    for (const info of this.list()) {
+      let entry = devices.get(info.device.id);
+      if (!entry) devices.set(info.device.id, (entry = { device: info.device, apps: new Map() }));
+      const apps = entry.apps.get(info.app.id) ?? [];
+      apps.push(info);
+      entry.apps.set(info.app.id, apps);
+    }
+    return [...devices.values()].map(({ device, apps }) => ({
+      device,
+      apps: [...apps.values()].map((sessions) => ({ app: sessions[0]!.app, sessions })),
+    }));
+  }
+}
+
+function secretMatches(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,73 @@
+import type {
+  NotificationMethod,
+  NotificationParams,
+  NotificationPayload,
+  PluginProtocol,
+  RequestMethod,
+  RequestParams,
+  RequestPayload,
+  RequestResult,
+} from './plugin-protocol.js';
+import type { RequestOptions } from './protocol/messenger.js';
+import type { SessionInfo } from './session.js';
+
+/** JSON documents a plugin keeps in the data dir, scoped to (plugin, app id): they outlive sessions. */
+export interface AppStore {
+  read<T>(key: string): T | undefined;
+  /** Atomic: the file is written beside and renamed over the old one. */
+  write(key: string, value: unknown): void;
+}
+
+export interface HostPluginContext<P extends PluginProtocol> {
+  readonly sessionId: string;
+  /** The session as it is now (active flag, app, device). */
+  session(): SessionInfo;
+  /** True while the debuggee is connected and has this plugin. */
+  readonly active: boolean;
+  /** Sends a request to the plugin's agent part; rejects with a RequestError (peer-gone, timeout, …). */
+  request<M extends RequestMethod<P['toAgent']>>(
+    method: M,
+    params: RequestParams<P['toAgent'], M>,
+    options?: RequestOptions,
+  ): Promise<RequestResult<P['toAgent'], M>>;
+  /** Sends a notification to the agent part; throws a RequestError when the debuggee is not connected. */
+  notify<M extends NotificationMethod<P['toAgent']>>(method: M, params: NotificationParams<P['toAgent'], M>): void;
+  /** Publishes a plugin event to the window (and anyone else on the event bus). */
+  emit(event: string, data?: unknown): void;
+  /** Persistent storage for this plugin and the session's app. */
+  readonly store: AppStore;
+}
+
+type RequestHandlers<P extends PluginProtocol> = {
+  [M in RequestMethod<P['toHost']>]?: (
+    params: RequestPayload<P['toHost'], M>,
+    signal: AbortSignal,
+  ) => RequestResult<P['toHost'], M> | Promise<RequestResult<P['toHost'], M>>;
+};
+
+type NotificationHandlers<P extends PluginProtocol> = {
+  [M in NotificationMethod<P['toHost']>]?: (params: NotificationPayload<P['toHost'], M>) => void;
+};
+
+/** One host-side plugin instance, created once per (plugin, session) and kept while the session is listed. */
+export interface HostPluginInstance<P extends PluginProtocol> {
+  notifications?: NotificationHandlers<P>;
+  requests?: RequestHandlers<P>;
+  /** The debuggee (re)connected with this plugin active. */
+  onConnect?(): void | Promise<void>;
+  /** The debuggee went away; the instance and its data stay until the session is cleared. */
+  onDisconnect?(): void;
+  /** The session was cleared: release everything. */
+  dispose?(): void;
+}
+
+export interface HostPluginDefinition<P extends PluginProtocol = PluginProtocol> {
+  protocol: P;
+  /** Shown in the window. */
+  title: string;
+  create(ctx: HostPluginContext<P>): HostPluginInstance<P>;
+}
+
+export function definePlugin<P extends PluginProtocol>(definition: HostPluginDefinition<P>): HostPluginDefinition<P> {
+  return definition;
+}

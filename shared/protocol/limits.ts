@@ -1,0 +1,28 @@
+/** WebSocket close codes the inspector and agents use. 4xxx are Porthole's own. */
+export const CloseCode = {
+  normal: 1000,
+  goingAway: 1001,
+  frameTooLarge: 1009,
+  handshakeTimeout: 4000,
+  rejected: 4001,
+  heartbeatTimeout: 4002,
+  replaced: 4003,
+  tooManyProtocolErrors: 4004,
+} as const;
+export type CloseCodeName = keyof typeof CloseCode;
+
+export const Limits = {
+  /** Largest frame either side accepts, in bytes of UTF-8. */
+  maxFrameBytes: 16 * 1024 * 1024,
+  /** The first frame must be a hello within this time. */
+  handshakeTimeoutMs: 5_000,
+  /** Each side sends a heartbeat this often; silence for 3 intervals closes the link. */
+  heartbeatIntervalMs: 10_000,
+  heartbeatMissesAllowed: 3,
+  /** Default time a request waits for its reply. */
+  requestTimeoutMs: 5_000,
+  /** Requests a sender may have waiting for replies at once. */
+  maxRequestsInFlight: 256,
+  /** Malformed frames tolerated on one connection before it is closed. */
+  maxProtocolErrors: 50,
+} as const;

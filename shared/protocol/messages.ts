@@ -1,0 +1,172 @@
+import { z } from 'zod';
+
+/** The wire protocol version this build speaks. A peer with another major version is rejected. */
+export const PROTOCOL_VERSION = 1;
+export const SUPPORTED_PROTOCOL_VERSIONS = [PROTOCOL_VERSION] as const;
+
+const id = z.string().min(1).max(200);
+const pluginId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'plugin ids are lowercase letters, digits and dashes');
+const version = z.string().min(1).max(64);
+
+export const PluginOfferSchema = z.object({ id: pluginId, version });
+export type PluginOffer = z.infer<typeof PluginOfferSchema>;
+
+export const PlatformSchema = z.enum(['browser', 'node', 'react-native', 'electron', 'other']);
+export type Platform = z.infer<typeof PlatformSchema>;
+
+export const AppInfoSchema = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  version: version.optional(),
+  /** A small icon as a data: URL (PNG/SVG), shown in the sessions list. */
+  icon: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+export const DeviceInfoSchema = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  platform: PlatformSchema,
+  /** Free-form runtime description, e.g. a user agent or "node v22.1.0 linux". */
+  runtime: z.string().max(500).optional(),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
+
+export const HelloSchema = z.object({
+  type: z.literal('hello'),
+  protocolVersion: z.number().int(),
+  app: AppInfoSchema,
+  device: DeviceInfoSchema,
+  plugins: z.array(PluginOfferSchema).max(64),
+  /** Present on reconnect: the session to resume and the secret the welcome handed out. */
+  resume: z.object({ sessionId: id, secret: z.string().min(1).max(200) }).optional(),
+  /** Notifications dropped from the offline buffer since the last connection, per plugin id. */
+  dropped: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Required when the inspector accepts LAN connections and this peer is not on loopback. */
+  pairingToken: z.string().max(200).optional(),
+});
+export type Hello = z.infer<typeof HelloSchema>;
+
+export const IncompatiblePluginSchema = PluginOfferSchema.extend({ reason: z.string() });
+
+export const WelcomeSchema = z.object({
+  type: z.literal('welcome'),
+  protocolVersion: z.number().int(),
+  sessionId: id,
+  resumeSecret: z.string(),
+  resumed: z.boolean(),
+  plugins: z.object({
+    accepted: z.array(PluginOfferSchema),
+    incompatible: z.array(IncompatiblePluginSchema),
+  }),
+  heartbeatIntervalMs: z.number().int().positive(),
+  maxFrameBytes: z.number().int().positive(),
+});
+export type Welcome = z.infer<typeof WelcomeSchema>;
+
+export const RejectReasonSchema = z.enum(['unsupported-version', 'invalid-hello', 'pairing-required', 'shutting-down']);
+
+export const RejectSchema = z.object({
+  type: z.literal('reject'),
+  reason: RejectReasonSchema,
+  message: z.string(),
+  supportedVersions: z.array(z.number().int()),
+});
+export type Reject = z.infer<typeof RejectSchema>;
+
+export const NotificationSchema = z.object({
+  type: z.literal('notification'),
+  plugin: pluginId,
+  method: z.string().min(1).max(100),
+  params: z.unknown().optional(),
+});
+export type Notification = z.infer<typeof NotificationSchema>;
+
+export const RequestSchema = z.object({
+  type: z.literal('request'),
+  id,
+  plugin: pluginId,
+  method: z.string().min(1).max(100),
+  params: z.unknown().optional(),
+  /** How long the sender will wait; the handler may give up after it. */
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type Request = z.infer<typeof RequestSchema>;
+
+export const ReplyOkSchema = z.object({
+  type: z.literal('reply-ok'),
+  id,
+  result: z.unknown().optional(),
+});
+export type ReplyOk = z.infer<typeof ReplyOkSchema>;
+
+/** Why a request failed. The first four are raised by the messenger itself, never by a handler. */
+export const RequestErrorCodeSchema = z.enum([
+  'peer-gone',
+  'plugin-not-active',
+  'no-handler',
+  'timeout',
+  'too-many-requests',
+  'invalid-params',
+  'handler-error',
+  'cancelled',
+  'frame-too-large',
+]);
+export type RequestErrorCode = z.infer<typeof RequestErrorCodeSchema>;
+
+export const ReplyErrorSchema = z.object({
+  type: z.literal('reply-error'),
+  id,
+  error: z.object({
+    code: RequestErrorCodeSchema,
+    message: z.string(),
+    data: z.unknown().optional(),
+  }),
+});
+export type ReplyError = z.infer<typeof ReplyErrorSchema>;
+
+export const CancelSchema = z.object({ type: z.literal('cancel'), id });
+export type Cancel = z.infer<typeof CancelSchema>;
+
+export const HeartbeatSchema = z.object({ type: z.literal('heartbeat'), t: z.number() });
+export type Heartbeat = z.infer<typeof HeartbeatSchema>;
+
+export const ProtocolErrorCodeSchema = z.enum([
+  'malformed-json',
+  'invalid-message',
+  'unknown-type',
+  'unknown-correlation-id',
+  'unexpected-message',
+]);
+export type ProtocolErrorCode = z.infer<typeof ProtocolErrorCodeSchema>;
+
+export const ProtocolErrorSchema = z.object({
+  type: z.literal('protocol-error'),
+  code: ProtocolErrorCodeSchema,
+  message: z.string(),
+  /** The correlation id the offending frame carried, when it had one. */
+  id: z.string().optional(),
+});
+export type ProtocolError = z.infer<typeof ProtocolErrorSchema>;
+
+export const MessageSchema = z.discriminatedUnion('type', [
+  HelloSchema,
+  WelcomeSchema,
+  RejectSchema,
+  NotificationSchema,
+  RequestSchema,
+  ReplyOkSchema,
+  ReplyErrorSchema,
+  CancelSchema,
+  HeartbeatSchema,
+  ProtocolErrorSchema,
+]);
+export type Message = z.infer<typeof MessageSchema>;
+export type MessageType = Message['type'];
+export const MESSAGE_TYPES = MessageSchema.options.map((o) => o.shape.type.value);
+
+/** Frames exchanged after the handshake, in either direction. */
+export type SessionFrame = Notification | Request | ReplyOk | ReplyError | Cancel | Heartbeat | ProtocolError;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { AppInfoSchema, DeviceInfoSchema, IncompatiblePluginSchema, PluginOfferSchema } from './protocol/messages.js';
+
+export const ConnectionSecuritySchema = z.enum(['loopback', 'lan']);
+export type ConnectionSecurity = z.infer<typeof ConnectionSecuritySchema>;
+
+/** What the inspector knows about one debuggee session, as the UI and MCP tools see it. */
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  app: AppInfoSchema,
+  device: DeviceInfoSchema,
+  active: z.boolean(),
+  security: ConnectionSecuritySchema,
+  remoteAddress: z.string(),
+  plugins: z.object({
+    accepted: z.array(PluginOfferSchema),
+    incompatible: z.array(IncompatiblePluginSchema),
+  }),
+  firstConnectedAt: z.number(),
+  lastConnectedAt: z.number(),
+  disconnectedAt: z.number().optional(),
+  connections: z.number().int(),
+  protocolErrors: z.number().int(),
+  droppedNotifications: z.number().int(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
