@@ -1,0 +1,182 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestCore, waitFor } from '../electron/host/testing.js';
+import { example } from '../plugins/example/agent.js';
+import type { ExampleHost } from '../plugins/example/host.js';
+import { exampleProtocol } from '../plugins/example/protocol.js';
+import { RequestError } from '../shared/protocol/messenger.js';
+import { type Agent, backoffDelay, connect } from './connection.js';
+import { defineAgentPlugin } from './plugin.js';
+
+const app = { id: 'com.test.agent', name: 'Agent Test' };
+const fastReconnect = { initialDelayMs: 20, maxDelayMs: 100 };
+
+describe('agent ↔ inspector', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const core = async (options?: Parameters<typeof startTestCore>[0]) => {
+    const t = await startTestCore(options);
+    cleanups.push(() => t.stop());
+    return t;
+  };
+  const agent = (options: Parameters<typeof connect>[0]) => {
+    const a = connect(options);
+    cleanups.push(() => a.disconnect());
+    return a;
+  };
+  const connected = (a: Agent) =>
+    waitFor(() => a.status.state === 'connected' && a.status.sessionId, 'the agent to connect');
+  const exampleHost = (t: Awaited<ReturnType<typeof core>>, sessionId: string) =>
+    t.core.plugins.instance(sessionId, 'example') as ExampleHost;
+
+  it('connects, is welcomed, and answers a ping round trip', async () => {
+    const t = await core();
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [example()] });
+    const sessionId = await connected(a);
+    const session = t.core.sessions.get(sessionId)!.info;
+    expect(session).toMatchObject({ active: true, app, security: 'loopback' });
+    expect(session.device.platform).toBe('node');
+
+    const before = Date.now();
+    const pong = await exampleHost(t, sessionId).ping();
+    expect(pong.agentTime).toBeGreaterThanOrEqual(before);
+    expect(pong.roundTripMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('delivers the example event log to the host in order', async () => {
+    const t = await core();
+    const plugin = example();
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [plugin] });
+    const sessionId = await connected(a);
+    plugin.log('info', 'first');
+    plugin.log('warn', 'second', { n: 2 });
+    const host = exampleHost(t, sessionId);
+    await waitFor(() => host.log().length === 2, 'two log entries');
+    expect(host.log().map((e) => [e.level, e.message, e.data])).toEqual([
+      ['info', 'first', undefined],
+      ['warn', 'second', { n: 2 }],
+    ]);
+  });
+
+  it('fails a pending request at once with peer-gone when the agent disconnects mid-request', async () => {
+    const t = await core();
+    const slow = defineAgentPlugin(exampleProtocol, (ctx) => {
+      ctx.handle('ping', () => new Promise(() => {}));
+    });
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [slow] });
+    const sessionId = await connected(a);
+    const started = Date.now();
+    const pending = exampleHost(t, sessionId).ping();
+    await new Promise((r) => setTimeout(r, 50));
+    a.disconnect();
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).code).toBe('peer-gone');
+    expect(Date.now() - started).toBeLessThan(2000); // the default timeout is 5 s
+    await expect(exampleHost(t, sessionId).ping()).rejects.toMatchObject({ code: 'peer-gone' });
+  });
+
+  it('times out an unanswered request with its own error', async () => {
+    const t = await core({ link: { requestTimeoutMs: 150 } });
+    const silent = defineAgentPlugin(exampleProtocol, (ctx) => {
+      ctx.handle('ping', () => new Promise(() => {}));
+    });
+    const sessionId = await connected(agent({ url: t.urls.debuggeeUrl, app, plugins: [silent] }));
+    await expect(exampleHost(t, sessionId).ping()).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('fails fast with no-handler when the agent part does not handle the method', async () => {
+    const t = await core();
+    const bare = defineAgentPlugin(exampleProtocol, () => {});
+    const sessionId = await connected(agent({ url: t.urls.debuggeeUrl, app, plugins: [bare] }));
+    await expect(exampleHost(t, sessionId).ping()).rejects.toMatchObject({ code: 'no-handler' });
+  });
+
+  it('resumes the same session after a dropped connection (right secret)', async () => {
+    const t = await core();
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [example()], reconnect: fastReconnect });
+    const sessionId = await connected(a);
+    t.core.sessions.get(sessionId)!.link!.close(4999, 'test drops the link');
+    await waitFor(() => a.status.state === 'waiting', 'the agent to notice');
+    await waitFor(() => a.status.state === 'connected', 'the agent to reconnect');
+    expect(a.status.sessionId).toBe(sessionId);
+    expect(t.core.sessions.list()).toHaveLength(1);
+    expect(t.core.sessions.get(sessionId)!.info.connections).toBe(2);
+  });
+
+  it('gives a new session to a resume with a wrong secret', async () => {
+    const t = await core();
+    const { RawPeer, helloFrame } = await import('../electron/host/testing.js');
+    const first = await RawPeer.open(t.urls.debuggeeUrl);
+    first.send(helloFrame());
+    const welcome = await first.next((f) => f.type === 'welcome');
+    first.close();
+    await waitFor(() => t.core.sessions.list()[0]?.active === false, 'inactive');
+
+    const forged = await RawPeer.open(t.urls.debuggeeUrl);
+    forged.send(helloFrame({ resume: { sessionId: welcome.sessionId, secret: 'guess' } }));
+    const second = await forged.next((f) => f.type === 'welcome');
+    expect(second.sessionId).not.toBe(welcome.sessionId);
+    expect(second.resumed).toBe(false);
+
+    const honest = await RawPeer.open(t.urls.debuggeeUrl);
+    honest.send(helloFrame({ resume: { sessionId: welcome.sessionId, secret: welcome.resumeSecret } }));
+    const third = await honest.next((f) => f.type === 'welcome');
+    expect(third).toMatchObject({ sessionId: welcome.sessionId, resumed: true });
+    forged.close();
+    honest.close();
+  });
+
+  it('reconnects by itself after the inspector restarts; buffered notifications arrive in order, drops counted', async () => {
+    const first = await startTestCore();
+    const { debuggeeUrl } = first.urls;
+    const port = Number(new URL(debuggeeUrl).port);
+    const plugin = example();
+    const a = agent({ url: debuggeeUrl, app, plugins: [plugin], reconnect: fastReconnect, offlineBufferSize: 5 });
+    await connected(a);
+    await first.stop();
+    await waitFor(() => a.status.state === 'waiting', 'the agent to notice the restart');
+
+    for (let i = 1; i <= 8; i++) plugin.log('info', `offline ${i}`);
+    const second = await core({ debuggeePort: port });
+    const sessionId = await connected(a);
+    const host = exampleHost(second, sessionId);
+    await waitFor(() => host.log().length === 5, 'five buffered entries');
+    expect(host.log().map((e) => e.message)).toEqual(['offline 4', 'offline 5', 'offline 6', 'offline 7', 'offline 8']);
+    expect(second.core.sessions.get(sessionId)!.info.droppedNotifications).toBe(3);
+  });
+
+  it('stops for good when the inspector rejects its protocol version, saying why', async () => {
+    const { WebSocketServer } = await import('ws');
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    cleanups.push(() => new Promise((r) => server.close(r)));
+    let connections = 0;
+    server.on('connection', (ws) => {
+      connections++;
+      ws.on('message', () => {
+        ws.send(
+          JSON.stringify({ type: 'reject', reason: 'unsupported-version', message: 'only v2', supportedVersions: [2] }),
+        );
+        ws.close(4001, 'unsupported-version');
+      });
+    });
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as { port: number }).port;
+    const a = agent({ url: `ws://127.0.0.1:${port}`, app, plugins: [example()], reconnect: fastReconnect });
+    await waitFor(() => a.status.state === 'stopped', 'the agent to stop');
+    expect(a.status.error).toContain('unsupported-version');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(connections).toBe(1);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('grows exponentially, is capped, and jitters within the upper half', () => {
+    expect(backoffDelay(0, 100, 10_000, () => 0)).toBe(50);
+    expect(backoffDelay(0, 100, 10_000, () => 1)).toBe(100);
+    expect(backoffDelay(3, 100, 10_000, () => 1)).toBe(800);
+    expect(backoffDelay(20, 100, 10_000, () => 1)).toBe(10_000);
+    expect(backoffDelay(20, 100, 10_000, () => 0)).toBe(5_000);
+  });
+});

@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CloseCode } from '../../../shared/protocol/limits.js';
+import { helloFrame, RawPeer, startTestCore, waitFor } from '../testing.js';
+
+type TestCore = Awaited<ReturnType<typeof startTestCore>>;
+
+describe('debuggee link', () => {
+  let t: TestCore;
+  const peers: RawPeer[] = [];
+  const open = async (headers?: Record<string, string>) => {
+    const peer = await RawPeer.open(t.urls.debuggeeUrl, headers);
+    peers.push(peer);
+    return peer;
+  };
+  const handshake = async () => {
+    const peer = await open();
+    peer.send(helloFrame());
+    const welcome = await peer.next((f) => f.type === 'welcome');
+    return { peer, welcome };
+  };
+
+  beforeEach(async () => {
+    t = await startTestCore({ link: { handshakeTimeoutMs: 300, maxFrameBytes: 64 * 1024 } });
+  });
+  afterEach(async () => {
+    for (const peer of peers.splice(0)) peer.close();
+    await t.stop();
+  });
+
+  it('welcomes a valid hello with a session id, a resume secret and the accepted plugins', async () => {
+    const { welcome } = await handshake();
+    expect(welcome).toMatchObject({
+      type: 'welcome',
+      protocolVersion: 1,
+      resumed: false,
+      plugins: { accepted: [{ id: 'example', version: '1.0.0' }], incompatible: [] },
+      maxFrameBytes: 64 * 1024,
+    });
+    expect(welcome.sessionId).toEqual(expect.any(String));
+    expect(welcome.resumeSecret).toEqual(expect.any(String));
+    expect(t.core.sessions.list()).toHaveLength(1);
+  });
+
+  it('lists unknown and major-mismatched plugins as incompatible, with reasons', async () => {
+    const peer = await open();
+    peer.send(
+      helloFrame({
+        plugins: [
+          { id: 'example', version: '2.0.0' },
+          { id: 'nope', version: '1.0.0' },
+        ],
+      }),
+    );
+    const welcome = await peer.next((f) => f.type === 'welcome');
+    expect(welcome.plugins).toEqual({
+      accepted: [],
+      incompatible: [
+        expect.objectContaining({ id: 'example', reason: expect.stringContaining('major versions must match') }),
+        expect.objectContaining({ id: 'nope', reason: expect.stringContaining('no "nope" plugin') }),
+      ],
+    });
+  });
+
+  it('rejects a wrong protocol version with the supported versions, then closes', async () => {
+    const peer = await open();
+    peer.send(helloFrame({ protocolVersion: 99 }));
+    const reject = await peer.next((f) => f.type === 'reject');
+    expect(reject).toMatchObject({ reason: 'unsupported-version', supportedVersions: [1] });
+    expect((await peer.waitClosed()).code).toBe(CloseCode.rejected);
+  });
+
+  it('rejects a first frame that is not a hello', async () => {
+    const peer = await open();
+    peer.send({ type: 'heartbeat', t: 1 });
+    expect(await peer.next((f) => f.type === 'reject')).toMatchObject({ reason: 'invalid-hello' });
+    expect((await peer.waitClosed()).code).toBe(CloseCode.rejected);
+  });
+
+  it('closes a connection that never says hello (handshake timeout)', async () => {
+    const peer = await open();
+    expect((await peer.waitClosed()).code).toBe(CloseCode.handshakeTimeout);
+    expect(t.core.sessions.list()).toHaveLength(0);
+  });
+
+  it('answers non-JSON and unknown types with protocol errors and keeps the session', async () => {
+    const { peer } = await handshake();
+    peer.send('this is not json');
+    expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'malformed-json' });
+    peer.send(JSON.stringify({ type: 'teleport', id: 'x1' }));
+    expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'unknown-type', id: 'x1' });
+    peer.send(JSON.stringify({ type: 'request', id: 'r1', plugin: 'example' }));
+    expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'invalid-message', id: 'r1' });
+    expect(peer.closed).toBeUndefined();
+    expect(t.core.sessions.list()[0]).toMatchObject({ active: true, protocolErrors: 3 });
+  });
+
+  it('answers a reply to an unknown correlation id with a protocol error', async () => {
+    const { peer } = await handshake();
+    peer.send({ type: 'reply-ok', id: 'never-sent', result: 1 });
+    expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({
+      code: 'unknown-correlation-id',
+      id: 'never-sent',
+    });
+    expect(peer.closed).toBeUndefined();
+  });
+
+  it('answers a notification with invalid params with a protocol error', async () => {
+    const { peer } = await handshake();
+    peer.send({ type: 'notification', plugin: 'example', method: 'log', params: { level: 'loud' } });
+    const error = await peer.next((f) => f.type === 'protocol-error');
+    expect(error).toMatchObject({ code: 'invalid-message' });
+    expect(error.message).toContain('level');
+  });
+
+  it('closes with 1009 on a frame over the size limit, and other sessions keep working', async () => {
+    const { peer: bystander, welcome } = await handshake();
+    const { peer } = await handshake();
+    peer.send(JSON.stringify({ type: 'heartbeat', t: 1, pad: 'x'.repeat(70 * 1024) }));
+    expect((await peer.waitClosed()).code).toBe(CloseCode.frameTooLarge);
+
+    const host = t.core.plugins.instance(welcome.sessionId as string, 'example') as unknown as {
+      echo(text: string): Promise<string>;
+    };
+    const echoed = host.echo('still here');
+    const request = await bystander.next((f) => f.type === 'request');
+    bystander.send({ type: 'reply-ok', id: request.id as string, result: { text: 'still here' } });
+    expect(await echoed).toBe('still here');
+  });
+
+  it('refuses a browser connection from a foreign Origin before the upgrade', async () => {
+    await expect(open({ origin: 'http://evil.example' })).rejects.toMatchObject({ status: 403 });
+    const local = await open({ origin: 'http://localhost:5173' });
+    local.send(helloFrame());
+    await local.next((f) => f.type === 'welcome');
+  });
+
+  it('counts a request to the host that no handler takes as a no-handler reply', async () => {
+    const { peer } = await handshake();
+    peer.send({ type: 'request', id: 'q1', plugin: 'example', method: 'whatever' });
+    expect(await peer.next((f) => f.type === 'reply-error')).toMatchObject({ id: 'q1', error: { code: 'no-handler' } });
+    peer.send({ type: 'request', id: 'q2', plugin: 'nope', method: 'x' });
+    expect(await peer.next((f) => f.type === 'reply-error')).toMatchObject({
+      id: 'q2',
+      error: { code: 'plugin-not-active' },
+    });
+  });
+
+  it('keeps a disconnected session listed as inactive', async () => {
+    const { peer } = await handshake();
+    peer.close();
+    await waitFor(() => t.core.sessions.list()[0]?.active === false, 'the session to go inactive');
+    expect(t.core.sessions.list()[0]?.disconnectedAt).toEqual(expect.any(Number));
+  });
+});
