@@ -10,6 +10,7 @@ import type {
 } from './plugin-protocol.js';
 import type { RequestOptions } from './protocol/messenger.js';
 import type { SessionInfo } from './session.js';
+import type { PluginToolContext, ToolDefinition } from './tool.js';
 
 /** JSON documents a plugin keeps in the data dir, scoped to (plugin, app id): they outlive sessions. */
 export interface AppStore {
@@ -61,13 +62,20 @@ export interface HostPluginInstance<P extends PluginProtocol> {
   dispose?(): void;
 }
 
-export interface HostPluginDefinition<P extends PluginProtocol = PluginProtocol> {
+export interface HostPluginDefinition<
+  P extends PluginProtocol = PluginProtocol,
+  I extends HostPluginInstance<P> = HostPluginInstance<P>,
+> {
   protocol: P;
   /** Shown in the window. */
   title: string;
-  create(ctx: HostPluginContext<P>): HostPluginInstance<P>;
+  create(ctx: HostPluginContext<P>): I;
+  /** MCP tools, named `<pluginId>_*`; listed whether or not a debuggee is connected. */
+  tools?: readonly ToolDefinition<PluginToolContext<I>>[];
 }
 
-export function definePlugin<P extends PluginProtocol>(definition: HostPluginDefinition<P>): HostPluginDefinition<P> {
+export function definePlugin<P extends PluginProtocol, I extends HostPluginInstance<P>>(
+  definition: HostPluginDefinition<P, I>,
+): HostPluginDefinition<P, I> {
   return definition;
 }
