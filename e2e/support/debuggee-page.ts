@@ -1,0 +1,76 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { build } from 'vite';
+import { ROOT } from './inspector.js';
+
+const OUT = join(ROOT, 'out/e2e-debuggee');
+let built: Promise<void> | undefined;
+
+/** Builds e2e/fixtures/debuggee once per test process: a page that bundles the real agent library. */
+export function buildDebuggeePage(): Promise<void> {
+  built ??= build({
+    root: join(ROOT, 'e2e/fixtures/debuggee'),
+    base: './',
+    logLevel: 'warn',
+    build: { outDir: OUT, emptyOutDir: true, minify: false, sourcemap: true },
+  }).then(() => undefined);
+  return built;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+export interface ServedPage {
+  /** Base URL (http://127.0.0.1:port/) of the built page; other routes are the test's own. */
+  url: string;
+  /** The page URL with the query the fixture reads: inspector (ws URL), plugins (comma list), app id/name. */
+  pageUrl(query: { inspector: string; plugins?: string[]; appId?: string; appName?: string }): string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the built debuggee page on 127.0.0.1:0. `routes` adds test endpoints on the same origin
+ * (e.g. `/api/echo`) for the page to call.
+ */
+export async function serveDebuggeePage(
+  routes: Record<
+    string,
+    (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
+  > = {},
+): Promise<ServedPage> {
+  await buildDebuggeePage();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const route = routes[path];
+    if (route) return route(req, res);
+    const file = normalize(join(OUT, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(OUT) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    url,
+    server,
+    pageUrl: ({ inspector, plugins = ['example'], appId = 'com.porthole.e2e', appName = 'E2E Page' }) =>
+      `${url}?${new URLSearchParams({ inspector, plugins: plugins.join(','), appId, appName })}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
