@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from './testing.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, exit, output: () => out };
+}
+
+describe('porthole serve', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-cli-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`prints its URLs, writes instance.json, and removes it on ${signal}`, async () => {
+      const dir = dataDir();
+      const p = run(['serve', '--data-dir', dir, '--debuggee-port', '0', '--control-port', '0', '--no-open']);
+      const file = join(dir, 'instance.json');
+      await waitFor(() => existsSync(file) && p.output().includes('Press Ctrl+C'), 'the inspector to start', 15_000);
+      const info = JSON.parse(readFileSync(file, 'utf8'));
+      expect(info).toMatchObject({ pid: p.child.pid, version: expect.any(String) });
+      expect(info.debuggeeUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+      expect(info.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      expect(p.output()).toContain(info.debuggeeUrl);
+      expect(p.output()).toContain(info.mcpUrl);
+      const health = await fetch(`${info.controlUrl}/healthz`);
+      expect(await health.json()).toMatchObject({ ok: true });
+
+      p.child.kill(signal);
+      expect(await p.exit).toBe(0);
+      expect(existsSync(file)).toBe(false);
+    });
+  }
+
+  it('names the flag in a one-line error when a port is in use', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const p = run(['serve', '--data-dir', dataDir(), '--debuggee-port', String(port), '--control-port', '0', '--no-open']);
+      expect(await p.exit).toBe(1);
+      expect(p.output().trim()).toBe(
+        `porthole: port ${port} is already in use; pass --debuggee-port <port> to use another (0 picks any free port)`,
+      );
+      const q = run(['serve', '--data-dir', dataDir(), '--debuggee-port', '0', '--control-port', String(port), '--no-open']);
+      expect(await q.exit).toBe(1);
+      expect(q.output()).toContain('pass --control-port <port>');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('refuses a malformed port and an unknown flag with a clear message', async () => {
+    const p = run(['serve', '--debuggee-port', 'abc']);
+    expect(await p.exit).toBe(2);
+    expect(p.output()).toContain('--debuggee-port must be a port number');
+    const q = run(['serve', '--frobnicate']);
+    expect(await q.exit).toBe(2);
+    expect(q.output()).toContain("Unknown option '--frobnicate'");
+  });
+});
