@@ -1,0 +1,54 @@
+// The demo's Node debuggee: a tiny HTTP backend and a worker that calls it, connected to Porthole.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from '../../agent/index.js';
+import { example } from '../../plugins/example/agent.js';
+
+export async function startNodeApp(inspectorUrl: string) {
+  const backend = createServer((req, res) => {
+    if (req.url?.startsWith('/orders')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          orders: [
+            { id: 1, total: 42.5 },
+            { id: 2, total: 7 },
+          ],
+          at: new Date().toISOString(),
+        }),
+      );
+    } else {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+    }
+  });
+  await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+
+  const events = example();
+  const agent = connect({
+    url: inspectorUrl,
+    app: { id: 'dev.porthole.demo.node', name: 'Demo Node service', version: '1.0.0' },
+    plugins: [events],
+    onStatus: (s) => console.log(`[node app] ${s.state}${s.error ? ` (${s.error})` : ''}`),
+  });
+
+  let tick = 0;
+  const timer = setInterval(async () => {
+    tick++;
+    const path = tick % 5 === 0 ? '/missing' : '/orders';
+    try {
+      const response = await fetch(`${base}${path}`);
+      events.log(response.ok ? 'info' : 'warn', `GET ${path} → ${response.status}`, { tick });
+    } catch (e) {
+      events.log('error', `GET ${path} failed`, { message: (e as Error).message });
+    }
+  }, 3000);
+
+  return {
+    stop() {
+      clearInterval(timer);
+      agent.disconnect();
+      backend.close();
+    },
+  };
+}
