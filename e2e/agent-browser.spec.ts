@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
 import type { ExampleHost } from '../plugins/example/host.js';
-import { serveDebuggeePage } from './support/debuggee-page.js';
+import { type DebuggeeWindow, serveDebuggeePage } from './support/debuggee-page.js';
 
 test('the agent connects from a real Chromium page, answers ping and sends its log', async ({ page }) => {
   const t = await startTestCore();
@@ -20,7 +20,9 @@ test('the agent connects from a real Chromium page, answers ping and sends its l
     expect(pong.agentTime).toBeGreaterThan(0);
     expect(await host.echo('hello from the host')).toBe('hello from the host');
 
-    await page.evaluate(() => (window as any).porthole.plugins.example.log('info', 'clicked the button', { x: 1 }));
+    await page.evaluate(() =>
+      (window as unknown as DebuggeeWindow).porthole.plugins.example.log('info', 'clicked the button', { x: 1 }),
+    );
     await waitFor(() => host.log().length === 1, 'the log entry');
     expect(host.log()[0]).toMatchObject({ level: 'info', message: 'clicked the button', data: { x: 1 } });
 
@@ -43,7 +45,7 @@ test('a page from a foreign origin is refused', async ({ page }) => {
     });
     await page.goto(served.pageUrl({ inspector: t.urls.debuggeeUrl }).replace(served.url, 'http://evil.test/'));
     await expect(page.locator('#status')).toHaveText('waiting');
-    const status = await page.evaluate(() => (window as any).porthole.agent.status);
+    const status = await page.evaluate(() => (window as unknown as DebuggeeWindow).porthole.agent.status);
     expect(status.error).toContain('1006');
     expect(t.core.sessions.list()).toHaveLength(0);
   } finally {

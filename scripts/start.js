@@ -37,7 +37,11 @@ function buildIfNeeded(script, output, sources) {
   const built = existsSync(output) ? statSync(output).mtimeMs : 0;
   if (built > Math.max(...sources.map((s) => newestMtime(join(root, s))))) return;
   console.log(`Porthole: building (npm run ${script})…`);
-  const result = spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const result = spawnSync('npm', ['run', '--silent', script], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -55,7 +59,10 @@ if (electron.path && pkg.scripts['build:electron']) {
   buildIfNeeded('build:electron', join(root, 'out/main'), sources);
   run(electron.path, [root, ...args]);
 } else {
-  console.log(`Porthole: the Electron binary is not available (${electron.reason ?? 'no desktop build yet'}); starting headless mode instead.`);
-  if (pkg.scripts['build:renderer']) buildIfNeeded('build:renderer', join(root, 'out/renderer/index.html'), ['renderer', 'shared', 'plugins']);
+  console.log(
+    `Porthole: the Electron binary is not available (${electron.reason ?? 'no desktop build yet'}); starting headless mode instead.`,
+  );
+  if (pkg.scripts['build:renderer'])
+    buildIfNeeded('build:renderer', join(root, 'out/renderer/index.html'), ['renderer', 'shared', 'plugins']);
   run(process.execPath, [join(root, 'bin/porthole.js'), 'serve', ...args]);
 }

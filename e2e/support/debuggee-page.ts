@@ -74,3 +74,11 @@ export async function serveDebuggeePage(
       }),
   };
 }
+
+/** What the fixture page exposes for tests to drive from `page.evaluate`. */
+export interface DebuggeeWindow {
+  porthole: {
+    agent: import('../../agent/index.js').Agent;
+    plugins: Record<string, any>;
+  };
+}

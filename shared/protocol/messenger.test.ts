@@ -85,9 +85,12 @@ describe('Messenger', () => {
     let aborted = false;
     const { a } = pair({
       handler: (_m, _p, signal) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => ((aborted = true), reject(new Error('stop')))),
-        ),
+        new Promise((_, reject) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('stop'));
+          });
+        }),
     });
     const controller = new AbortController();
     const pending = a.request('example', 'x', undefined, { signal: controller.signal });
