@@ -1,6 +1,11 @@
 /** One block of a tool's answer. New kinds (audio, resource links) are added here and as factories below. */
 export type ToolContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
+/** The text block `json()` mirrors its payload into; the call history uses it to store the payload once. */
+export function mirrorText(value: Record<string, unknown>): string {
+  return JSON.stringify(value, null, 2);
+}
+
 /**
  * What a tool answers with, owned by Porthole so plugin code never sees MCP SDK types.
  * Built only through the factories: `text`, `json`, `image`, `error`.
@@ -18,7 +23,10 @@ export class ToolResult {
 
   /** Structured JSON, mirrored into one text block for clients that read only text. */
   static json(value: Record<string, unknown>): ToolResult {
-    return new ToolResult([{ type: 'text', text: JSON.stringify(value, null, 2) }], value, false);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new TypeError('ToolResult.json needs a JSON object (MCP structuredContent is always an object)');
+    }
+    return new ToolResult([{ type: 'text', text: mirrorText(value) }], value, false);
   }
 
   /** An image as base64 (no data: prefix). Images go in content, never in structuredContent. */
@@ -31,6 +39,23 @@ export class ToolResult {
   /** A failure the agent should read: say what went wrong and what to do next. */
   static error(message: string): ToolResult {
     return new ToolResult([{ type: 'text', text: message }], undefined, true);
+  }
+
+  /** The text blocks joined, e.g. the message of an error result. */
+  get textContent(): string {
+    return this.content
+      .filter((c): c is Extract<ToolContent, { type: 'text' }> => c.type === 'text')
+      .map((c) => c.text)
+      .join('\n');
+  }
+
+  /** A plain copy (what crosses IPC, what the MCP layer sends). */
+  toJSON(): { content: ToolContent[]; structuredContent?: Record<string, unknown>; isError: boolean } {
+    return {
+      content: this.content.map((c) => ({ ...c })),
+      ...(this.structuredContent ? { structuredContent: this.structuredContent } : {}),
+      isError: this.isError,
+    };
   }
 }
 

@@ -44,61 +44,98 @@ export interface PluginToolContext<Instance> extends ToolCallContext {
   session: SessionInfo;
 }
 
-type AnyObject = z.ZodObject<z.ZodRawShape>;
+/** Any zod object schema (strip, strict or loose). */
+export type AnyObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
 
-export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx> {
+interface ToolSpecBase<I extends AnyObject> {
+  /** `inspector_*` for the host's own tools, `<pluginId>_*` for a plugin's; must match TOOL_NAME_PATTERN. */
   name: string;
   title: string;
+  /** What the tool does and when to use it: an AI agent picks tools by this text. */
   description: string;
   input: I;
+  annotations: ToolAnnotations;
+}
+
+export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx> extends ToolSpecBase<I> {
   /** The fixed shape of the answer. The handler's value (after `mcpResult`) is parsed with it into structuredContent. */
   output?: O;
-  /** MCP callers only: maps the handler's raw value to the `output` shape (e.g. wraps an array in an object). */
-  mcpResult?: O extends AnyObject ? (raw: Raw) => z.input<O> : never;
-  annotations: ToolAnnotations;
+  /**
+   * MCP callers only: maps the handler's raw value to the `output` shape (e.g. wraps an array in an
+   * object). The window's tool runner gets the raw value. A throw becomes an isError result.
+   */
+  mcpResult?(raw: Raw): O extends AnyObject ? z.input<O> : never;
   /**
    * With `output`: returns the typed value. Without: returns a ToolResult (text/json/image/error) or a string.
    * Throw ToolError / ToolArgumentError for failures.
    */
-  handler: (args: z.output<I>, ctx: Ctx) => Promise<Raw> | Raw;
+  handler(args: z.output<I>, ctx: Ctx): Promise<Raw> | Raw;
 }
 
-export type ToolDefinition<Ctx = ToolCallContext> = ToolSpec<AnyObject, AnyObject | undefined, unknown, Ctx>;
+/** What a handler returns: the output's value when the tool declares one, else a ToolResult or a string. */
+export type ToolValue<O extends AnyObject | undefined> = O extends AnyObject ? z.input<O> : ToolResult | string;
 
-/**
- * Defines a tool. Throws at definition time for a bad name, a non-object `output`, or an `mcpResult`
- * without `output`, so a broken tool never reaches tools/list.
- */
-export function defineTool<
-  I extends AnyObject,
-  O extends AnyObject | undefined = undefined,
-  Raw = O extends AnyObject ? z.input<O> : ToolResult | string,
-  Ctx = ToolCallContext,
->(spec: ToolSpec<I, O, Raw, Ctx>): ToolSpec<I, O, Raw, Ctx> {
-  if (!TOOL_NAME_PATTERN.test(spec.name)) {
-    throw new Error(`tool name "${spec.name}" must match ${TOOL_NAME_PATTERN} (letters, digits, _ and -; at most 64)`);
+/** A tool whose handler's raw value is projected by `mcpResult` for MCP callers. */
+export interface MappedToolSpec<I extends AnyObject, O extends AnyObject, Raw, Ctx> extends ToolSpecBase<I> {
+  output: O;
+  mcpResult(raw: Raw): z.input<O>;
+  handler(args: z.output<I>, ctx: Ctx): Promise<Raw> | Raw;
+}
+
+/** A tool without a projection: with `output` the handler returns its value, else a ToolResult or a string. */
+export interface PlainToolSpec<I extends AnyObject, O extends AnyObject | undefined, Ctx> extends ToolSpecBase<I> {
+  output?: O;
+  mcpResult?: undefined;
+  handler(args: z.output<I>, ctx: Ctx): Promise<ToolValue<O>> | ToolValue<O>;
+}
+
+export interface DefineTool<Ctx> {
+  <I extends AnyObject, O extends AnyObject, Raw>(spec: MappedToolSpec<I, O, Raw, Ctx>): ToolSpec<I, O, Raw, Ctx>;
+  <I extends AnyObject, O extends AnyObject | undefined = undefined>(
+    spec: PlainToolSpec<I, O, Ctx>,
+  ): ToolSpec<I, O, ToolValue<O>, Ctx>;
+}
+
+/** A defined tool, its types erased, as the registry and the runner hold it. */
+// biome-ignore lint/suspicious/noExplicitAny: the raw value's type is private to each tool
+export type ToolDefinition<Ctx = ToolCallContext> = ToolSpec<AnyObject, AnyObject | undefined, any, Ctx>;
+
+function checkTool<T extends ToolSpecBase<AnyObject> & { output?: unknown; mcpResult?: unknown; handler: unknown }>(
+  spec: T,
+): T {
+  if (typeof spec.name !== 'string' || !TOOL_NAME_PATTERN.test(spec.name)) {
+    throw new Error(
+      `tool name "${spec.name}" must match ${TOOL_NAME_PATTERN} (letters, digits, _ and -; at most 64 characters)`,
+    );
   }
   if (!(spec.input instanceof z.ZodObject)) {
     throw new Error(`tool ${spec.name}: input must be a z.object(...) schema`);
   }
   if (spec.output !== undefined && !(spec.output instanceof z.ZodObject)) {
     throw new Error(
-      `tool ${spec.name}: output must be a z.object(...) schema, because MCP structuredContent is always a JSON object; wrap other values with mcpResult`,
+      `tool ${spec.name}: output must be a z.object(...) schema, because MCP structuredContent is always a JSON object; return the value inside an object, or keep the handler's value and wrap it with mcpResult`,
     );
   }
   if (spec.mcpResult !== undefined && spec.output === undefined) {
-    throw new Error(`tool ${spec.name}: mcpResult needs an output schema to validate what it returns`);
+    throw new Error(
+      `tool ${spec.name}: mcpResult needs an output schema to validate what it returns; add output: z.object(...)`,
+    );
   }
+  if (spec.mcpResult !== undefined && typeof spec.mcpResult !== 'function') {
+    throw new Error(`tool ${spec.name}: mcpResult must be a function`);
+  }
+  if (typeof spec.handler !== 'function') throw new Error(`tool ${spec.name}: handler must be a function`);
+  if (!spec.title || !spec.description) throw new Error(`tool ${spec.name}: title and description are required`);
   return spec;
 }
 
+/**
+ * Defines a tool. Throws at definition time for a bad name, a non-object `output`, or an `mcpResult`
+ * without `output`, so a broken tool never reaches tools/list.
+ */
+export const defineTool: DefineTool<ToolCallContext> = checkTool as never;
+
 /** Defines a tool of a plugin: its handler receives the host-plugin instance of the routed session. */
-export function definePluginTool<Instance>() {
-  return <
-    I extends AnyObject,
-    O extends AnyObject | undefined = undefined,
-    Raw = O extends AnyObject ? z.input<O> : ToolResult | string,
-  >(
-    spec: ToolSpec<I, O, Raw, PluginToolContext<Instance>>,
-  ) => defineTool<I, O, Raw, PluginToolContext<Instance>>(spec);
+export function definePluginTool<Instance>(): DefineTool<PluginToolContext<Instance>> {
+  return checkTool as never;
 }

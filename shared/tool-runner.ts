@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import { describeIssues } from './plugin-protocol.js';
+import { RequestError } from './protocol/messenger.js';
+import { type AnyObject, type ToolCallContext, type ToolDefinition, ToolError } from './tool.js';
+import { isToolResult, ToolResult } from './tool-result.js';
+
+/** How a finished call ended. */
+export type CallOutcomeStatus = 'succeeded' | 'failed' | 'cancelled';
+
+export interface ToolOutcome {
+  status: CallOutcomeStatus;
+  /** What an MCP client receives (and the window renders). */
+  result: ToolResult;
+  /** The `ui` surface only: the handler's own value, before any `mcpResult` projection (tools with `output`). */
+  value?: unknown;
+}
+
+export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
+
+/** Validates a caller's arguments; the message names every problem and points at the input schema. */
+export function parseToolArguments(toolName: string, schema: AnyObject, args: unknown): ParsedArguments {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  return {
+    ok: false,
+    message: `invalid arguments for ${toolName}: ${describeIssues(parsed.error as z.ZodError)}. Check the tool's inputSchema and call it again.`,
+  };
+}
+
+/** Validates the arguments, then executes. Never throws: every failure is an isError outcome. */
+export async function runTool<Ctx extends ToolCallContext>(
+  tool: ToolDefinition<Ctx>,
+  args: unknown,
+  ctx: Ctx,
+): Promise<ToolOutcome> {
+  const parsed = parseToolArguments(tool.name, tool.input, args);
+  if (!parsed.ok) return failed(parsed.message);
+  return executeTool(tool, parsed.args, ctx);
+}
+
+/**
+ * Calls the handler with already validated arguments and turns what it returns or throws into a
+ * ToolResult. For MCP surfaces a typed value goes through `mcpResult` and is parsed with `output`
+ * into structuredContent; the `ui` surface also gets the raw value. Cancellation through
+ * `ctx.signal` ends the call at once, whatever the handler does.
+ */
+export async function executeTool<Ctx extends ToolCallContext>(
+  tool: ToolDefinition<Ctx>,
+  args: Record<string, unknown>,
+  ctx: Ctx,
+): Promise<ToolOutcome> {
+  if (ctx.signal.aborted) return cancelled();
+  let raw: unknown;
+  const abort = abortion(ctx.signal);
+  try {
+    const running = Promise.resolve().then(() => tool.handler(args, ctx));
+    running.catch(() => {}); // a handler that fails after the call was cancelled is no longer anyone's business
+    raw = await Promise.race([running, abort.promise]);
+  } catch (e) {
+    if (ctx.signal.aborted || (e instanceof RequestError && e.code === 'cancelled')) return cancelled();
+    return failed(describeToolFailure(tool.name, e));
+  } finally {
+    abort.dispose();
+  }
+  if (ctx.signal.aborted) return cancelled();
+  return shape(tool, raw, ctx);
+}
+
+function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unknown, ctx: Ctx): ToolOutcome {
+  if (!tool.output) {
+    if (isToolResult(raw)) return { status: raw.isError ? 'failed' : 'succeeded', result: raw };
+    if (typeof raw === 'string') return { status: 'succeeded', result: ToolResult.text(raw) };
+    return failed(
+      `${tool.name} returned ${describeValue(raw)} instead of a ToolResult or a string; this is a bug in the tool`,
+    );
+  }
+  const ui = ctx.surface === 'ui';
+  if (ui && tool.mcpResult) {
+    // The window wants the handler's own value; the MCP envelope is not built for it.
+    return { status: 'succeeded', result: ToolResult.text(safeStringify(raw)), value: raw };
+  }
+  let projected = raw;
+  if (tool.mcpResult) {
+    try {
+      projected = tool.mcpResult(raw);
+    } catch (e) {
+      return failed(`${tool.name} could not shape its answer for MCP: ${messageOf(e)}; this is a bug in the tool`);
+    }
+  }
+  const parsed = tool.output.safeParse(projected);
+  if (!parsed.success) {
+    return failed(
+      `${tool.name} produced an answer that does not match its output schema (${describeIssues(parsed.error as z.ZodError)}); this is a bug in the tool`,
+    );
+  }
+  const result = ToolResult.json(parsed.data as Record<string, unknown>);
+  return ui ? { status: 'succeeded', result, value: raw } : { status: 'succeeded', result };
+}
+
+/** The message a caller reads for a thrown failure: what went wrong and what to do next. */
+export function describeToolFailure(toolName: string, error: unknown): string {
+  if (error instanceof ToolError) return error.message;
+  if (error instanceof RequestError) {
+    switch (error.code) {
+      case 'timeout':
+        return `${error.message}: the debuggee did not answer in time; check that the app is running and not blocked, then retry`;
+      case 'plugin-not-active':
+        return `${error.message}; the app must pass this plugin to connect({ plugins })`;
+      case 'peer-gone':
+        return error.message;
+      case 'too-many-requests':
+        return error.message;
+      default:
+        return `the debuggee could not do it (${error.code}): ${error.message}`;
+    }
+  }
+  return `${toolName} failed unexpectedly: ${messageOf(error)}`;
+}
+
+function failed(message: string): ToolOutcome {
+  return { status: 'failed', result: ToolResult.error(message) };
+}
+
+function cancelled(): ToolOutcome {
+  return { status: 'cancelled', result: ToolResult.error('the call was cancelled by the caller') };
+}
+
+function abortion(signal: AbortSignal): { promise: Promise<never>; dispose(): void } {
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new RequestError('cancelled', 'the call was cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'a plain object' : typeof value;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
