@@ -9,7 +9,10 @@ import { waitFor } from './testing.js';
 const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
 
 function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '1' },
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -54,12 +57,30 @@ describe('porthole serve', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const p = run(['serve', '--data-dir', dataDir(), '--debuggee-port', String(port), '--control-port', '0', '--no-open']);
+      const p = run([
+        'serve',
+        '--data-dir',
+        dataDir(),
+        '--debuggee-port',
+        String(port),
+        '--control-port',
+        '0',
+        '--no-open',
+      ]);
       expect(await p.exit).toBe(1);
       expect(p.output().trim()).toBe(
         `porthole: port ${port} is already in use; pass --debuggee-port <port> to use another (0 picks any free port)`,
       );
-      const q = run(['serve', '--data-dir', dataDir(), '--debuggee-port', '0', '--control-port', String(port), '--no-open']);
+      const q = run([
+        'serve',
+        '--data-dir',
+        dataDir(),
+        '--debuggee-port',
+        '0',
+        '--control-port',
+        String(port),
+        '--no-open',
+      ]);
       expect(await q.exit).toBe(1);
       expect(q.output()).toContain('pass --control-port <port>');
     } finally {
