@@ -2,6 +2,9 @@ import type {
   NotificationMethod,
   NotificationParams,
   NotificationPayload,
+  PanelMethod,
+  PanelPayload,
+  PanelResult,
   PluginProtocol,
   RequestMethod,
   RequestParams,
@@ -50,10 +53,20 @@ type NotificationHandlers<P extends PluginProtocol> = {
   [M in NotificationMethod<P['toHost']>]?: (params: NotificationPayload<P['toHost'], M>) => void;
 };
 
+/** Answers to the panel's requests (declared in the protocol's `panel.requests`). */
+export type PanelHandlers<P extends PluginProtocol> = {
+  [M in PanelMethod<P>]?: (
+    params: PanelPayload<P, M>,
+    signal: AbortSignal,
+  ) => PanelResult<P, M> | Promise<PanelResult<P, M>>;
+};
+
 /** One host-side plugin instance, created once per (plugin, session) and kept while the session is listed. */
 export interface HostPluginInstance<P extends PluginProtocol> {
   notifications?: NotificationHandlers<P>;
   requests?: RequestHandlers<P>;
+  /** Answers its panel in the window; validated against the protocol's `panel` section by the UI bridge. */
+  panel?: PanelHandlers<P>;
   /** The debuggee (re)connected with this plugin active. */
   onConnect?(): void | Promise<void>;
   /** The debuggee went away; the instance and its data stay until the session is cleared. */

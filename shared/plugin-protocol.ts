@@ -25,6 +25,18 @@ export interface PluginProtocol {
   toAgent: Direction;
   /** What the agent sends to the host. */
   toHost: Direction;
+  /** Between the host part and its panel in the window (see `PanelApi`). */
+  panel?: PanelApi;
+}
+
+/**
+ * What a plugin's panel may ask its host instance (`requests`, answered by the instance's `panel`
+ * handlers) and the events the host publishes for it with `ctx.emit` (`events`: name → data schema).
+ * Panel requests are UI plumbing: they are not MCP tool calls and are not recorded in the call history.
+ */
+export interface PanelApi {
+  requests?: Record<string, RequestSpec>;
+  events?: Record<string, z.ZodType>;
 }
 
 export function definePluginProtocol<const P extends PluginProtocol>(protocol: P): P {
@@ -41,6 +53,27 @@ export type RequestResult<D extends Direction, M extends RequestMethod<D>> = z.o
 export type NotificationMethod<D extends Direction> = keyof Notifications<D> & string;
 export type NotificationParams<D extends Direction, M extends NotificationMethod<D>> = z.input<Notifications<D>[M]>;
 export type NotificationPayload<D extends Direction, M extends NotificationMethod<D>> = z.output<Notifications<D>[M]>;
+
+type PanelRequests<P extends PluginProtocol> = P['panel'] extends {
+  requests: infer R extends Record<string, RequestSpec>;
+}
+  ? R
+  : Record<never, RequestSpec>;
+type PanelEvents<P extends PluginProtocol> = P['panel'] extends { events: infer E extends Record<string, z.ZodType> }
+  ? E
+  : Record<never, z.ZodType>;
+type PanelSpec<P extends PluginProtocol, M extends PanelMethod<P>> = PanelRequests<P>[M] extends RequestSpec
+  ? PanelRequests<P>[M]
+  : never;
+type PanelEventSchema<P extends PluginProtocol, E extends PanelEventName<P>> = PanelEvents<P>[E] extends z.ZodType
+  ? PanelEvents<P>[E]
+  : never;
+export type PanelMethod<P extends PluginProtocol> = keyof PanelRequests<P> & string;
+export type PanelParams<P extends PluginProtocol, M extends PanelMethod<P>> = z.input<PanelSpec<P, M>['params']>;
+export type PanelPayload<P extends PluginProtocol, M extends PanelMethod<P>> = z.output<PanelSpec<P, M>['params']>;
+export type PanelResult<P extends PluginProtocol, M extends PanelMethod<P>> = z.output<PanelSpec<P, M>['result']>;
+export type PanelEventName<P extends PluginProtocol> = keyof PanelEvents<P> & string;
+export type PanelEventData<P extends PluginProtocol, E extends PanelEventName<P>> = z.output<PanelEventSchema<P, E>>;
 
 /** Major version of a semver string, or the whole string when it is not semver. */
 export function majorOf(version: string): string {

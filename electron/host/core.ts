@@ -6,6 +6,7 @@ import { EventBus } from './event-bus.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
+import { type InstalledUi, installUi, type UiOptions } from './ui-bridge/index.js';
 import { VERSION } from './version.js';
 
 export interface CoreOptions {
@@ -17,6 +18,8 @@ export interface CoreOptions {
   allowedOrigins?: string[];
   plugins?: readonly HostPluginDefinition[];
   link?: Partial<LinkServerOptions>;
+  /** The window's bridge; headless (default) also serves the window at `/` of the control server. */
+  ui?: UiOptions;
 }
 
 export interface CoreUrls {
@@ -45,6 +48,8 @@ export class Core {
   readonly plugins: PluginHost;
   readonly control = new ControlServer();
   readonly link: LinkServer;
+  /** The window's bridge (`ui.bridge.connect(send)` for Electron IPC) and the UI token. */
+  readonly ui: InstalledUi;
   private urls: CoreUrls | undefined;
 
   constructor(readonly options: CoreOptions) {
@@ -58,6 +63,18 @@ export class Core {
         ...options.link,
       },
       { sessions: this.sessions, plugins: this.plugins, bus: this.bus },
+    );
+    this.ui = installUi(
+      this.control,
+      {
+        version: VERSION,
+        bus: this.bus,
+        sessions: this.sessions,
+        plugins: this.plugins,
+        dataDir: options.dataDir,
+        debuggeeUrl: () => this.urls?.debuggeeUrl ?? '',
+      },
+      options.ui,
     );
     this.control.route('/healthz', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, version: VERSION }));
@@ -83,11 +100,12 @@ export class Core {
       await this.link.close();
       throw e;
     }
-    this.urls = { debuggeeUrl, controlUrl, mcpUrl: `${controlUrl}/mcp`, uiUrl: `${controlUrl}/` };
+    this.urls = { debuggeeUrl, controlUrl, mcpUrl: `${controlUrl}/mcp`, uiUrl: this.ui.url(controlUrl) };
     return this.urls;
   }
 
   async stop(): Promise<void> {
+    this.ui.close();
     await Promise.allSettled([this.link.close(), this.control.close()]);
   }
 }

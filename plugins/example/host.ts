@@ -13,7 +13,7 @@ export interface ExampleHost extends HostPluginInstance<typeof exampleProtocol> 
 
 export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>): ExampleHost {
   const entries: LogEntry[] = [];
-  return {
+  const host: ExampleHost = {
     notifications: {
       log(entry) {
         entries.push(entry);
@@ -31,7 +31,13 @@ export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>
     },
     captureScreenshot: (signal) => ctx.request('captureScreenshot', {}, { signal, timeoutMs: 20_000 }),
     log: () => [...entries],
+    panel: {
+      ping: (_params, signal) => host.ping(signal),
+      log: () => ({ entries: host.log() }),
+      captureScreenshot: (_params, signal) => host.captureScreenshot(signal),
+    },
   };
+  return host;
 }
 
 export default definePlugin({

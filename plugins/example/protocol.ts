@@ -33,4 +33,12 @@ export const exampleProtocol = definePluginProtocol({
   toHost: {
     notifications: { log: LogEntrySchema },
   },
+  panel: {
+    requests: {
+      ping: { params: z.object({}), result: z.object({ roundTripMs: z.number(), agentTime: z.number() }) },
+      log: { params: z.object({}), result: z.object({ entries: z.array(LogEntrySchema) }) },
+      captureScreenshot: { params: z.object({}), result: ScreenshotSchema },
+    },
+    events: { log: LogEntrySchema },
+  },
 });

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import envPaths from 'env-paths';
+import type { ControlServer } from '../control-server.js';
+import { serveRenderer } from './static-ui.js';
+import { UiBridge, type UiBridgeDeps } from './ui-bridge.js';
+import { attachBridgeEndpoint } from './ws-endpoint.js';
+
+export { rendererCsp } from './static-ui.js';
+export type { BridgeConnection } from './ui-bridge.js';
+export { UiBridge } from './ui-bridge.js';
+
+export interface UiOptions {
+  /** `headless` serves the window and its WebSocket bridge on the control server; `desktop` leaves that to Electron IPC. */
+  mode?: 'headless' | 'desktop';
+  /** The built renderer (default `out/renderer/`). */
+  rendererDir?: string;
+  /** The token in the UI URL (default: random per run). */
+  token?: string;
+}
+
+export interface InstalledUi {
+  bridge: UiBridge;
+  token: string;
+  /** The URL to open, token included (headless), from the control server's base URL. */
+  url(controlUrl: string): string;
+  close(): void;
+}
+
+/** Wires the window's bridge to the core; in headless mode also serves the window and `/bridge`. */
+export function installUi(
+  control: ControlServer,
+  deps: Omit<UiBridgeDeps, 'mode' | 'stdioCommand'> & { dataDir: string },
+  options: UiOptions = {},
+): InstalledUi {
+  const mode = options.mode ?? 'headless';
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const bridge = new UiBridge({ ...deps, mode, stdioCommand: () => stdioCommand(deps.dataDir) });
+  let endpoint: { close(): void } | undefined;
+  if (mode === 'headless') {
+    serveRenderer(control, options.rendererDir);
+    endpoint = attachBridgeEndpoint(control, bridge, token);
+  }
+  return {
+    bridge,
+    token,
+    url: (controlUrl) => `${controlUrl}/?token=${encodeURIComponent(token)}`,
+    close() {
+      bridge.close();
+      endpoint?.close();
+    },
+  };
+}
+
+/** `porthole mcp` for this checkout and data dir, with absolute paths so any MCP client can start it. */
+function stdioCommand(dataDir: string): { command: string; args: string[] } {
+  const bin = fileURLToPath(new URL('../../../bin/porthole.js', import.meta.url));
+  const args = [bin, 'mcp'];
+  // An MCP client starts it without our environment, so anything but the OS default is spelled out.
+  if (dataDir !== envPaths('porthole', { suffix: '' }).config) args.push('--data-dir', dataDir);
+  return { command: process.execPath, args };
+}

@@ -1,0 +1,28 @@
+import type { CallDetail, CallSummary, McpStatus, ToolInfo, ToolRunResult } from '../../../shared/bridge.js';
+
+/** The tool registry as the window sees it (provided by the MCP layer). */
+export interface BridgeTools {
+  list(): ToolInfo[] | Promise<ToolInfo[]>;
+  /** Runs a tool with surface `ui`; the run is recorded in the call history. */
+  run(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ callId?: string; result: ToolRunResult }>;
+  onChanged?(listener: () => void): () => void;
+}
+
+/** The call history (provided by the MCP layer). */
+export interface BridgeHistory {
+  list(limit: number): CallSummary[] | Promise<CallSummary[]>;
+  get(id: string): CallDetail | undefined | Promise<CallDetail | undefined>;
+  clear(): number | Promise<number>;
+  subscribe(listener: (event: 'call:started' | 'call:finished', call: CallSummary) => void): () => void;
+}
+
+/** The MCP server's state (provided by the MCP layer). */
+export interface BridgeMcp {
+  status(): McpStatus;
+  token(): string | undefined;
+  onStatus(listener: (status: McpStatus) => void): () => void;
+}

@@ -1,0 +1,84 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ControlServer } from '../control-server.js';
+
+/** Where `npm run build:renderer` writes the window (electron-vite uses the same folder). */
+export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+
+/**
+ * The window's Content-Security-Policy: only its own scripts and styles, images from itself or
+ * data:/blob: URLs (screenshots, response previews), and connections to its own origin (the bridge).
+ */
+export function rendererCsp(connectSources: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self'${connectSources.map((s) => ` ${s}`).join('')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Porthole</title>
+<h1>The Porthole window is not built</h1>
+<p>Run <code>npm run build:renderer</code> in the Porthole folder, then reload this page.
+The MCP server and the debuggee link work without it.</p></body>`;
+
+/** Serves the built renderer at `/` of the control server (headless mode), with a strict CSP. */
+export function serveRenderer(control: ControlServer, dir = DEFAULT_RENDERER_DIR): void {
+  const root = normalize(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+  control.route('/', (req, res, url) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed\n');
+    }
+    const headers = {
+      'content-security-policy': rendererCsp([`ws://${req.headers.host}`]),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'x-frame-options': 'DENY',
+    };
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad path\n');
+    }
+    const isPage = path === '/' || path === '/index.html';
+    const file = normalize(join(root, isPage ? 'index.html' : path));
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      if (isPage) {
+        return void res.writeHead(503, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(NOT_BUILT);
+      }
+      return void res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('Not found\n');
+    }
+    res.writeHead(200, {
+      ...headers,
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      // Hashed asset names never change; the page itself is always revalidated.
+      'cache-control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
+  });
+}

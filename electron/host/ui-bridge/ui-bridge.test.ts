@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { connect } from '../../../agent/connection.js';
+import { example } from '../../../plugins/example/agent.js';
+import { BRIDGE_PATH, type ServerFrame } from '../../../shared/bridge.js';
+import { startTestCore, waitFor } from '../testing.js';
+
+type Started = Awaited<ReturnType<typeof startTestCore>>;
+
+/** A raw bridge client: what a window page does, frame by frame. */
+class BridgeClient {
+  readonly frames: ServerFrame[] = [];
+  private nextId = 1;
+  closed: { code: number } | undefined;
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => this.frames.push(JSON.parse(data.toString())));
+    ws.on('close', (code) => (this.closed = { code }));
+  }
+
+  static open(t: Started, { token = t.core.ui.token, origin }: { token?: string; origin?: string } = {}) {
+    const url = `${t.urls.controlUrl.replace('http', 'ws')}${BRIDGE_PATH}?token=${encodeURIComponent(token)}`;
+    return new Promise<BridgeClient>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: origin ? { origin } : {} });
+      const client = new BridgeClient(ws);
+      ws.once('open', () => resolve(client));
+      ws.once('unexpected-response', (_req, res) =>
+        reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+      );
+      ws.once('error', reject);
+    });
+  }
+
+  sendRaw(data: string): void {
+    this.ws.send(data);
+  }
+
+  async request(method: string, params?: unknown): Promise<Extract<ServerFrame, { type: 'reply' }>> {
+    const id = `r${this.nextId++}`;
+    this.ws.send(JSON.stringify({ type: 'request', id, method, params }));
+    return await waitFor(
+      () => this.frames.find((f): f is Extract<ServerFrame, { type: 'reply' }> => f.type === 'reply' && f.id === id),
+      `the reply to ${method}`,
+    );
+  }
+
+  async result<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
+    const reply = await this.request(method, params);
+    if (!reply.ok) throw new Error(`${method} failed: ${reply.error.code} ${reply.error.message}`);
+    return reply.result as T;
+  }
+
+  events(name: string): { event: string; data: Record<string, unknown> }[] {
+    return this.frames.flatMap((f) => (f.type === 'events' ? f.events : [])).filter((e) => e.event === name) as never;
+  }
+}
+
+describe('UI bridge over WebSocket', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const core = async () => {
+    const t = await startTestCore();
+    cleanups.push(() => t.stop());
+    return t;
+  };
+  const client = async (t: Started) => {
+    const c = await BridgeClient.open(t);
+    cleanups.push(() => c.ws.close());
+    return c;
+  };
+
+  it('prints a UI URL that carries the token, and refuses a missing or wrong token or a foreign origin', async () => {
+    const t = await core();
+    expect(t.urls.uiUrl).toBe(`${t.urls.controlUrl}/?token=${t.core.ui.token}`);
+    expect(t.core.ui.token.length).toBeGreaterThanOrEqual(32);
+    await expect(BridgeClient.open(t, { token: '' })).rejects.toMatchObject({ status: 401 });
+    await expect(BridgeClient.open(t, { token: `${t.core.ui.token}x` })).rejects.toMatchObject({ status: 401 });
+    await expect(BridgeClient.open(t, { origin: 'http://evil.example' })).rejects.toMatchObject({ status: 403 });
+    const port = new URL(t.urls.controlUrl).port;
+    await expect(BridgeClient.open(t, { origin: 'http://127.0.0.1:1' })).rejects.toMatchObject({ status: 403 });
+    const ok = await BridgeClient.open(t, { origin: `http://127.0.0.1:${port}` });
+    ok.ws.close();
+  });
+
+  it('answers the snapshot and pushes session events as a debuggee comes and goes', async () => {
+    const t = await core();
+    const c = await client(t);
+    const snapshot = await c.result<{ sessions: unknown[]; plugins: { id: string; panelMethods: string[] }[] }>(
+      'app.snapshot',
+    );
+    expect(snapshot.sessions).toEqual([]);
+    expect(snapshot.plugins.find((p) => p.id === 'example')?.panelMethods).toEqual([
+      'ping',
+      'log',
+      'captureScreenshot',
+    ]);
+
+    const agent = connect({
+      url: t.urls.debuggeeUrl,
+      app: { id: 'com.test.ui', name: 'UI Test' },
+      plugins: [example()],
+    });
+    cleanups.push(() => agent.disconnect());
+    await waitFor(() => c.events('session:connected').length === 1, 'session:connected');
+    expect(c.events('session:connected')[0]!.data).toMatchObject({
+      session: { app: { name: 'UI Test' }, active: true },
+    });
+    agent.disconnect();
+    await waitFor(() => c.events('session:disconnected').length === 1, 'session:disconnected');
+    expect(c.events('session:disconnected')[0]!.data).toMatchObject({ session: { active: false } });
+  });
+
+  it("lets a panel call its plugin's host and forwards the plugin's events", async () => {
+    const t = await core();
+    const c = await client(t);
+    const plugin = example({
+      captureScreenshot: () => ({ base64: 'iVBORw0KGgo=', mimeType: 'image/png', width: 1, height: 1 }),
+    });
+    const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.ui', name: 'UI Test' }, plugins: [plugin] });
+    cleanups.push(() => agent.disconnect());
+    const sessionId = await waitFor(() => agent.status.sessionId, 'the agent to connect');
+
+    const pong = await c.result<{ roundTripMs: number }>('panel.call', {
+      sessionId,
+      plugin: 'example',
+      method: 'ping',
+    });
+    expect(pong.roundTripMs).toBeGreaterThanOrEqual(0);
+    const shot = await c.result('panel.call', { sessionId, plugin: 'example', method: 'captureScreenshot' });
+    expect(shot).toEqual({ base64: 'iVBORw0KGgo=', mimeType: 'image/png', width: 1, height: 1 });
+
+    plugin.log('warn', 'disk almost full', { free: 3 });
+    await waitFor(() => c.events('plugin:event').length === 1, 'the log event');
+    expect(c.events('plugin:event')[0]!.data).toMatchObject({
+      sessionId,
+      plugin: 'example',
+      event: 'log',
+      data: { level: 'warn', message: 'disk almost full', data: { free: 3 } },
+    });
+    const log = await c.result<{ entries: unknown[] }>('panel.call', { sessionId, plugin: 'example', method: 'log' });
+    expect(log.entries).toHaveLength(1);
+
+    agent.disconnect();
+    await waitFor(() => !t.core.sessions.get(sessionId)?.info.active, 'the session to go inactive');
+    const gone = await c.request('panel.call', { sessionId, plugin: 'example', method: 'ping' });
+    expect(gone).toMatchObject({ ok: false, error: { code: 'failed' } });
+    expect(!gone.ok && gone.error.message).toMatch(/disconnected/);
+  });
+
+  it('answers bad frames with errors that say what was wrong, and keeps serving', async () => {
+    const t = await core();
+    const c = await client(t);
+    c.sendRaw('not json');
+    c.sendRaw(JSON.stringify({ hello: 1 }));
+    c.sendRaw(JSON.stringify({ type: 'request', id: 'x1', method: 42 }));
+    await waitFor(() => c.frames.filter((f) => f.type === 'frame-error').length === 2, 'two frame errors');
+    expect(c.frames.filter((f) => f.type === 'frame-error').map((f) => f.type === 'frame-error' && f.message)).toEqual([
+      'the frame is not JSON',
+      expect.stringMatching(/^invalid request frame/),
+    ]);
+    expect(await waitFor(() => c.frames.find((f) => f.type === 'reply' && f.id === 'x1'))).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-frame' },
+    });
+
+    expect(await c.request('no.such.method')).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
+    expect(await c.request('__proto__')).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
+    expect(await c.request('sessions.remove', { sessionId: 7 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-params' },
+    });
+    expect(await c.request('panel.call', { sessionId: 's', plugin: 'nope', method: 'ping' })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found', message: 'this inspector has no "nope" plugin' },
+    });
+    expect(await c.request('panel.call', { sessionId: 's', plugin: 'example', method: 'constructor' })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+    expect(await c.request('history.get', { id: 'c1' })).toMatchObject({ ok: false });
+    c.sendRaw(`{"type":"request","id":"big","method":"app.snapshot","params":"${'x'.repeat(5 * 1024 * 1024)}"}`);
+    await waitFor(() => c.closed, 'the oversized frame to close the socket');
+    expect(c.closed?.code).toBe(1009);
+
+    const again = await client(t);
+    expect(await again.result('app.snapshot')).toMatchObject({ bridgeVersion: 1, mode: 'headless' });
+  });
+});
+
+describe('the window over HTTP', () => {
+  it('serves the page with a strict CSP and nothing outside the renderer folder', async () => {
+    const t = await startTestCore();
+    try {
+      const page = await fetch(`${t.urls.controlUrl}/`);
+      expect([200, 503]).toContain(page.status);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain(`ws://${new URL(t.urls.controlUrl).host}`);
+      expect(csp).not.toContain('unsafe-inline');
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect((await fetch(`${t.urls.controlUrl}/..%2f..%2fpackage.json`)).status).toBe(404);
+      expect((await fetch(`${t.urls.controlUrl}/assets/nope.js`)).status).toBe(404);
+      expect((await fetch(`${t.urls.controlUrl}/`, { method: 'POST' })).status).toBe(405);
+    } finally {
+      await t.stop();
+    }
+  });
+});

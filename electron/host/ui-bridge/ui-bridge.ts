@@ -1,0 +1,333 @@
+import type { z } from 'zod';
+import {
+  BRIDGE_VERSION,
+  type BridgeErrorCode,
+  type BridgeEventName,
+  type BridgeMethod,
+  type BridgeResult,
+  bridgeRequests,
+  ClientFrameSchema,
+  isBridgeMethod,
+  MAX_BRIDGE_FRAME_BYTES,
+  type McpStatus,
+  type ServerFrame,
+  type Snapshot,
+} from '../../../shared/bridge.js';
+import { describeIssues } from '../../../shared/plugin-protocol.js';
+import type { EventBus } from '../event-bus.js';
+import type { PluginHost } from '../plugin-host.js';
+import type { SessionRegistry } from '../sessions.js';
+import type { BridgeHistory, BridgeMcp, BridgeTools } from './services.js';
+
+export interface UiBridgeDeps {
+  version: string;
+  mode: 'headless' | 'desktop';
+  bus: EventBus;
+  sessions: SessionRegistry;
+  plugins: PluginHost;
+  debuggeeUrl(): string;
+  /** How `porthole mcp` is started for this inspector (shown in the copy-ready configs). */
+  stdioCommand(): { command: string; args: string[] };
+  /** The MCP layer's parts, once it runs; the window hides what is missing. */
+  tools?(): BridgeTools | undefined;
+  history?(): BridgeHistory | undefined;
+  mcp?(): BridgeMcp | undefined;
+}
+
+/** A failure the window is told about with a code and a message that says what to do. */
+export class BridgeError extends Error {
+  constructor(
+    readonly code: BridgeErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BridgeError';
+  }
+}
+
+export interface BridgeConnection {
+  /** A frame from the page: a JSON string (WebSocket) or an object (Electron IPC). Never throws. */
+  receive(raw: unknown): void;
+  close(): void;
+}
+
+type Handler<M extends BridgeMethod> = (
+  params: z.output<(typeof bridgeRequests)[M]['params']>,
+  signal: AbortSignal,
+) => BridgeResult<M> | Promise<BridgeResult<M>>;
+
+const EVENT_FLUSH_MS = 15;
+
+/**
+ * The core side of the window's bridge, independent of the transport: the WebSocket endpoint
+ * (headless) and the Electron IPC (desktop) each open one connection per window.
+ */
+export class UiBridge {
+  private readonly connections = new Set<BridgeConnection>();
+
+  constructor(private readonly deps: UiBridgeDeps) {}
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Opens a connection; `send` delivers one frame to the page and may throw when it cannot. */
+  connect(send: (frame: ServerFrame) => void): BridgeConnection {
+    const connection = new Connection(this.deps, send, () => this.connections.delete(connection));
+    this.connections.add(connection);
+    return connection;
+  }
+
+  close(): void {
+    for (const connection of [...this.connections]) connection.close();
+  }
+}
+
+class Connection implements BridgeConnection {
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly inFlight = new Set<AbortController>();
+  private queue: { event: string; data: unknown }[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  private readonly handlers: { [M in BridgeMethod]: Handler<M> };
+
+  constructor(
+    private readonly deps: UiBridgeDeps,
+    private readonly sendFrame: (frame: ServerFrame) => void,
+    private readonly onClose: () => void,
+  ) {
+    this.handlers = this.createHandlers();
+    const { bus } = deps;
+    const forward =
+      <E extends BridgeEventName>(event: E) =>
+      (data: unknown) =>
+        this.push(event, data);
+    this.unsubscribe.push(
+      bus.on('session:connected', forward('session:connected')),
+      bus.on('session:disconnected', forward('session:disconnected')),
+      bus.on('session:updated', forward('session:updated')),
+      bus.on('session:removed', forward('session:removed')),
+      bus.on('plugin:event', forward('plugin:event')),
+    );
+    const history = deps.history?.();
+    if (history) this.unsubscribe.push(history.subscribe((event, call) => this.push(event, { call })));
+    const mcp = deps.mcp?.();
+    if (mcp) this.unsubscribe.push(mcp.onStatus((status) => this.push('mcp:status', { status })));
+    const tools = deps.tools?.();
+    if (tools?.onChanged) this.unsubscribe.push(tools.onChanged(() => this.push('tools:changed', {})));
+  }
+
+  receive(raw: unknown): void {
+    if (this.closed) return;
+    try {
+      this.handle(raw);
+    } catch (e) {
+      console.error('[porthole] the UI bridge failed on a frame:', e);
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.flushTimer);
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+    this.queue = [];
+    this.onClose();
+  }
+
+  private handle(raw: unknown): void {
+    let value = raw;
+    if (typeof raw === 'string') {
+      if (raw.length > MAX_BRIDGE_FRAME_BYTES)
+        return this.frameError(`the frame is larger than ${MAX_BRIDGE_FRAME_BYTES} bytes`);
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return this.frameError('the frame is not JSON');
+      }
+    }
+    const frame = ClientFrameSchema.safeParse(value);
+    if (!frame.success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      const message = `invalid request frame: ${describeIssues(frame.error)}`;
+      if (typeof id === 'string' && id.length > 0 && id.length <= 64) return this.fail(id, 'invalid-frame', message);
+      return this.frameError(message);
+    }
+    const { id, method, params } = frame.data;
+    if (!isBridgeMethod(method)) {
+      return this.fail(
+        id,
+        'unknown-method',
+        `unknown method "${method}"; this inspector speaks bridge v${BRIDGE_VERSION}`,
+      );
+    }
+    const parsed = bridgeRequests[method].params.safeParse(params ?? {});
+    if (!parsed.success)
+      return this.fail(id, 'invalid-params', `invalid params for ${method}: ${describeIssues(parsed.error)}`);
+    void this.run(id, method, parsed.data);
+  }
+
+  private async run(id: string, method: BridgeMethod, params: unknown): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    try {
+      const result = await (this.handlers[method] as Handler<BridgeMethod>)(params as never, controller.signal);
+      if (this.closed) return;
+      this.reply({ type: 'reply', id, ok: true, result });
+    } catch (e) {
+      if (this.closed) return;
+      const code = e instanceof BridgeError ? e.code : 'failed';
+      this.fail(id, code, e instanceof Error ? e.message : String(e));
+    } finally {
+      this.inFlight.delete(controller);
+    }
+  }
+
+  private createHandlers(): { [M in BridgeMethod]: Handler<M> } {
+    const { deps } = this;
+    const tools = () => deps.tools?.() ?? unavailable('tools');
+    const history = () => deps.history?.() ?? unavailable('the call history');
+    return {
+      'app.snapshot': (): Snapshot => ({
+        bridgeVersion: BRIDGE_VERSION,
+        version: deps.version,
+        mode: deps.mode,
+        debuggeeUrl: deps.debuggeeUrl(),
+        plugins: deps.plugins.list().map((d) => ({
+          id: d.protocol.id,
+          title: d.title,
+          version: d.protocol.version,
+          panelMethods: Object.keys(d.protocol.panel?.requests ?? {}),
+        })),
+        sessions: deps.sessions.list(),
+        mcp: this.mcpStatus(),
+        features: { tools: !!deps.tools?.(), history: !!deps.history?.() },
+      }),
+      'sessions.remove': ({ sessionId }) => {
+        const session = deps.sessions.get(sessionId);
+        if (!session) throw new BridgeError('not-found', `no session ${sessionId}; it may have been cleared already`);
+        if (session.info.active) {
+          throw new BridgeError('failed', 'an active session cannot be cleared; disconnect the app first');
+        }
+        return { removed: deps.sessions.remove(sessionId) };
+      },
+      'panel.call': (p, signal) => this.panelCall(p, signal),
+      'tools.list': async () => ({ tools: await tools().list() }),
+      'tools.run': ({ name, args }, signal) => tools().run(name, args, signal),
+      'history.list': async ({ limit }) => ({ calls: await history().list(limit ?? 500) }),
+      'history.get': async ({ id }) => {
+        const call = await history().get(id);
+        if (!call) throw new BridgeError('not-found', `no call ${id} in the history; it may have been cleared`);
+        return { call };
+      },
+      'history.clear': async () => ({ cleared: await history().clear() }),
+      'mcp.status': () => this.mcpStatus(),
+      'mcp.token': () => ({ token: deps.mcp?.()?.token() }),
+    };
+  }
+
+  private mcpStatus(): McpStatus {
+    return (
+      this.deps.mcp?.()?.status() ?? {
+        running: false,
+        auth: 'token',
+        clients: [],
+        stdio: this.deps.stdioCommand(),
+        error: 'the MCP server is not part of this build yet',
+      }
+    );
+  }
+
+  private async panelCall(
+    { sessionId, plugin, method, params }: { sessionId: string; plugin: string; method: string; params?: unknown },
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const definition = this.deps.plugins.list().find((d) => d.protocol.id === plugin);
+    if (!definition) throw new BridgeError('not-found', `this inspector has no "${plugin}" plugin`);
+    const requests = definition.protocol.panel?.requests ?? {};
+    const spec = Object.hasOwn(requests, method) ? requests[method] : undefined;
+    if (!spec) throw new BridgeError('not-found', `the ${plugin} plugin's panel has no method "${method}"`);
+    if (!this.deps.sessions.get(sessionId)) {
+      throw new BridgeError('not-found', `no session ${sessionId}; it may have been cleared`);
+    }
+    const instance = this.deps.plugins.instance(sessionId, plugin);
+    if (!instance) {
+      throw new BridgeError('not-found', `session ${sessionId} has no ${plugin} plugin: the app did not offer it`);
+    }
+    const handler = (instance.panel as Record<string, Function> | undefined)?.[method] as
+      | ((p: unknown, s: AbortSignal) => unknown)
+      | undefined;
+    if (typeof handler !== 'function') {
+      throw new BridgeError('unavailable', `the ${plugin} plugin does not answer "${method}" from its panel`);
+    }
+    const input = spec.params.safeParse(params ?? {});
+    if (!input.success) {
+      throw new BridgeError('invalid-params', `invalid params for ${plugin}.${method}: ${describeIssues(input.error)}`);
+    }
+    const output = spec.result.safeParse(await handler(input.data, signal));
+    if (!output.success) {
+      throw new BridgeError(
+        'failed',
+        `the ${plugin} plugin answered ${method} with an invalid value: ${describeIssues(output.error)}`,
+      );
+    }
+    return output.data;
+  }
+
+  private push(event: string, data: unknown): void {
+    if (this.closed) return;
+    this.queue.push({ event, data });
+    this.flushTimer ??= setTimeout(() => this.flush(), EVENT_FLUSH_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.queue.length === 0 || this.closed) return;
+    const events = this.queue;
+    this.queue = [];
+    if (this.trySend({ type: 'events', events })) return;
+    // One event the transport could not carry (e.g. not serializable) must not take the others with it.
+    for (const event of events) {
+      if (!this.trySend({ type: 'events', events: [event] })) {
+        console.error(`[porthole] dropped a ${event.event} event the window could not be sent`);
+      }
+    }
+  }
+
+  private reply(frame: ServerFrame): void {
+    this.flush();
+    if (!this.trySend(frame) && frame.type === 'reply' && frame.ok) {
+      this.trySend({
+        type: 'reply',
+        id: frame.id,
+        ok: false,
+        error: { code: 'failed', message: 'the answer could not be sent to the window (not serializable)' },
+      });
+    }
+  }
+
+  private fail(id: string, code: BridgeErrorCode, message: string): void {
+    this.reply({ type: 'reply', id, ok: false, error: { code, message } });
+  }
+
+  private frameError(message: string): void {
+    this.reply({ type: 'frame-error', message });
+  }
+
+  private trySend(frame: ServerFrame): boolean {
+    try {
+      this.sendFrame(frame);
+      return true;
+    } catch (e) {
+      if (!this.closed) console.error('[porthole] the UI bridge could not send a frame:', (e as Error).message);
+      return false;
+    }
+  }
+}
+
+function unavailable(what: string): never {
+  throw new BridgeError('unavailable', `${what} is not available in this inspector yet`);
+}

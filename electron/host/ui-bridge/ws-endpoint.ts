@@ -1,0 +1,82 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { BRIDGE_PATH, MAX_BRIDGE_FRAME_BYTES } from '../../../shared/bridge.js';
+import { type ControlServer, isLoopbackHost } from '../control-server.js';
+import type { UiBridge } from './ui-bridge.js';
+
+/** A window that stops reading is cut off (it reconnects and reloads its state) rather than filling memory. */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+export const BridgeClose = { slowConsumer: 4008, shuttingDown: 1001 } as const;
+
+/**
+ * The headless window's bridge: a WebSocket at `/bridge?token=…` on the control server. Only pages
+ * that know the token (from the printed UI URL) and come from the control server's own origin get in.
+ */
+export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, token: string): { close(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
+  control.onUpgrade(BRIDGE_PATH, (req, socket, head, url) => {
+    const refusal = refuse(req, url, token);
+    if (refusal) return void deny(socket, refusal.status, refusal.message);
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, bridge));
+  });
+  return {
+    close() {
+      for (const ws of wss.clients) ws.close(BridgeClose.shuttingDown, 'the inspector is shutting down');
+      wss.close();
+    },
+  };
+}
+
+function refuse(req: IncomingMessage, url: URL, token: string): { status: number; message: string } | undefined {
+  if (!tokenMatches(token, url.searchParams.get('token') ?? '')) {
+    return { status: 401, message: 'the UI token is missing or wrong; open the UI URL that porthole serve printed' };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !sameLoopbackOrigin(origin, req.headers.host)) {
+    return { status: 403, message: `origin ${origin} may not open the inspector's bridge` };
+  }
+  return undefined;
+}
+
+/** A browser page's Origin must be the control server itself (same loopback host and port as Host). */
+function sameLoopbackOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' && isLoopbackHost(url.host) && !!host && url.host === host;
+  } catch {
+    return false;
+  }
+}
+
+function tokenMatches(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function deny(socket: Duplex, status: number, message: string): void {
+  const body = `${message}\n`;
+  const reason = status === 401 ? 'Unauthorized' : 'Forbidden';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function accept(ws: WebSocket, bridge: UiBridge): void {
+  const connection = bridge.connect((frame) => {
+    if (ws.readyState !== WebSocket.OPEN) throw new Error('the window is gone');
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.close(BridgeClose.slowConsumer, 'the window is not keeping up; reconnect to reload');
+      throw new Error('the window is not keeping up');
+    }
+    ws.send(JSON.stringify(frame));
+  });
+  ws.on('message', (data, isBinary) => {
+    connection.receive(isBinary ? '\u0000binary' : data.toString());
+  });
+  ws.on('error', () => ws.terminate());
+  ws.on('close', () => connection.close());
+}

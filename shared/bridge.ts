@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { SessionInfoSchema } from './session.js';
+
+/**
+ * The messages between the inspector window (renderer) and the core. Two transports carry exactly
+ * these frames: the Electron preload (contextBridge + IPC) and, in headless mode, a WebSocket on the
+ * control server (`/bridge?token=…`). The core validates every frame from the page with these schemas.
+ *
+ * The window asks with `request` frames and is answered with `reply` frames (same `id`); the core
+ * pushes what happens as `events` frames (batched, in order, always flushed before a reply).
+ */
+export const BRIDGE_VERSION = 1;
+
+/** Path of the WebSocket bridge on the control server (headless mode). */
+export const BRIDGE_PATH = '/bridge';
+
+/** Largest frame the page may send, in bytes of UTF-8. */
+export const MAX_BRIDGE_FRAME_BYTES = 4 * 1024 * 1024;
+
+/** Electron: the global the preload exposes with `contextBridge.exposeInMainWorld`, and its IPC channels. */
+export const PRELOAD_GLOBAL = 'portholeBridge';
+export const BRIDGE_IPC = { toCore: 'porthole:bridge:to-core', toWindow: 'porthole:bridge:to-window' } as const;
+
+/** What the preload exposes on `window.portholeBridge`: frames in, frames out — nothing else. */
+export interface PreloadBridge {
+  send(frame: ClientFrame): void;
+  onFrame(listener: (frame: ServerFrame) => void): () => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+export const PluginSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  version: z.string(),
+  /** Methods the plugin's panel may call on its host instance (`panel.call`). */
+  panelMethods: z.array(z.string()),
+});
+export type PluginSummary = z.infer<typeof PluginSummarySchema>;
+
+export const ToolAnnotationsSchema = z.object({
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+const JsonSchemaObject = z.record(z.string(), z.unknown());
+
+export const ToolInfoSchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  /** The plugin the tool belongs to; absent for the inspector's own `inspector_*` tools. */
+  plugin: z.string().optional(),
+  inputSchema: JsonSchemaObject,
+  outputSchema: JsonSchemaObject.optional(),
+  annotations: ToolAnnotationsSchema,
+});
+export type ToolInfo = z.infer<typeof ToolInfoSchema>;
+
+export const ToolContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+]);
+export type BridgeToolContent = z.infer<typeof ToolContentSchema>;
+
+/** A tool's answer as the window renders it. `raw` is the handler's own value (the UI surface gets it). */
+export const ToolRunResultSchema = z.object({
+  isError: z.boolean(),
+  content: z.array(ToolContentSchema),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  raw: z.unknown().optional(),
+});
+export type ToolRunResult = z.infer<typeof ToolRunResultSchema>;
+
+export const CallSurfaceSchema = z.enum(['mcp-http', 'mcp-stdio', 'ui']);
+export const CallStatusSchema = z.enum(['running', 'ok', 'failed']);
+export type CallStatus = z.infer<typeof CallStatusSchema>;
+
+export const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
+
+/** One row of the call history. */
+export const CallSummarySchema = z.object({
+  id: z.string(),
+  tool: z.string(),
+  plugin: z.string().optional(),
+  sessionId: z.string().optional(),
+  surface: CallSurfaceSchema,
+  client: ClientInfoSchema.optional(),
+  startedAt: z.number(),
+  durationMs: z.number().optional(),
+  status: CallStatusSchema,
+  /** For failed calls: the message the caller got. */
+  error: z.string().optional(),
+});
+export type CallSummary = z.infer<typeof CallSummarySchema>;
+
+/** A call with its arguments and result, for the detail view. */
+export const CallDetailSchema = CallSummarySchema.extend({
+  args: z.unknown(),
+  result: ToolRunResultSchema.optional(),
+});
+export type CallDetail = z.infer<typeof CallDetailSchema>;
+
+export const McpClientSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  surface: CallSurfaceSchema,
+  connectedAt: z.number(),
+});
+export type McpClient = z.infer<typeof McpClientSchema>;
+
+export const McpStatusSchema = z.object({
+  /** False until the MCP server runs (or when it failed to start; see `error`). */
+  running: z.boolean(),
+  url: z.string().optional(),
+  auth: z.enum(['token', 'none']),
+  clients: z.array(McpClientSchema),
+  /** How an MCP client starts the stdio bridge (`porthole mcp`) for this inspector. */
+  stdio: z.object({ command: z.string(), args: z.array(z.string()) }),
+  error: z.string().optional(),
+});
+export type McpStatus = z.infer<typeof McpStatusSchema>;
+
+export const SnapshotSchema = z.object({
+  bridgeVersion: z.number().int(),
+  version: z.string(),
+  mode: z.enum(['headless', 'desktop']),
+  debuggeeUrl: z.string(),
+  plugins: z.array(PluginSummarySchema),
+  sessions: z.array(SessionInfoSchema),
+  mcp: McpStatusSchema,
+  /** What the core offers; the window hides areas that are not there yet. */
+  features: z.object({ tools: z.boolean(), history: z.boolean() }),
+});
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests: method → params (validated by the core) and result (validated by the window)
+
+const id = z.string().min(1).max(200);
+const name = z.string().min(1).max(100);
+
+export const bridgeRequests = {
+  /** The first request of every connection: everything the window shows at start. */
+  'app.snapshot': { params: z.object({}), result: SnapshotSchema },
+  /** Forgets an inactive session and its data. */
+  'sessions.remove': { params: z.object({ sessionId: id }), result: z.object({ removed: z.boolean() }) },
+  /**
+   * A panel's query to its plugin's host instance (declared in the plugin protocol's `panel`
+   * section). Plain UI plumbing: not an MCP tool call and not recorded in the call history.
+   */
+  'panel.call': {
+    params: z.object({ sessionId: id, plugin: name, method: name, params: z.unknown().optional() }),
+    result: z.unknown(),
+  },
+  'tools.list': { params: z.object({}), result: z.object({ tools: z.array(ToolInfoSchema) }) },
+  /** Runs a tool from the window's tool runner: surface `ui`, recorded in the call history like an MCP call. */
+  'tools.run': {
+    params: z.object({ name, args: z.record(z.string(), z.unknown()) }),
+    result: z.object({ callId: z.string().optional(), result: ToolRunResultSchema }),
+  },
+  'history.list': {
+    params: z.object({ limit: z.number().int().min(1).max(10_000).optional() }),
+    result: z.object({ calls: z.array(CallSummarySchema) }),
+  },
+  'history.get': { params: z.object({ id }), result: z.object({ call: CallDetailSchema }) },
+  'history.clear': { params: z.object({}), result: z.object({ cleared: z.number().int() }) },
+  'mcp.status': { params: z.object({}), result: McpStatusSchema },
+  /** The MCP bearer token, only when the user asks to reveal or copy it. */
+  'mcp.token': { params: z.object({}), result: z.object({ token: z.string().optional() }) },
+} as const;
+
+export type BridgeMethod = keyof typeof bridgeRequests;
+export const BRIDGE_METHODS = Object.keys(bridgeRequests) as [BridgeMethod, ...BridgeMethod[]];
+export type BridgeParams<M extends BridgeMethod> = z.input<(typeof bridgeRequests)[M]['params']>;
+export type BridgeResult<M extends BridgeMethod> = z.output<(typeof bridgeRequests)[M]['result']>;
+
+// ---------------------------------------------------------------------------------------------
+// Events the core pushes
+
+export const bridgeEvents = {
+  'session:connected': z.object({ session: SessionInfoSchema, resumed: z.boolean() }),
+  'session:disconnected': z.object({ session: SessionInfoSchema, code: z.number(), reason: z.string() }),
+  'session:updated': z.object({ session: SessionInfoSchema }),
+  'session:removed': z.object({ sessionId: z.string() }),
+  /** Whatever a host plugin publishes with `ctx.emit` (its panel validates `data` with its protocol). */
+  'plugin:event': z.object({ sessionId: z.string(), plugin: z.string(), event: z.string(), data: z.unknown() }),
+  'call:started': z.object({ call: CallSummarySchema }),
+  'call:finished': z.object({ call: CallSummarySchema }),
+  'mcp:status': z.object({ status: McpStatusSchema }),
+  'tools:changed': z.object({}),
+} as const;
+
+export type BridgeEventName = keyof typeof bridgeEvents;
+export type BridgeEventData<E extends BridgeEventName> = z.output<(typeof bridgeEvents)[E]>;
+export type BridgeEvent = { [E in BridgeEventName]: { event: E; data: BridgeEventData<E> } }[BridgeEventName];
+
+// ---------------------------------------------------------------------------------------------
+// Frames
+
+export const ClientFrameSchema = z.object({
+  type: z.literal('request'),
+  id: z.string().min(1).max(64),
+  method: z.string().min(1).max(100),
+  params: z.unknown().optional(),
+});
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+export const BridgeErrorCodeSchema = z.enum([
+  'invalid-frame',
+  'unknown-method',
+  'invalid-params',
+  'not-found',
+  'unavailable',
+  'failed',
+]);
+export type BridgeErrorCode = z.infer<typeof BridgeErrorCodeSchema>;
+
+export const ReplyFrameSchema = z.discriminatedUnion('ok', [
+  z.object({ type: z.literal('reply'), id: z.string(), ok: z.literal(true), result: z.unknown() }),
+  z.object({
+    type: z.literal('reply'),
+    id: z.string(),
+    ok: z.literal(false),
+    error: z.object({ code: BridgeErrorCodeSchema, message: z.string() }),
+  }),
+]);
+
+export const EventsFrameSchema = z.object({
+  type: z.literal('events'),
+  events: z.array(z.object({ event: z.string(), data: z.unknown() })),
+});
+
+/** A frame the core could not read: it names what was wrong (no id to answer to). */
+export const FrameErrorSchema = z.object({ type: z.literal('frame-error'), message: z.string() });
+
+export const ServerFrameSchema = z.union([ReplyFrameSchema, EventsFrameSchema, FrameErrorSchema]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+export type ReplyFrame = z.infer<typeof ReplyFrameSchema>;
+
+export function isBridgeMethod(method: string): method is BridgeMethod {
+  return Object.hasOwn(bridgeRequests, method);
+}
+
+export function isBridgeEvent(event: string): event is BridgeEventName {
+  return Object.hasOwn(bridgeEvents, event);
+}
