@@ -1,5 +1,9 @@
 import example from '../../plugins/example/host.js';
+import network from '../../plugins/network/host.js';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
 
 /** The plugins the inspector runs. Adding a plugin is adding its folder and one line here. */
-export const builtinPlugins: readonly HostPluginDefinition[] = [example as unknown as HostPluginDefinition];
+export const builtinPlugins: readonly HostPluginDefinition[] = [
+  example as unknown as HostPluginDefinition,
+  network as unknown as HostPluginDefinition,
+];

@@ -1,0 +1,128 @@
+import type { Body } from './protocol.js';
+
+// Body capture for the agent: web APIs only (streams, TextDecoder, btoa), so it runs in browsers,
+// Node and React Native alike.
+
+const TEXTUAL =
+  /^text\/|[/+](json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|csv|yaml|x-yaml|html|x-ndjson|ndjson|jsonl|svg\+xml)\b/i;
+const BINARY = /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-protobuf|protobuf|wasm)/i;
+
+export function isTextualType(contentType: string | undefined): boolean {
+  return !!contentType && TEXTUAL.test(contentType) && !/^image\/(?!svg)/i.test(contentType);
+}
+
+/**
+ * Reads at most `maxBytes` of a body stream, then cancels the rest: a huge body is never loaded whole.
+ * `timeoutMs` stops waiting for a body that does not end (e.g. an upload waiting on the server).
+ */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  timeoutMs?: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut =
+    timeoutMs === undefined
+      ? undefined
+      : new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), timeoutMs);
+        });
+  try {
+    for (;;) {
+      const next = timedOut ? await Promise.race([reader.read(), timedOut]) : await reader.read();
+      if (next === 'timeout') {
+        truncated = true;
+        break;
+      }
+      if (next.done) break;
+      const chunk = next.value;
+      if (size + chunk.byteLength > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        size = maxBytes;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (truncated) reader.cancel().catch(() => {});
+    else reader.releaseLock();
+  }
+  return { bytes: concat(chunks, size), truncated };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Turns captured bytes into a Body: text for textual types (or unlabelled valid UTF-8), base64 otherwise. */
+export function encodeBody(
+  bytes: Uint8Array,
+  truncated: boolean,
+  contentType: string | undefined,
+  declaredLength?: number,
+): Body {
+  const type = contentType || undefined;
+  const base = {
+    size: bytes.byteLength,
+    truncated,
+    contentType: type,
+    totalSize: truncated ? declaredLength : bytes.byteLength,
+  };
+  if (isTextualType(type)) {
+    return { ...base, encoding: 'text', data: new TextDecoder('utf-8').decode(bytes, { stream: truncated }) };
+  }
+  if (!type || !BINARY.test(type)) {
+    try {
+      const data = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
+      return { ...base, encoding: 'text', data };
+    } catch {
+      // not UTF-8: fall through to base64
+    }
+  }
+  return { ...base, encoding: 'base64', data: bytesToBase64(bytes) };
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  }
+  return btoa(binary);
+}
+
+export function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Reads a Fetch body (request or response clone) into a capped Body; undefined when there is none. */
+export async function captureBody(
+  message: { body: ReadableStream<Uint8Array> | null; headers: Headers },
+  maxBytes: number,
+  timeoutMs?: number,
+): Promise<Body | undefined> {
+  if (!message.body) return undefined;
+  const { bytes, truncated } = await readCapped(message.body, maxBytes, timeoutMs);
+  if (bytes.byteLength === 0 && !truncated) return undefined;
+  const headers = message.headers;
+  const length = Number(headers.get('content-length'));
+  const declared = Number.isFinite(length) && length > 0 && !headers.get('content-encoding') ? length : undefined;
+  return encodeBody(bytes, truncated, headers.get('content-type') ?? undefined, declared);
+}

@@ -1,0 +1,273 @@
+import type { Content, Cookie, Entry, Har, PostData, Timings } from 'har-format';
+import { z } from 'zod';
+import { describeIssues } from '../../shared/plugin-protocol.js';
+import { HarSchema } from './har-schema.js';
+import {
+  type Body,
+  type Header,
+  InitiatorSchema,
+  MockMarkSchema,
+  REDACTED,
+  type Transaction,
+  TransactionSchema,
+} from './protocol.js';
+import { headerValue } from './transaction-store.js';
+
+// HAR 1.2 export and import. Porthole's own details ride in a `_porthole` field per entry
+// (custom fields start with "_"), so an export read back loses nothing.
+
+/** What Porthole adds to each entry, read back on import. */
+const PortholeEntrySchema = z.object({
+  initiator: InitiatorSchema.optional(),
+  state: TransactionSchema.shape.state.optional(),
+  mock: MockMarkSchema.optional(),
+  error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
+  waitMs: z.number().optional(),
+  durationMs: z.number().optional(),
+  requestBody: z.object({ encoding: z.enum(['text', 'base64']), truncated: z.boolean(), size: z.number() }).optional(),
+  responseBody: z.object({ truncated: z.boolean(), size: z.number() }).optional(),
+});
+type PortholeEntry = z.infer<typeof PortholeEntrySchema>;
+
+export interface HarCreator {
+  name: string;
+  version: string;
+}
+
+/** A HAR 1.2 log of the given transactions, oldest first. */
+export function toHar(transactions: readonly Transaction[], creator: HarCreator, comment?: string): Har {
+  return {
+    log: {
+      version: '1.2',
+      creator,
+      pages: [],
+      entries: transactions.map(toEntry),
+      ...(comment ? { comment } : {}),
+    },
+  };
+}
+
+function toEntry(tx: Transaction): Entry {
+  const { request, response, timing } = tx;
+  const wait = timing.waitMs ?? timing.durationMs ?? 0;
+  const duration = timing.durationMs ?? wait;
+  const timings: Timings = {
+    blocked: -1,
+    dns: -1,
+    connect: -1,
+    ssl: -1,
+    send: 0,
+    wait,
+    receive: Math.max(0, duration - wait),
+  };
+  const porthole: PortholeEntry = {
+    initiator: tx.initiator,
+    state: tx.state,
+    mock: tx.mock,
+    error: tx.error,
+    waitMs: timing.waitMs,
+    durationMs: timing.durationMs,
+    requestBody: request.body && {
+      encoding: request.body.encoding,
+      truncated: request.body.truncated,
+      size: request.body.size,
+    },
+    responseBody: response?.body && { truncated: response.body.truncated, size: response.body.size },
+  };
+  const entry: Entry = {
+    startedDateTime: new Date(timing.startedAt).toISOString(),
+    time: duration,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: '',
+      cookies: requestCookies(request.headers),
+      headers: request.headers.map(({ name, value }) => ({ name, value })),
+      queryString: queryString(request.url),
+      postData: request.body && postData(request.body, request.headers),
+      headersSize: -1,
+      bodySize: request.body ? (request.body.totalSize ?? request.body.size) : 0,
+    },
+    response: {
+      status: response?.status ?? 0,
+      statusText: response?.statusText ?? '',
+      httpVersion: '',
+      cookies: response ? responseCookies(response.headers) : [],
+      headers: response?.headers.map(({ name, value }) => ({ name, value })) ?? [],
+      content: content(response?.body, response?.headers),
+      redirectURL: headerValue(response?.headers, 'location') ?? '',
+      headersSize: -1,
+      bodySize: response?.body ? (response.body.totalSize ?? response.body.size) : response ? 0 : -1,
+    },
+    cache: {},
+    timings,
+    _porthole: stripUndefined(porthole),
+  };
+  if (tx.error) entry._error = tx.error.message;
+  return entry;
+}
+
+function postData(body: Body, headers: Header[]): PostData {
+  const mimeType = body.contentType ?? headerValue(headers, 'content-type') ?? '';
+  return { mimeType, text: body.data, ...(body.truncated ? { comment: 'truncated by the capture cap' } : {}) };
+}
+
+function content(body: Body | undefined, headers: Header[] | undefined): Content {
+  const mimeType = body?.contentType ?? headerValue(headers, 'content-type') ?? '';
+  if (!body) return { size: 0, mimeType };
+  return {
+    size: body.totalSize ?? body.size,
+    mimeType,
+    text: body.data,
+    ...(body.encoding === 'base64' ? { encoding: 'base64' } : {}),
+    ...(body.truncated ? { comment: 'truncated by the capture cap' } : {}),
+  };
+}
+
+function queryString(url: string): { name: string; value: string }[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
+function requestCookies(headers: Header[]): Cookie[] {
+  const header = headerValue(headers, 'cookie');
+  if (!header || header === REDACTED) return [];
+  return header.split(';').flatMap((part) => {
+    const eq = part.indexOf('=');
+    return eq > 0 ? [{ name: part.slice(0, eq).trim(), value: part.slice(eq + 1).trim() }] : [];
+  });
+}
+
+function responseCookies(headers: Header[]): Cookie[] {
+  return headers
+    .filter((h) => h.name.toLowerCase() === 'set-cookie' && h.value !== REDACTED)
+    .flatMap(({ value }) => {
+      const [pair = '', ...attributes] = value.split(';');
+      const eq = pair.indexOf('=');
+      if (eq <= 0) return [];
+      const cookie: Cookie = { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() };
+      for (const attribute of attributes) {
+        const [key = '', ...rest] = attribute.split('=');
+        const v = rest.join('=').trim();
+        const k = key.trim().toLowerCase();
+        if (k === 'path') cookie.path = v;
+        else if (k === 'domain') cookie.domain = v;
+        else if (k === 'expires') cookie.expires = v;
+        else if (k === 'httponly') cookie.httpOnly = true;
+        else if (k === 'secure') cookie.secure = true;
+      }
+      return [cookie];
+    });
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+export class HarImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HarImportError';
+  }
+}
+
+/**
+ * Reads a HAR file (a parsed object or its JSON text) into transactions ready for a session's
+ * store. Throws HarImportError saying what is wrong when it is not HAR 1.2.
+ */
+export function fromHar(input: unknown, source: string, now = Date.now()): Omit<Transaction, 'seq'>[] {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (e) {
+      throw new HarImportError(`the HAR file is not JSON: ${(e as Error).message}`);
+    }
+  }
+  const parsed = HarSchema.safeParse(value);
+  if (!parsed.success) throw new HarImportError(`not a HAR 1.2 file: ${describeIssues(parsed.error)}`);
+  const batch = now.toString(36);
+  return parsed.data.log.entries.map((entry, i) =>
+    fromEntry(entry as unknown as Entry, `har-${batch}-${i + 1}`, source, now),
+  );
+}
+
+function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<Transaction, 'seq'> {
+  const extra = PortholeEntrySchema.safeParse(entry._porthole);
+  const p: PortholeEntry = extra.success ? extra.data : {};
+  const { request, response } = entry;
+  const responded = response.status > 0;
+  const sum = (...values: (number | undefined)[]) => values.reduce<number>((a, v) => a + (v && v > 0 ? v : 0), 0);
+  const t = entry.timings;
+  const waitMs = p.waitMs ?? (responded ? sum(t.blocked, t.dns, t.connect, t.ssl, t.send, t.wait) : undefined);
+  const errorText = typeof entry._error === 'string' ? entry._error : undefined;
+  const state = p.state ?? (responded ? 'complete' : 'failed');
+  const requestBody =
+    request.postData?.text !== undefined ? importRequestBody(request.postData, request.bodySize, p) : undefined;
+  return {
+    id,
+    state,
+    initiator: p.initiator ?? (entry._resourceType === 'xhr' ? 'xhr' : 'har'),
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: request.headers.map(({ name, value }) => ({ name, value })),
+      body: requestBody,
+    },
+    response: responded
+      ? {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers.map(({ name, value }) => ({ name, value })),
+          body: importResponseBody(response.content, p),
+        }
+      : undefined,
+    error:
+      p.error ?? (state === 'failed' ? { message: errorText ?? 'no response (status 0 in the HAR file)' } : undefined),
+    timing: {
+      startedAt: Date.parse(entry.startedDateTime),
+      waitMs,
+      durationMs: p.durationMs ?? (state === 'pending' ? undefined : entry.time),
+    },
+    mock: p.mock,
+    imported: { source, at: now },
+  };
+}
+
+function importRequestBody(postData: PostData, bodySize: number, p: PortholeEntry): Body {
+  const data = postData.text ?? '';
+  const encoding = p.requestBody?.encoding ?? 'text';
+  const size = p.requestBody?.size ?? byteLength(data, encoding);
+  const truncated = p.requestBody?.truncated ?? false;
+  return {
+    encoding,
+    data,
+    size,
+    truncated,
+    totalSize: bodySize >= 0 ? bodySize : size,
+    contentType: postData.mimeType || undefined,
+  };
+}
+
+function importResponseBody(content: Content, p: PortholeEntry): Body | undefined {
+  if (content.text === undefined) return undefined;
+  const encoding = content.encoding === 'base64' ? 'base64' : 'text';
+  const size = p.responseBody?.size ?? byteLength(content.text, encoding);
+  return {
+    encoding,
+    data: content.text,
+    size,
+    truncated: p.responseBody?.truncated ?? false,
+    totalSize: content.size >= 0 ? content.size : size,
+    contentType: content.mimeType || undefined,
+  };
+}
+
+function byteLength(data: string, encoding: 'text' | 'base64'): number {
+  if (encoding === 'base64')
+    return Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+  return new TextEncoder().encode(data).byteLength;
+}

@@ -1,0 +1,332 @@
+import { randomBytes } from 'node:crypto';
+import type { Har } from 'har-format';
+import type { z } from 'zod';
+import { definePlugin, type HostPluginContext } from '../../shared/host-plugin.js';
+import { describeIssues } from '../../shared/plugin-protocol.js';
+import { ToolArgumentError } from '../../shared/tool.js';
+import { fromHar, toHar } from './har.js';
+import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
+import {
+  type AgentInfo,
+  EMPTY_MOCK_CONFIG,
+  type MockConfig,
+  MockConfigSchema,
+  type MockConfigView,
+  type MockRule,
+  type MockRuleInput,
+  MockRuleInputSchema,
+  type MockRulePatch,
+  MockRuleSchema,
+  type MockRuleWithOptionalId,
+  type MockSync,
+  type NetworkEvent,
+  type NetworkEventName,
+  type NetworkProtocol,
+  networkProtocol,
+  type Transaction,
+  type TransactionFilter,
+} from './protocol.js';
+import { toCurl, toFetch } from './snippets.js';
+import { networkTools } from './tools.js';
+
+export type { NetworkHost } from './host-api.js';
+
+import {
+  type Change,
+  DEFAULT_STORE_LIMITS,
+  type Page,
+  type PageQuery,
+  type StoreLimits,
+  summarize,
+  TransactionStore,
+} from './transaction-store.js';
+
+const CONFIG_KEY = 'mock-config';
+
+export interface NetworkHostOptions {
+  limits?: Partial<StoreLimits>;
+}
+
+/** Live network hosts by app id: a mock change for an app is pushed to every session of it. */
+const byApp = new Map<string, Set<NetworkHostImpl>>();
+
+class NetworkHostImpl implements NetworkHost {
+  private readonly store: TransactionStore;
+  private info: AgentInfo | undefined;
+  private readonly hits = new Map<string, number>();
+  private sync: MockSync = { state: 'not-connected' };
+  private queue: Promise<unknown> = Promise.resolve();
+  private appId: string;
+
+  constructor(
+    private readonly ctx: HostPluginContext<NetworkProtocol>,
+    options: NetworkHostOptions,
+  ) {
+    this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits });
+    this.appId = ctx.session().app.id;
+  }
+
+  get sessionId(): string {
+    return this.ctx.sessionId;
+  }
+
+  readonly notifications = {
+    agentInfo: (info: AgentInfo) => {
+      this.info = info;
+    },
+    started: (n: Parameters<TransactionStore['started']>[0]) => {
+      const sensitive = this.info?.redaction.scope === 'mcp' ? this.info.redaction.headers : undefined;
+      if (n.mock) this.hits.set(n.mock.ruleId, (this.hits.get(n.mock.ruleId) ?? 0) + 1);
+      this.changed(this.store.started(n, sensitive));
+    },
+    response: (n: Parameters<TransactionStore['response']>[0]) => this.changed(this.store.response(n)),
+    completed: (n: Parameters<TransactionStore['completed']>[0]) => this.changed(this.store.completed(n)),
+    failed: (n: Parameters<TransactionStore['failed']>[0]) => this.changed(this.store.failed(n)),
+  };
+
+  /** The panel's requests (protocol.ts, `panel.requests`): the same operations, unredacted. */
+  readonly panel: NonNullable<NetworkHost['panel']> = {
+    list: (query) => this.list(query),
+    get: ({ id }) => ({ transaction: this.get(id) }),
+    stats: () => this.stats(),
+    clear: () => ({ cleared: this.clear() }),
+    agentInfo: () => ({ info: this.info }),
+    snippets: ({ id }) => {
+      const tx = this.get(id);
+      if (!tx) throw unknownTransaction(id);
+      return { curl: toCurl(tx.request), fetch: toFetch(tx.request) };
+    },
+    mockConfig: () => this.mockConfig(),
+    addMockRule: (input, signal) => this.addMockRule(input, signal),
+    updateMockRule: ({ id, patch }, signal) => this.updateMockRule(id, patch, signal),
+    removeMockRule: async ({ id }, signal) => ({ config: await this.removeMockRule(id, signal) }),
+    setMockRules: async ({ rules }, signal) => ({ config: await this.setMockRules(rules, signal) }),
+    setMockingEnabled: async ({ enabled }, signal) => ({ config: await this.setMockingEnabled(enabled, signal) }),
+    exportHar: ({ filter }) => this.exportHar(filter) as never,
+    importHar: ({ har, source }) => this.importHar(har, source),
+  };
+
+  onConnect(): void {
+    this.appId = this.ctx.session().app.id;
+    let family = byApp.get(this.appId);
+    if (!family) byApp.set(this.appId, (family = new Set()));
+    family.add(this);
+    // Not awaited: other plugins' connect handlers need not wait for the debuggee's ack.
+    void this.enqueue(() => this.push(this.readConfig())).catch(() => {});
+  }
+
+  onDisconnect(): void {
+    this.sync = { ...this.sync, state: 'not-connected', error: undefined };
+    this.emit('mock-config', this.mockConfig());
+  }
+
+  dispose(): void {
+    byApp.get(this.appId)?.delete(this);
+    this.store.clear();
+  }
+
+  list(query: PageQuery): Page {
+    return this.store.page(query);
+  }
+
+  transactions(filter?: TransactionFilter): Transaction[] {
+    return this.store.all(filter);
+  }
+
+  get(id: string): Transaction | undefined {
+    return this.store.get(id);
+  }
+
+  clear(): number {
+    const cleared = this.store.clear();
+    this.emit('cleared', { cleared });
+    return cleared;
+  }
+
+  stats() {
+    return this.store.stats();
+  }
+
+  agentInfo(): AgentInfo | undefined {
+    return this.info;
+  }
+
+  mockConfig(): MockConfigView {
+    return { ...this.readConfig(), hits: Object.fromEntries(this.hits), sync: this.sync };
+  }
+
+  async addMockRule(input: MockRuleInput, signal?: AbortSignal) {
+    const rule = parse(MockRuleSchema, { ...input, id: newRuleId() }, 'mock rule');
+    const config = await this.change((c) => ({ ...c, rules: [...c.rules, rule] }), signal);
+    return { rule, config };
+  }
+
+  async updateMockRule(id: string, patch: MockRulePatch, signal?: AbortSignal) {
+    let updated: MockRule | undefined;
+    const config = await this.change((c) => {
+      const rules = c.rules.map((rule) => {
+        if (rule.id !== id) return rule;
+        updated = parse(MockRuleSchema, { ...rule, ...definedOnly(patch), id }, 'mock rule');
+        return updated;
+      });
+      if (!updated) throw unknownRule(id);
+      return { ...c, rules };
+    }, signal);
+    return { rule: updated as MockRule, config };
+  }
+
+  removeMockRule(id: string, signal?: AbortSignal): Promise<MockConfigView> {
+    return this.change((c) => {
+      if (!c.rules.some((r) => r.id === id)) throw unknownRule(id);
+      return { ...c, rules: c.rules.filter((r) => r.id !== id) };
+    }, signal);
+  }
+
+  setMockRules(rules: MockRuleWithOptionalId[], signal?: AbortSignal): Promise<MockConfigView> {
+    const seen = new Set<string>();
+    const parsed = rules.map((rule, i) => {
+      const { id, ...input } = rule;
+      const withId = parse(
+        MockRuleSchema,
+        { ...parse(MockRuleInputSchema, input, `rule ${i}`), id: id ?? newRuleId() },
+        `rule ${i}`,
+      );
+      if (seen.has(withId.id)) throw new ToolArgumentError(`rule ${i}: the id "${withId.id}" is used twice`);
+      seen.add(withId.id);
+      return withId;
+    });
+    return this.change((c) => ({ ...c, rules: parsed }), signal);
+  }
+
+  setMockingEnabled(enabled: boolean, signal?: AbortSignal): Promise<MockConfigView> {
+    return this.change((c) => ({ ...c, enabled }), signal);
+  }
+
+  exportHar(filter?: TransactionFilter, transactions = this.store.all(filter)): Har {
+    const session = this.ctx.session();
+    return toHar(
+      transactions,
+      { name: 'Porthole', version: networkProtocol.version },
+      `${session.app.name} (${session.app.id}) on ${session.device.name}, session ${session.id}`,
+    );
+  }
+
+  importHar(har: unknown, source = 'HAR file'): { imported: number } {
+    const entries = fromHar(har, source);
+    for (const tx of entries) this.changed(this.store.add(tx));
+    this.emit('imported', { count: entries.length });
+    return { imported: entries.length };
+  }
+
+  // ─── mock config sync ──────────────────────────────────────────────────────
+
+  private readConfig(): MockConfig {
+    const stored = this.ctx.store.read<unknown>(CONFIG_KEY);
+    if (stored === undefined) return EMPTY_MOCK_CONFIG;
+    const parsed = MockConfigSchema.safeParse(stored);
+    if (parsed.success) return parsed.data;
+    console.warn(
+      `[porthole] network: ignoring the saved mock rules of ${this.appId}, they are not valid: ${describeIssues(parsed.error)}`,
+    );
+    return EMPTY_MOCK_CONFIG;
+  }
+
+  /**
+   * One change at a time per session: the new config is pushed to the debuggee first and saved only
+   * when it acks; a refused or unanswered push throws MockSyncError and nothing is saved.
+   */
+  private change(mutate: (config: MockConfig) => MockConfig, signal?: AbortSignal): Promise<MockConfigView> {
+    return this.enqueue(async () => {
+      const current = this.readConfig();
+      const next = parse(MockConfigSchema, { ...mutate(current), revision: current.revision + 1 }, 'mock config');
+      if (this.ctx.active) {
+        try {
+          await this.push(next, signal, true);
+        } catch (e) {
+          // The debuggee may have applied it and lost the ack: put the saved config back.
+          void this.enqueue(() => this.push(current)).catch(() => {});
+          throw e;
+        }
+      }
+      this.ctx.store.write(CONFIG_KEY, next);
+      for (const sibling of byApp.get(this.appId) ?? []) {
+        if (sibling !== this && sibling.ctx.active) void sibling.enqueue(() => sibling.push(next)).catch(() => {});
+        else if (sibling !== this) sibling.emit('mock-config', sibling.mockConfig());
+      }
+      const view = this.mockConfig();
+      this.emit('mock-config', view);
+      return view;
+    });
+  }
+
+  /** Sends the whole config; records the outcome and tells the window. Throws MockSyncError when not applied. */
+  private async push(config: MockConfig, signal?: AbortSignal, strict = false): Promise<void> {
+    if (!this.ctx.active) {
+      this.sync = { ...this.sync, state: 'not-connected' };
+      return;
+    }
+    try {
+      const { revision } = await this.ctx.request('setMockConfig', config, { signal });
+      if (revision !== config.revision)
+        throw new Error(`the app acknowledged revision ${revision}, not ${config.revision}`);
+      this.sync = { state: 'applied', appliedRevision: revision };
+      if (!strict) this.emit('mock-config', this.mockConfig());
+    } catch (e) {
+      const reason = (e as Error).message;
+      this.sync = { state: 'failed', appliedRevision: this.sync.appliedRevision, error: reason };
+      this.emit('mock-sync-failed', { revision: config.revision, error: reason });
+      this.emit('mock-config', this.mockConfig());
+      throw new MockSyncError(reason);
+    }
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  // ─── window events ─────────────────────────────────────────────────────────
+
+  private changed(change: Change | undefined): void {
+    if (!change) return;
+    this.emit('transaction', { change: change.change, transaction: summarize(change.transaction) });
+    if (change.dropped) this.emit('dropped', { count: change.dropped, totalDropped: this.store.dropped });
+  }
+
+  private emit<N extends NetworkEventName>(event: N, data: NetworkEvent<N>): void {
+    this.ctx.emit(event, data);
+  }
+}
+
+function newRuleId(): string {
+  return `rule-${randomBytes(5).toString('hex')}`;
+}
+
+function unknownRule(id: string): ToolArgumentError {
+  return new ToolArgumentError(`there is no mock rule "${id}"; network_get_mock_config lists the rules and their ids`);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ToolArgumentError(`invalid ${what}: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+export function createNetworkHost(
+  ctx: HostPluginContext<NetworkProtocol>,
+  options: NetworkHostOptions = {},
+): NetworkHost {
+  return new NetworkHostImpl(ctx, options);
+}
+
+export default definePlugin({
+  protocol: networkProtocol,
+  title: 'Network',
+  create: (ctx) => createNetworkHost(ctx),
+  tools: networkTools,
+});

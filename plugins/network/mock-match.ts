@@ -1,0 +1,87 @@
+import { compileRegex, globToRegExp, type MockConfig, type MockMatch, type MockRule } from './protocol.js';
+
+/** What a rule is matched against: the request as the agent sees it. */
+export interface MatchableRequest {
+  method: string;
+  url: string;
+  /** Header lookup, case-insensitive (a Fetch `Headers` fits). */
+  header(name: string): string | null;
+  /** The request body as text (the captured part), or undefined when there is none. */
+  bodyText: string | undefined;
+}
+
+type Test = (request: MatchableRequest) => boolean;
+
+export interface CompiledRule {
+  rule: MockRule;
+  test: Test;
+}
+
+/** Compiles every rule once; throws with the rule's id when one cannot be compiled. */
+export function compileMockConfig(config: MockConfig): CompiledRule[] {
+  return config.rules.map((rule) => {
+    try {
+      return { rule, test: compileMatch(rule.match) };
+    } catch (e) {
+      throw new Error(`mock rule ${rule.id}${rule.name ? ` ("${rule.name}")` : ''}: ${(e as Error).message}`);
+    }
+  });
+}
+
+/** The first enabled rule that matches, when mocking is on. */
+export function findMatchingRule(
+  enabled: boolean,
+  rules: readonly CompiledRule[],
+  request: MatchableRequest,
+): MockRule | undefined {
+  if (!enabled) return undefined;
+  for (const { rule, test } of rules) if (rule.enabled && test(request)) return rule;
+  return undefined;
+}
+
+/** True when a rule needs the request body to decide. */
+export function needsBody(rules: readonly CompiledRule[]): boolean {
+  return rules.some(({ rule }) => rule.enabled && rule.match.bodyContains !== undefined);
+}
+
+export function compileMatch(match: MockMatch): Test {
+  const tests: Test[] = [];
+  const method = match.method?.toUpperCase();
+  if (method && method !== '*') tests.push((r) => r.method.toUpperCase() === method);
+
+  const { kind, value, flags } = match.url;
+  if (kind === 'contains') tests.push((r) => r.url.includes(value));
+  else if (kind === 'exact') tests.push((r) => r.url === value);
+  else {
+    const regex = kind === 'regex' ? compileRegex(value, flags?.replace(/[gy]/g, '')) : globToRegExp(value);
+    tests.push((r) => regex.test(r.url));
+  }
+
+  for (const condition of match.headers ?? []) {
+    tests.push((r) => valueMatches(r.header(condition.name), condition));
+  }
+  if (match.query?.length) {
+    const conditions = match.query;
+    tests.push((r) => {
+      let params: URLSearchParams;
+      try {
+        params = new URL(r.url).searchParams;
+      } catch {
+        return false;
+      }
+      return conditions.every((c) => params.getAll(c.name).some((v) => valueMatches(v, c)));
+    });
+  }
+  if (match.bodyContains !== undefined) {
+    const needle = match.bodyContains;
+    tests.push((r) => r.bodyText?.includes(needle) ?? false);
+  }
+  return (r) => tests.every((t) => t(r));
+}
+
+function valueMatches(actual: string | null, condition: { equals?: string; contains?: string }): boolean {
+  if (actual === null) return false;
+  if (condition.equals !== undefined && actual !== condition.equals) return false;
+  if (condition.contains !== undefined && !actual.includes(condition.contains)) return false;
+  return true;
+}

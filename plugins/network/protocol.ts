@@ -1,0 +1,419 @@
+import { z } from 'zod';
+import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { HarSchema } from './har-schema.js';
+
+// The network plugin's one source of truth: what its agent part sends, what its host part keeps,
+// what the MCP tools, the HAR export and the panel read. Everything here is plain JSON.
+
+const MAX_URL = 65_536;
+const id = z.string().min(1).max(128);
+
+/** Header names the agent redacts unless told otherwise. */
+export const DEFAULT_REDACTED_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'] as const;
+/** What a redacted header value is replaced with. */
+export const REDACTED = '[redacted]';
+/** Default cap on each captured body, in bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Largest cap an app may configure: a body must fit in one link frame (16 MiB) once base64-encoded. */
+export const MAX_BODY_BYTES_LIMIT = 8 * 1024 * 1024;
+
+// ─── Captured traffic ────────────────────────────────────────────────────────
+
+/** Headers as a list, so repeated headers (set-cookie) keep their order and count. */
+export const HeaderSchema = z.object({ name: z.string().max(1024), value: z.string().max(65_536) });
+export type Header = z.infer<typeof HeaderSchema>;
+export const HeadersSchema = z.array(HeaderSchema).max(1000);
+
+/**
+ * A captured body. Text is kept as text; anything else as base64. `size` is the bytes captured,
+ * `totalSize` the whole body's size when known; `truncated` says the capture stopped at the cap.
+ */
+export const BodySchema = z.object({
+  encoding: z.enum(['text', 'base64']),
+  data: z.string(),
+  size: z.number().int().nonnegative(),
+  totalSize: z.number().int().nonnegative().optional(),
+  truncated: z.boolean(),
+  contentType: z.string().max(1024).optional(),
+});
+export type Body = z.infer<typeof BodySchema>;
+
+/** What issued the request in the app; `har` when a HAR file did not say. */
+export const InitiatorSchema = z.enum(['fetch', 'xhr', 'http', 'har']);
+export type Initiator = z.infer<typeof InitiatorSchema>;
+
+export const MockMarkSchema = z.object({ ruleId: id, ruleName: z.string().max(200).optional() });
+export type MockMark = z.infer<typeof MockMarkSchema>;
+
+/** agent → host: a request left the app (or was answered by a mock rule). */
+export const TransactionStartedSchema = z.object({
+  id,
+  initiator: InitiatorSchema,
+  method: z.string().min(1).max(32),
+  url: z.string().min(1).max(MAX_URL),
+  headers: HeadersSchema,
+  body: BodySchema.optional(),
+  /** The app's clock, ms since the epoch. */
+  startedAt: z.number(),
+  mock: MockMarkSchema.optional(),
+});
+export type TransactionStarted = z.infer<typeof TransactionStartedSchema>;
+
+/** agent → host: the response's status line and headers arrived. */
+export const ResponseStartedSchema = z.object({
+  id,
+  status: z.number().int().min(0).max(999),
+  statusText: z.string().max(1024),
+  headers: HeadersSchema,
+  /** Time from the start of the request to the response headers, ms. */
+  waitMs: z.number().nonnegative(),
+});
+export type ResponseStarted = z.infer<typeof ResponseStartedSchema>;
+
+/** agent → host: the response body ended (or its capture stopped at the cap). */
+export const TransactionCompletedSchema = z.object({
+  id,
+  body: BodySchema.optional(),
+  /** Time from the start of the request to the end of the response, ms. */
+  durationMs: z.number().nonnegative(),
+});
+export type TransactionCompleted = z.infer<typeof TransactionCompletedSchema>;
+
+/** agent → host: the request failed (connection refused, aborted, mocked network error, …). */
+export const TransactionFailedSchema = z.object({
+  id,
+  message: z.string().max(4096),
+  /** A system error code when there is one (ECONNREFUSED, ENOTFOUND, …). */
+  code: z.string().max(64).optional(),
+  durationMs: z.number().nonnegative(),
+});
+export type TransactionFailed = z.infer<typeof TransactionFailedSchema>;
+
+export const RedactionScopeSchema = z.enum(['all', 'mcp']);
+export type RedactionScope = z.infer<typeof RedactionScopeSchema>;
+
+/**
+ * agent → host, on every connection: how the agent captures. With scope `mcp`, the agent sends
+ * these headers' real values and the host hides them from MCP callers only.
+ */
+export const AgentInfoSchema = z.object({
+  interceptors: z.array(InitiatorSchema).max(8),
+  maxBodyBytes: z.number().int().positive(),
+  redaction: z.object({ headers: z.array(z.string().max(200)).max(200), scope: RedactionScopeSchema }),
+});
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+/** One request/response as the host keeps it, complete or not. */
+export const TransactionSchema = z.object({
+  id,
+  /** The host's arrival order; cursors are built on it. */
+  seq: z.number().int().nonnegative(),
+  state: z.enum(['pending', 'complete', 'failed']),
+  initiator: InitiatorSchema,
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    headers: HeadersSchema,
+    body: BodySchema.optional(),
+  }),
+  response: z
+    .object({
+      status: z.number().int(),
+      statusText: z.string(),
+      headers: HeadersSchema,
+      body: BodySchema.optional(),
+    })
+    .optional(),
+  error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
+  timing: z.object({
+    startedAt: z.number(),
+    waitMs: z.number().optional(),
+    durationMs: z.number().optional(),
+  }),
+  mock: MockMarkSchema.optional(),
+  /** Header names whose values are hidden from MCP callers (redaction scope `mcp`). */
+  sensitiveHeaders: z.array(z.string()).optional(),
+  /** Set on transactions read from a HAR file rather than captured live. */
+  imported: z.object({ source: z.string(), at: z.number() }).optional(),
+});
+export type Transaction = z.infer<typeof TransactionSchema>;
+export type TransactionState = Transaction['state'];
+
+/** What lists show: no headers, no bodies. */
+export const TransactionSummarySchema = z.object({
+  id,
+  seq: z.number().int(),
+  state: TransactionSchema.shape.state,
+  initiator: InitiatorSchema,
+  method: z.string(),
+  url: z.string(),
+  status: z.number().int().optional(),
+  startedAt: z.number(),
+  durationMs: z.number().optional(),
+  requestSize: z.number().int().optional(),
+  responseSize: z.number().int().optional(),
+  responseType: z.string().optional(),
+  mockRuleId: z.string().optional(),
+  error: z.string().optional(),
+  imported: z.boolean().optional(),
+});
+export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
+
+/** Filters shared by the list tool, the HAR export and the panel. All optional; they combine with AND. */
+export const TransactionFilterSchema = z.object({
+  urlContains: z.string().max(4096).optional().describe('Only URLs containing this text (case-insensitive).'),
+  method: z.string().max(32).optional().describe('Only this HTTP method, e.g. GET.'),
+  status: z
+    .union([
+      z.number().int().min(0).max(999),
+      z
+        .object({ min: z.number().int().min(0).max(999), max: z.number().int().min(0).max(999) })
+        .refine((r) => r.min <= r.max, 'min must not exceed max'),
+    ])
+    .optional()
+    .describe('An exact status (404) or an inclusive range ({ min: 500, max: 599 }).'),
+  failedOnly: z.boolean().optional().describe('Only requests that failed without a response.'),
+  mockedOnly: z.boolean().optional().describe('Only requests answered by a mock rule.'),
+  since: z.number().optional().describe('Only requests started at or after this time (ms since the epoch).'),
+  until: z.number().optional().describe('Only requests started at or before this time (ms since the epoch).'),
+});
+export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
+
+// ─── Mock rules ──────────────────────────────────────────────────────────────
+
+/** Glob over a whole URL: `*` is any run of characters, `?` one character, everything else literal. */
+export function globToRegExp(glob: string): RegExp {
+  const source = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${source}$`);
+}
+
+/** Compiles a rule's URL regex; the error says what is wrong with it. */
+export function compileRegex(pattern: string, flags?: string): RegExp {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (e) {
+    throw new Error(`invalid regular expression /${pattern}/${flags ?? ''}: ${(e as Error).message}`);
+  }
+}
+
+const UrlMatchSchema = z
+  .object({
+    kind: z.enum(['contains', 'exact', 'regex', 'glob']).describe('How `value` is compared with the full URL.'),
+    value: z.string().min(1).max(4096),
+    /** Regex flags, e.g. "i". Only for kind `regex`. */
+    flags: z
+      .string()
+      .regex(/^[dgimsuvy]*$/, 'flags are letters among d g i m s u v y')
+      .max(8)
+      .optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.kind !== 'regex') return;
+    try {
+      compileRegex(m.value, m.flags);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: (e as Error).message });
+    }
+  });
+
+const NameValueConditionSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    equals: z.string().max(4096).optional(),
+    contains: z.string().max(4096).optional(),
+  })
+  .describe('Present when neither `equals` nor `contains` is given; otherwise its value must match.');
+
+export const MockMatchSchema = z.object({
+  method: z.string().min(1).max(32).optional().describe('HTTP method, case-insensitive; omitted or "*" for any.'),
+  url: UrlMatchSchema,
+  headers: z.array(NameValueConditionSchema).max(32).optional(),
+  query: z.array(NameValueConditionSchema).max(32).optional(),
+  bodyContains: z.string().max(4096).optional().describe('The request body (as text) must contain this.'),
+});
+export type MockMatch = z.infer<typeof MockMatchSchema>;
+
+export const MockBodySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('json'), json: z.unknown() }),
+  z.object({ type: z.literal('base64'), base64: z.base64() }),
+]);
+export type MockBody = z.infer<typeof MockBodySchema>;
+
+const delayMs = z.number().int().min(0).max(120_000).optional().describe('Wait this long before answering.');
+
+export const MockActionSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('respond'),
+    status: z.number().int().min(200).max(599),
+    statusText: z.string().max(200).optional(),
+    headers: z.record(z.string().min(1).max(200), z.string().max(8192)).optional(),
+    body: MockBodySchema.optional(),
+    delayMs,
+  }),
+  z.object({
+    type: z.literal('networkError'),
+    message: z.string().max(1000).optional().describe('The error the app sees; default "mocked network error".'),
+    delayMs,
+  }),
+]);
+export type MockAction = z.infer<typeof MockActionSchema>;
+
+/** A mock rule as a caller writes it; the host gives it its id. */
+export const MockRuleInputSchema = z.object({
+  name: z.string().max(200).optional(),
+  enabled: z.boolean().default(true),
+  match: MockMatchSchema,
+  action: MockActionSchema,
+});
+export type MockRuleInput = z.input<typeof MockRuleInputSchema>;
+
+export const MockRuleSchema = MockRuleInputSchema.extend({ id });
+export type MockRule = z.infer<typeof MockRuleSchema>;
+
+/** The whole mock configuration of an app, as persisted by the host and pushed to the agent. */
+export const MockConfigSchema = z.object({
+  /** Raised on every committed change. */
+  revision: z.number().int().nonnegative(),
+  enabled: z.boolean(),
+  rules: z.array(MockRuleSchema).max(500),
+});
+export type MockConfig = z.infer<typeof MockConfigSchema>;
+
+export const EMPTY_MOCK_CONFIG: MockConfig = { revision: 0, enabled: true, rules: [] };
+
+/** Where the debuggee stands with the host's mock config. */
+export const MockSyncSchema = z.object({
+  state: z.enum(['applied', 'failed', 'not-connected']),
+  /** The revision the debuggee acknowledged last. */
+  appliedRevision: z.number().int().optional(),
+  error: z.string().optional(),
+});
+export type MockSync = z.infer<typeof MockSyncSchema>;
+
+/** The mock config as tools and the panel see it: with hit counts (this session) and sync state. */
+export const MockConfigViewSchema = MockConfigSchema.extend({
+  hits: z.record(z.string(), z.number().int()),
+  sync: MockSyncSchema,
+});
+export type MockConfigView = z.infer<typeof MockConfigViewSchema>;
+
+// ─── What the host answers (MCP tools and the panel) ──────────────────────────
+
+export const SortOrderSchema = z.enum(['newest', 'oldest']);
+
+export const PageQuerySchema = z.object({
+  filter: TransactionFilterSchema.optional(),
+  limit: z.number().int().min(1).max(5000).default(50),
+  cursor: z.string().max(64).optional(),
+  order: SortOrderSchema.default('newest'),
+});
+
+export const TransactionPageSchema = z.object({
+  transactions: z.array(TransactionSummarySchema),
+  /** Pass it back as `cursor` for the next page; absent on the last page. */
+  nextCursor: z.string().optional(),
+  /** Transactions matching the filter, over all pages. */
+  total: z.number().int(),
+});
+export type TransactionPage = z.infer<typeof TransactionPageSchema>;
+
+export const StoreStatsSchema = z.object({
+  count: z.number().int(),
+  pending: z.number().int(),
+  bodyChars: z.number().int(),
+  /** Dropped to stay within the limits since the session began. */
+  dropped: z.number().int(),
+  /** Agent notifications about transactions the store does not have. */
+  orphans: z.number().int(),
+  limits: z.object({ maxTransactions: z.number().int(), maxBodyChars: z.number().int() }),
+});
+export type StoreStats = z.infer<typeof StoreStatsSchema>;
+
+export const MockRuleChangeSchema = z.object({ rule: MockRuleSchema, config: MockConfigViewSchema });
+export const MockRulePatchSchema = MockRuleInputSchema.partial().extend({ enabled: z.boolean().optional() });
+export type MockRulePatch = z.input<typeof MockRulePatchSchema>;
+/** A rule for setMockRules: its id is kept when given, made when not. */
+export const MockRuleWithOptionalIdSchema = MockRuleInputSchema.extend({ id: id.optional() });
+export type MockRuleWithOptionalId = z.input<typeof MockRuleWithOptionalIdSchema>;
+
+export const SnippetsSchema = z.object({ curl: z.string(), fetch: z.string() });
+
+// ─── Host → window events (ctx.emit) ─────────────────────────────────────────
+
+/** Events the host part publishes for the window, by name. */
+export const NetworkEventSchemas = {
+  /** A transaction was added or changed (response, completion, failure). */
+  transaction: z.object({ change: z.enum(['added', 'updated']), transaction: TransactionSummarySchema }),
+  /** The session's transactions were cleared. */
+  cleared: z.object({ cleared: z.number().int() }),
+  /** The store dropped its oldest transactions to stay within bounds. */
+  dropped: z.object({ count: z.number().int(), totalDropped: z.number().int() }),
+  /** The mock config or its sync state changed. */
+  'mock-config': MockConfigViewSchema,
+  /** A push to the debuggee was refused or unanswered; `error` says why. */
+  'mock-sync-failed': z.object({ revision: z.number().int(), error: z.string() }),
+  /** Transactions were imported from a HAR file. */
+  imported: z.object({ count: z.number().int() }),
+} as const;
+export type NetworkEventName = keyof typeof NetworkEventSchemas;
+export type NetworkEvent<N extends NetworkEventName> = z.infer<(typeof NetworkEventSchemas)[N]>;
+
+// ─── The wire protocol ───────────────────────────────────────────────────────
+
+export const networkProtocol = definePluginProtocol({
+  id: 'network',
+  version: '1.0.0',
+  toAgent: {
+    requests: {
+      /** Replaces the agent's whole mock config. The agent acks with the revision it applied, or refuses. */
+      setMockConfig: {
+        params: MockConfigSchema,
+        result: z.object({ revision: z.number().int().nonnegative() }),
+      },
+    },
+  },
+  toHost: {
+    notifications: {
+      agentInfo: AgentInfoSchema,
+      started: TransactionStartedSchema,
+      response: ResponseStartedSchema,
+      completed: TransactionCompletedSchema,
+      failed: TransactionFailedSchema,
+    },
+  },
+  /** What the panel may ask the host instance of its session (UI plumbing, not MCP tool calls). */
+  panel: {
+    requests: {
+      list: { params: PageQuerySchema, result: TransactionPageSchema },
+      get: { params: z.object({ id }), result: z.object({ transaction: TransactionSchema.optional() }) },
+      stats: { params: z.object({}), result: StoreStatsSchema },
+      clear: { params: z.object({}), result: z.object({ cleared: z.number().int() }) },
+      agentInfo: { params: z.object({}), result: z.object({ info: AgentInfoSchema.optional() }) },
+      snippets: { params: z.object({ id }), result: SnippetsSchema },
+      mockConfig: { params: z.object({}), result: MockConfigViewSchema },
+      addMockRule: { params: MockRuleInputSchema, result: MockRuleChangeSchema },
+      updateMockRule: { params: z.object({ id, patch: MockRulePatchSchema }), result: MockRuleChangeSchema },
+      removeMockRule: { params: z.object({ id }), result: z.object({ config: MockConfigViewSchema }) },
+      setMockRules: {
+        params: z.object({ rules: z.array(MockRuleWithOptionalIdSchema).max(500) }),
+        result: z.object({ config: MockConfigViewSchema }),
+      },
+      setMockingEnabled: {
+        params: z.object({ enabled: z.boolean() }),
+        result: z.object({ config: MockConfigViewSchema }),
+      },
+      exportHar: { params: z.object({ filter: TransactionFilterSchema.optional() }), result: HarSchema },
+      /** `har` is the file's parsed JSON or its text. */
+      importHar: {
+        params: z.object({ har: z.unknown(), source: z.string().max(500).optional() }),
+        result: z.object({ imported: z.number().int() }),
+      },
+    },
+    events: NetworkEventSchemas,
+  },
+});
+export type NetworkProtocol = typeof networkProtocol;

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttp, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttps } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Agent, connect } from '../../agent/connection.js';
+import { startTestCore, waitFor } from '../../electron/host/testing.js';
+import { type NetworkOptions, network } from './agent.js';
+import type { NetworkHost } from './host-api.js';
+
+// Test helpers for the network plugin: real local servers and a debuggee agent in this process.
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+export interface LocalServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, scheme: 'http' | 'https'): Promise<LocalServer> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `${scheme}://127.0.0.1:${port}`,
+        server,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+const route = (handler: Handler) => (req: IncomingMessage, res: ServerResponse) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => handler(req, res, Buffer.concat(chunks)));
+};
+
+export function httpServer(handler: Handler): Promise<LocalServer> {
+  return listen(createHttp(route(handler)), 'http');
+}
+
+/** A self-signed certificate for 127.0.0.1, made with openssl for this test run. */
+export function selfSignedCert(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'porthole-cert-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function httpsServer(handler: Handler, tls: { key: string; cert: string }): Promise<LocalServer> {
+  return listen(createHttps(tls, route(handler)), 'https');
+}
+
+/** A real core and, in this process, an agent with the network plugin installed (dispose it after each test). */
+export async function startNetworkDebuggee(
+  options: { network?: NetworkOptions; core?: Parameters<typeof startTestCore>[0]; appId?: string } = {},
+) {
+  const t = await startTestCore(options.core);
+  const plugin = network(options.network);
+  await plugin.ready;
+  const agent: Agent = connect({
+    url: t.urls.debuggeeUrl,
+    app: { id: options.appId ?? 'com.test.network', name: 'Network Test' },
+    plugins: [plugin],
+    reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
+  });
+  const sessionId = await waitFor(() => agent.status.state === 'connected' && agent.status.sessionId, 'the agent');
+  const host = t.core.plugins.instance(sessionId, 'network') as unknown as NetworkHost;
+  return {
+    t,
+    plugin,
+    agent,
+    sessionId,
+    host,
+    async stop({ keepData = false } = {}) {
+      plugin.dispose();
+      agent.disconnect();
+      await t.stop({ keepData });
+    },
+  };
+}

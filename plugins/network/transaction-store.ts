@@ -1,0 +1,259 @@
+import type {
+  Body,
+  ResponseStarted,
+  Transaction,
+  TransactionCompleted,
+  TransactionFailed,
+  TransactionFilter,
+  TransactionStarted,
+  TransactionSummary,
+} from './protocol.js';
+
+export interface StoreLimits {
+  /** Transactions kept; the oldest go first beyond it. */
+  maxTransactions: number;
+  /** Characters of body data kept (bodies are text or base64); the oldest transactions go first beyond it. */
+  maxBodyChars: number;
+}
+
+export const DEFAULT_STORE_LIMITS: StoreLimits = { maxTransactions: 5000, maxBodyChars: 128 * 1024 * 1024 };
+
+export type SortOrder = 'newest' | 'oldest';
+
+export interface PageQuery {
+  filter?: TransactionFilter;
+  limit: number;
+  cursor?: string;
+  order?: SortOrder;
+}
+
+export interface Page {
+  transactions: TransactionSummary[];
+  /** Pass it back as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string;
+  /** Transactions matching the filter, on every page. */
+  total: number;
+}
+
+export class CursorError extends Error {
+  constructor(cursor: string) {
+    super(`invalid cursor "${cursor}": pass back the nextCursor of a previous page, or omit it to start over`);
+    this.name = 'CursorError';
+  }
+}
+
+/** What an ingest changed, so the caller can tell the window. */
+export interface Change {
+  transaction: Transaction;
+  change: 'added' | 'updated';
+  dropped: number;
+}
+
+/**
+ * One session's transactions, in arrival order, bounded by count and by body size: beyond either
+ * bound the oldest transactions are dropped and counted. Pending transactions are kept like any other.
+ */
+export class TransactionStore {
+  private readonly byId = new Map<string, Transaction>();
+  private seq = 0;
+  private bodyChars = 0;
+  /** Transactions dropped to stay within bounds since the session began. */
+  dropped = 0;
+  /** Notifications about transactions this store does not have (dropped, or lost in the app's offline buffer). */
+  orphans = 0;
+
+  constructor(readonly limits: StoreLimits = DEFAULT_STORE_LIMITS) {}
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  stats() {
+    let pending = 0;
+    for (const tx of this.byId.values()) if (tx.state === 'pending') pending++;
+    return {
+      count: this.byId.size,
+      pending,
+      bodyChars: this.bodyChars,
+      dropped: this.dropped,
+      orphans: this.orphans,
+      limits: this.limits,
+    };
+  }
+
+  started(n: TransactionStarted, sensitiveHeaders?: string[]): Change {
+    const existing = this.byId.get(n.id);
+    if (existing) this.remove(existing);
+    const tx: Transaction = {
+      id: n.id,
+      seq: ++this.seq,
+      state: 'pending',
+      initiator: n.initiator,
+      request: { method: n.method, url: n.url, headers: n.headers, body: n.body },
+      timing: { startedAt: n.startedAt },
+      mock: n.mock,
+      sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
+    };
+    return this.insert(tx);
+  }
+
+  response(n: ResponseStarted): Change | undefined {
+    return this.update(n.id, (tx) => {
+      tx.response = { status: n.status, statusText: n.statusText, headers: n.headers };
+      tx.timing.waitMs = n.waitMs;
+    });
+  }
+
+  completed(n: TransactionCompleted): Change | undefined {
+    return this.update(n.id, (tx) => {
+      if (tx.response) this.setResponseBody(tx, n.body);
+      tx.state = 'complete';
+      tx.timing.durationMs = n.durationMs;
+    });
+  }
+
+  failed(n: TransactionFailed): Change | undefined {
+    return this.update(n.id, (tx) => {
+      tx.state = 'failed';
+      tx.error = { message: n.message, code: n.code };
+      tx.timing.durationMs = n.durationMs;
+    });
+  }
+
+  /** Adds a finished transaction from elsewhere (a HAR import); it gets a fresh seq. */
+  add(tx: Omit<Transaction, 'seq'>): Change {
+    const existing = this.byId.get(tx.id);
+    if (existing) this.remove(existing);
+    return this.insert({ ...tx, seq: ++this.seq });
+  }
+
+  get(id: string): Transaction | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Every transaction matching the filter, oldest first. */
+  all(filter: TransactionFilter = {}): Transaction[] {
+    const out: Transaction[] = [];
+    for (const tx of this.byId.values()) if (matches(tx, filter)) out.push(tx);
+    return out;
+  }
+
+  page({ filter = {}, limit, cursor, order = 'newest' }: PageQuery): Page {
+    const after = cursor === undefined ? undefined : parseCursor(cursor, order);
+    const all = [...this.byId.values()];
+    if (order === 'newest') all.reverse();
+    const transactions: TransactionSummary[] = [];
+    let total = 0;
+    let last: number | undefined;
+    let more = false;
+    for (const tx of all) {
+      if (!matches(tx, filter)) continue;
+      total++;
+      const beyond = after === undefined || (order === 'newest' ? tx.seq < after : tx.seq > after);
+      if (!beyond) continue;
+      if (transactions.length < limit) {
+        transactions.push(summarize(tx));
+        last = tx.seq;
+      } else more = true;
+    }
+    return { transactions, total, nextCursor: more && last !== undefined ? `${order}:${last}` : undefined };
+  }
+
+  clear(): number {
+    const n = this.byId.size;
+    this.byId.clear();
+    this.bodyChars = 0;
+    return n;
+  }
+
+  private insert(tx: Transaction): Change {
+    this.byId.set(tx.id, tx);
+    this.bodyChars += bodyChars(tx.request.body);
+    return { transaction: tx, change: 'added', dropped: this.enforce(tx) };
+  }
+
+  private update(id: string, mutate: (tx: Transaction) => void): Change | undefined {
+    const tx = this.byId.get(id);
+    if (!tx) {
+      this.orphans++;
+      return undefined;
+    }
+    if (tx.state !== 'pending') return undefined; // a late duplicate: the first ending wins
+    mutate(tx);
+    return { transaction: tx, change: 'updated', dropped: this.enforce(tx) };
+  }
+
+  private setResponseBody(tx: Transaction, body: Body | undefined): void {
+    if (!tx.response) return;
+    this.bodyChars -= bodyChars(tx.response.body);
+    tx.response.body = body;
+    this.bodyChars += bodyChars(body);
+  }
+
+  /** Drops the oldest transactions (never `keep`) until both bounds hold; returns how many went. */
+  private enforce(keep: Transaction): number {
+    let dropped = 0;
+    while (this.byId.size > this.limits.maxTransactions || this.bodyChars > this.limits.maxBodyChars) {
+      const oldest = this.byId.values().next().value as Transaction | undefined;
+      if (!oldest || oldest === keep) break;
+      this.remove(oldest);
+      dropped++;
+    }
+    this.dropped += dropped;
+    return dropped;
+  }
+
+  private remove(tx: Transaction): void {
+    this.byId.delete(tx.id);
+    this.bodyChars -= bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+  }
+}
+
+const bodyChars = (body: Body | undefined) => body?.data.length ?? 0;
+
+function parseCursor(cursor: string, order: SortOrder): number {
+  const match = /^(newest|oldest):(\d+)$/.exec(cursor);
+  if (!match || match[1] !== order) throw new CursorError(cursor);
+  return Number(match[2]);
+}
+
+export function matches(tx: Transaction, f: TransactionFilter): boolean {
+  if (f.urlContains && !tx.request.url.toLowerCase().includes(f.urlContains.toLowerCase())) return false;
+  if (f.method && tx.request.method.toUpperCase() !== f.method.toUpperCase()) return false;
+  if (f.status !== undefined) {
+    const status = tx.response?.status;
+    if (status === undefined) return false;
+    if (typeof f.status === 'number' ? status !== f.status : status < f.status.min || status > f.status.max)
+      return false;
+  }
+  if (f.failedOnly && tx.state !== 'failed') return false;
+  if (f.mockedOnly && !tx.mock) return false;
+  if (f.since !== undefined && tx.timing.startedAt < f.since) return false;
+  if (f.until !== undefined && tx.timing.startedAt > f.until) return false;
+  return true;
+}
+
+export function headerValue(headers: { name: string; value: string }[] | undefined, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return headers?.find((h) => h.name.toLowerCase() === lower)?.value;
+}
+
+export function summarize(tx: Transaction): TransactionSummary {
+  return {
+    id: tx.id,
+    seq: tx.seq,
+    state: tx.state,
+    initiator: tx.initiator,
+    method: tx.request.method,
+    url: tx.request.url,
+    status: tx.response?.status,
+    startedAt: tx.timing.startedAt,
+    durationMs: tx.timing.durationMs,
+    requestSize: tx.request.body?.totalSize ?? tx.request.body?.size,
+    responseSize: tx.response?.body?.totalSize ?? tx.response?.body?.size,
+    responseType: tx.response?.body?.contentType ?? headerValue(tx.response?.headers, 'content-type'),
+    mockRuleId: tx.mock?.ruleId,
+    error: tx.error?.message,
+    imported: tx.imported ? true : undefined,
+  };
+}
