@@ -27,24 +27,24 @@ export function shellQuote(text: string): string {
 
 /** A cURL command line. A binary body is decoded from base64 on the fly; a truncated one is flagged. */
 export function toCurl(request: Request): string {
-  const parts = ['curl'];
   const method = request.method.toUpperCase();
-  const hasBody = request.body !== undefined;
-  if (method !== 'GET' || hasBody) parts.push('-X', shellQuote(method));
-  parts.push(shellQuote(request.url));
-  for (const { name, value } of headersOf(request)) parts.push('-H', shellQuote(`${name}: ${value}`));
+  const first = ['curl'];
+  if (method !== 'GET' || request.body !== undefined) first.push('-X', shellQuote(method));
+  first.push(shellQuote(request.url));
+  const lines = [first.join(' ')];
+  for (const { name, value } of headersOf(request)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   const notes: string[] = [];
   let prefix = '';
   if (request.body) {
-    if (request.body.encoding === 'text') parts.push('--data-raw', shellQuote(request.body.data));
+    if (request.body.encoding === 'text') lines.push(`--data-raw ${shellQuote(request.body.data)}`);
     else {
       prefix = `printf %s ${shellQuote(request.body.data)} | base64 -d | `;
-      parts.push('--data-binary', '@-');
+      lines.push('--data-binary @-');
     }
     if (request.body.truncated) notes.push('# the body was truncated when captured: this sends only its first part');
   }
   if (request.headers.some((h) => h.value === REDACTED)) notes.push(`# replace ${REDACTED} with the real values`);
-  return [...notes, prefix + parts.join(' \\\n  ')].join('\n');
+  return [...notes, prefix + lines.join(' \\\n  ')].join('\n');
 }
 
 /** A `fetch(...)` call for JavaScript/TypeScript. */
