@@ -76,7 +76,7 @@ export const ToolRunResultSchema = z.object({
 export type ToolRunResult = z.infer<typeof ToolRunResultSchema>;
 
 export const CallSurfaceSchema = z.enum(['mcp-http', 'mcp-stdio', 'ui']);
-export const CallStatusSchema = z.enum(['running', 'ok', 'failed']);
+export const CallStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled']);
 export type CallStatus = z.infer<typeof CallStatusSchema>;
 
 export const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });

@@ -22,6 +22,12 @@ export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, t
     if (refusal) return void deny(socket, refusal.status, refusal.message);
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, bridge));
   });
+  // Browsers hide why an upgrade failed; the window asks here to tell a wrong token from a dead inspector.
+  control.route(BRIDGE_PATH, (req, res, url) => {
+    const refusal = refuse(req, url, token);
+    const status = refusal?.status ?? 204;
+    res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(refusal?.message);
+  });
   return {
     close() {
       for (const ws of wss.clients) ws.close(BridgeClose.shuttingDown, 'the inspector is shutting down');

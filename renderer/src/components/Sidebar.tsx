@@ -1,0 +1,172 @@
+import type { KeyboardEvent } from 'react';
+import type { SessionInfo } from '../../../shared/session.js';
+import { useConnection } from '../stores/connection.js';
+import { useHistory } from '../stores/history.js';
+import { useMcp } from '../stores/mcp.js';
+import { useNav } from '../stores/nav.js';
+import { groupSessions, useSessions } from '../stores/sessions.js';
+
+/** Up/Down move between the sidebar's entries. */
+function onArrows(e: KeyboardEvent<HTMLElement>): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  const items = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('.nav-item')];
+  const index = items.indexOf(document.activeElement as HTMLButtonElement);
+  const next = items[index + (e.key === 'ArrowDown' ? 1 : -1)];
+  if (next) {
+    e.preventDefault();
+    next.focus();
+  }
+}
+
+export function Sidebar() {
+  return (
+    <nav className="sidebar" aria-label="Sessions and MCP" onKeyDown={onArrows}>
+      <SessionTree />
+      <McpNav />
+    </nav>
+  );
+}
+
+function SessionTree() {
+  const sessions = useSessions((s) => s.sessions);
+  const groups = groupSessions(sessions);
+  const total = Object.keys(sessions).length;
+  const active = Object.values(sessions).filter((s) => s.active).length;
+  return (
+    <section aria-label="Apps">
+      <div className="nav-section">
+        Apps <span className="muted">{total > 0 ? `${active} active · ${total - active} inactive` : ''}</span>
+      </div>
+      {groups.length === 0 && <div className="device">No app connected</div>}
+      {groups.map(({ device, apps }) => (
+        <div key={device.id} data-testid="device-group">
+          <div className="device" title={device.runtime}>
+            <PlatformIcon platform={device.platform} /> {device.name}
+            <span className="muted">· {device.platform}</span>
+          </div>
+          {apps.map(({ app, sessions: list }) => (
+            <div key={app.id} data-testid="app-group">
+              <div className="app-name">
+                {app.icon && <img src={app.icon} alt="" />}
+                {app.name}
+                {app.version && <span className="muted small">{app.version}</span>}
+              </div>
+              {list.map((session) => (
+                <SessionRow key={session.id} session={session} />
+              ))}
+            </div>
+          ))}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function SessionRow({ session }: { session: SessionInfo }) {
+  const selected = useNav((s) => s.view === 'sessions' && s.sessionId === session.id);
+  const pluginId = useNav((s) => s.pluginId);
+  const selectSession = useNav((s) => s.selectSession);
+  const selectPlugin = useNav((s) => s.selectPlugin);
+  const plugins = useSessions((s) => s.plugins);
+  const since = new Date(session.active ? session.lastConnectedAt : (session.disconnectedAt ?? 0));
+  return (
+    <>
+      <button
+        type="button"
+        className={`nav-item session-item${session.active ? '' : ' inactive'}`}
+        aria-current={selected}
+        data-testid="session"
+        data-active={session.active}
+        onClick={() => selectSession(session.id)}
+        title={`${session.remoteAddress} · ${session.connections} connection(s)`}
+      >
+        <span className={`dot ${session.active ? 'on' : 'off'}`} aria-hidden="true" />
+        <span>{session.active ? 'Active' : 'Inactive'}</span>
+        <span className="muted small">{since.toLocaleTimeString()}</span>
+        <span className="count">
+          {session.security === 'lan' ? (
+            <span className="badge lan" title="Connected over the local network with the pairing token">
+              LAN
+            </span>
+          ) : (
+            <span className="badge" title="Connected from this machine">
+              loopback
+            </span>
+          )}
+        </span>
+      </button>
+      {selected &&
+        session.plugins.accepted.map((offer) => {
+          const plugin = plugins.find((p) => p.id === offer.id);
+          return (
+            <button
+              type="button"
+              key={offer.id}
+              className="nav-item plugin-item"
+              aria-current={pluginId === offer.id}
+              data-testid="plugin"
+              onClick={() => selectPlugin(offer.id)}
+            >
+              {plugin?.title ?? offer.id}
+              <span className="count muted small">{offer.version}</span>
+            </button>
+          );
+        })}
+      {selected &&
+        session.plugins.incompatible.map((p) => (
+          <div key={p.id} className="nav-item plugin-item muted small" title={p.reason}>
+            {p.id} (incompatible)
+          </div>
+        ))}
+    </>
+  );
+}
+
+function McpNav() {
+  const view = useNav((s) => s.view);
+  const show = useNav((s) => s.show);
+  const status = useMcp((s) => s.status);
+  const toolCount = useMcp((s) => s.tools.length);
+  const failed = useHistory((s) => s.calls.filter((c) => c.status === 'failed').length);
+  const features = useConnection((s) => s.core?.features);
+  return (
+    <section aria-label="MCP">
+      <div className="nav-section">AI agents (MCP)</div>
+      <button type="button" className="nav-item" aria-current={view === 'mcp'} onClick={() => show('mcp')}>
+        <span className={`dot ${status?.running ? 'on' : 'off'}`} aria-hidden="true" />
+        MCP server
+        <span className="count muted small">
+          {status?.running ? `${status.clients.length} client${status.clients.length === 1 ? '' : 's'}` : 'off'}
+        </span>
+      </button>
+      <button
+        type="button"
+        className="nav-item"
+        aria-current={view === 'tools'}
+        onClick={() => show('tools')}
+        disabled={features && !features.tools}
+      >
+        Tools <span className="count muted small">{toolCount || ''}</span>
+      </button>
+      <button
+        type="button"
+        className="nav-item"
+        aria-current={view === 'history'}
+        onClick={() => show('history')}
+        disabled={features && !features.history}
+      >
+        Call history
+        {failed > 0 && (
+          <span className="count badge failed" title={`${failed} failed call(s)`}>
+            {failed} failed
+          </span>
+        )}
+      </button>
+    </section>
+  );
+}
+
+function PlatformIcon({ platform }: { platform: SessionInfo['device']['platform'] }) {
+  const glyph = { browser: '🌐', node: '⬢', 'react-native': '📱', electron: '🖥', other: '•' }[platform];
+  return <span aria-hidden="true">{glyph}</span>;
+}

@@ -1,0 +1,71 @@
+import type { McpStatus } from '../../../shared/bridge.js';
+
+export interface ClientConfig {
+  id: string;
+  client: string;
+  /** Where the text goes. */
+  where: string;
+  text: string;
+}
+
+const SERVER = 'porthole';
+
+/** Copy-ready configs that start `porthole mcp` (stdio) for the usual MCP clients. */
+export function stdioConfigs(stdio: McpStatus['stdio']): ClientConfig[] {
+  const server = { command: stdio.command, args: stdio.args };
+  return [
+    {
+      id: 'claude-code',
+      client: 'Claude Code',
+      where: 'Run in a terminal:',
+      text: `claude mcp add ${SERVER} -- ${[stdio.command, ...stdio.args].map(shellQuote).join(' ')}`,
+    },
+    {
+      id: 'cursor',
+      client: 'Cursor',
+      where: 'Add to ~/.cursor/mcp.json (or .cursor/mcp.json in a project):',
+      text: json({ mcpServers: { [SERVER]: server } }),
+    },
+    {
+      id: 'vscode',
+      client: 'VS Code',
+      where: 'Add to .vscode/mcp.json:',
+      text: json({ servers: { [SERVER]: { type: 'stdio', ...server } } }),
+    },
+    {
+      id: 'claude-desktop',
+      client: 'Claude Desktop',
+      where: 'Add to claude_desktop_config.json (Settings → Developer → Edit Config), then restart it:',
+      text: json({ mcpServers: { [SERVER]: server } }),
+    },
+  ];
+}
+
+/** The same server over Streamable HTTP, for clients that speak it; `token` is a placeholder until revealed. */
+export function httpConfigs(url: string, auth: McpStatus['auth'], token: string): ClientConfig[] {
+  const headers = auth === 'token' ? { Authorization: `Bearer ${token}` } : undefined;
+  return [
+    {
+      id: 'claude-code-http',
+      client: 'Claude Code (HTTP)',
+      where: 'Run in a terminal:',
+      text: `claude mcp add --transport http ${SERVER} ${url}${headers ? ` --header ${shellQuote(`Authorization: Bearer ${token}`)}` : ''}`,
+    },
+    {
+      id: 'vscode-http',
+      client: 'VS Code (HTTP)',
+      where: 'Add to .vscode/mcp.json:',
+      text: json({ servers: { [SERVER]: { type: 'http', url, ...(headers ? { headers } : {}) } } }),
+    },
+  ];
+}
+
+export const TOKEN_PLACEHOLDER = '<token: reveal or copy it above>';
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}

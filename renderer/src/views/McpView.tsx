@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { useBridge } from '../bridge/context.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { httpConfigs, stdioConfigs, TOKEN_PLACEHOLDER } from '../mcp/configs.js';
+import { useMcp } from '../stores/mcp.js';
+
+/** The MCP server: status, URL, the token (hidden until revealed) and copy-ready client configs. */
+export function McpView() {
+  const { client } = useBridge();
+  const status = useMcp((s) => s.status);
+  const token = useMcp((s) => s.token);
+  const setToken = useMcp((s) => s.setToken);
+  const [revealed, setRevealed] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const fetchToken = async () => {
+    try {
+      const { token } = await client.request('mcp.token', {});
+      setToken(token);
+      return token;
+    } catch (e) {
+      setError((e as Error).message);
+      return undefined;
+    }
+  };
+  const reveal = async () => {
+    if (revealed) return setRevealed(false);
+    if ((token ?? (await fetchToken())) !== undefined) setRevealed(true);
+  };
+
+  if (!status) return <p className="view muted">Loading…</p>;
+  const shownToken = revealed && token ? token : TOKEN_PLACEHOLDER;
+
+  return (
+    <div className="view stack" style={{ maxWidth: 860 }} data-testid="mcp-view">
+      <section className="card stack" aria-label="MCP server status">
+        <div className="row">
+          <span className={`dot ${status.running ? 'on' : 'off'}`} aria-hidden="true" />
+          <h2>{status.running ? 'MCP server running' : 'MCP server not running'}</h2>
+        </div>
+        {status.error && <div className="banner error">{status.error}</div>}
+        <dl className="kv">
+          <dt>URL</dt>
+          <dd className="row">
+            <code data-testid="mcp-url">{status.url ?? '—'}</code>
+            {status.url && <CopyButton text={status.url} />}
+          </dd>
+          <dt>Auth</dt>
+          <dd>{status.auth === 'token' ? 'Bearer token required' : 'none (started with --mcp-auth none)'}</dd>
+          {status.auth === 'token' && (
+            <>
+              <dt>Token</dt>
+              <dd className="row">
+                <code data-testid="mcp-token">{revealed && token ? token : '•'.repeat(24)}</code>
+                <button type="button" onClick={() => void reveal()}>
+                  {revealed ? 'Hide' : 'Reveal'}
+                </button>
+                <CopyButton get={async () => token ?? (await fetchToken())} label="Copy token" />
+              </dd>
+            </>
+          )}
+          <dt>Clients</dt>
+          <dd>
+            {status.clients.length === 0 ? (
+              <span className="muted">none connected</span>
+            ) : (
+              <ul style={{ margin: 0, paddingLeft: 18 }}>
+                {status.clients.map((c) => (
+                  <li key={c.id}>
+                    {c.name} {c.version}{' '}
+                    <span className="muted small">
+                      · {c.surface} · since {new Date(c.connectedAt).toLocaleTimeString()}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </dl>
+        {error && <div className="banner error">{error}</div>}
+      </section>
+
+      <h2>Connect an AI agent</h2>
+      <p className="muted">
+        These start <code>porthole mcp</code>, which finds this running inspector and serves its tools over stdio. No
+        token needed.
+      </p>
+      {stdioConfigs(status.stdio).map((config) => (
+        <Config key={config.id} {...config} />
+      ))}
+      {status.url && (
+        <>
+          <h3>Or over HTTP</h3>
+          {httpConfigs(status.url, status.auth, shownToken).map((config) => (
+            <Config
+              key={config.id}
+              {...config}
+              copy={
+                status.auth === 'token'
+                  ? async () => {
+                      const t = token ?? (await fetchToken());
+                      return t ? config.text.replace(shownToken, t) : undefined;
+                    }
+                  : undefined
+              }
+            />
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Config({
+  client,
+  where,
+  text,
+  copy,
+}: {
+  client: string;
+  where: string;
+  text: string;
+  copy?: () => Promise<string | undefined>;
+}) {
+  return (
+    <section className="stack" style={{ gap: 4 }} aria-label={`${client} config`}>
+      <div>
+        <strong>{client}</strong> <span className="muted">{where}</span>
+      </div>
+      <div className="snippet">
+        <CopyButton className="copy" text={copy ? undefined : text} get={copy} />
+        <pre>
+          <code>{text}</code>
+        </pre>
+      </div>
+    </section>
+  );
+}
