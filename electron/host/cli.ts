@@ -3,12 +3,17 @@ import { parseArgs } from 'node:util';
 import { Core, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
 import { removeInstance, writeInstance } from './instance-file.js';
+import { tokenPath } from './mcp/mcp-token.js';
+import { runStdioBridge } from './mcp/stdio-bridge.js';
 import { VERSION } from './version.js';
 
 const HELP = `Porthole ${VERSION} — a debugging inspector for JavaScript apps, with an MCP server inside.
 
 Usage:
   porthole serve [flags]   start the inspector without a window (headless mode)
+  porthole mcp [--data-dir <dir>]
+                           an MCP server on stdio for clients that start one (Claude Desktop, …);
+                           it bridges to the running inspector of that data dir
   porthole --version
   porthole --help
 
@@ -20,6 +25,8 @@ Flags:
   --no-open                do not open the UI in a browser
   --lan <pairing-token>    also accept debuggees from the LAN; they must present this token
   --allow-origin <origin>  allow browser debuggees from this origin (repeatable), e.g. http://myapp.test:*
+  --mcp-auth <token|none>  MCP over HTTP needs the bearer token in <data-dir>/mcp-token (default),
+                           or nothing with "none" (any local process can then call the tools)
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -35,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   if (values.version) return print(VERSION);
   const command = positionals[0] ?? 'serve';
   if (command === 'serve') return serve(values);
+  if (command === 'mcp') return runStdioBridge({ dataDir: resolveDataDir(values['data-dir']) });
   console.error(`porthole: unknown command "${command}"\n\n${HELP}`);
   return 2;
 }
@@ -50,6 +58,7 @@ function parse(argv: string[]) {
       'no-open': { type: 'boolean', default: false },
       lan: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      'mcp-auth': { type: 'string', default: 'token' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -75,8 +84,14 @@ async function serve(values: Flags): Promise<number> {
     console.error(`porthole: ${(e as Error).message}`);
     return 2;
   }
+  const mcpAuth = values['mcp-auth'];
+  if (mcpAuth !== 'token' && mcpAuth !== 'none') {
+    console.error(`porthole: --mcp-auth must be "token" or "none", got "${mcpAuth}"`);
+    return 2;
+  }
   const dataDir = resolveDataDir(values['data-dir']);
   const core = new Core({
+    mcp: { auth: mcpAuth },
     dataDir,
     debuggeePort,
     controlPort,
@@ -95,6 +110,11 @@ async function serve(values: Flags): Promise<number> {
   console.log(`Porthole ${VERSION} is running (headless).`);
   console.log(`  Debuggee link: ${urls.debuggeeUrl}${values.lan ? '  (LAN enabled)' : ''}`);
   console.log(`  MCP endpoint:  ${urls.mcpUrl}`);
+  console.log(
+    mcpAuth === 'token'
+      ? `                 (bearer token in ${tokenPath(dataDir)})`
+      : '                 (no token: --mcp-auth none)',
+  );
   console.log(`  UI:            ${urls.uiUrl}`);
   console.log(`  Data dir:      ${dataDir}`);
   console.log('Press Ctrl+C to stop.');

@@ -3,9 +3,15 @@ import type { HostPluginDefinition } from '../../shared/host-plugin.js';
 import { builtinPlugins } from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
 import { EventBus } from './event-bus.js';
+import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
+import type { McpHttpOptions } from './mcp/mcp-http.js';
+import { McpService } from './mcp/mcp-service.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
+import { createHostTools } from './tools/host-tools.js';
+import { ToolRegistry } from './tools/tool-registry.js';
+import { ToolService } from './tools/tool-service.js';
 import { type InstalledUi, installUi, type UiOptions } from './ui-bridge/index.js';
 import { VERSION } from './version.js';
 
@@ -20,6 +26,11 @@ export interface CoreOptions {
   link?: Partial<LinkServerOptions>;
   /** The window's bridge; headless (default) also serves the window at `/` of the control server. */
   ui?: UiOptions;
+  /** The MCP endpoint: `auth: 'none'` is `--mcp-auth none`; also session cap, idle timeout, body cap, origins. */
+  mcp?: Partial<McpHttpOptions>;
+  history?: HistoryOptions;
+  /** Desktop mode: captures the inspector window as a PNG (the `inspector_screenshot` tool). */
+  windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
 }
 
 export interface CoreUrls {
@@ -48,6 +59,12 @@ export class Core {
   readonly plugins: PluginHost;
   readonly control = new ControlServer();
   readonly link: LinkServer;
+  /** Every tool call from every surface. */
+  readonly history: CallHistory;
+  /** The tool set (host tools and the plugins' tools): list with JSON Schemas, run, watch changes. */
+  readonly tools: ToolService;
+  /** The MCP server at `/mcp`: status, URL, token, connected clients. */
+  readonly mcp: McpService;
   /** The window's bridge (`ui.bridge.connect(send)` for Electron IPC) and the UI token. */
   readonly ui: InstalledUi;
   private urls: CoreUrls | undefined;
@@ -64,6 +81,33 @@ export class Core {
       },
       { sessions: this.sessions, plugins: this.plugins, bus: this.bus },
     );
+    this.history = new CallHistory(options.dataDir, this.bus, options.history);
+    const registry = new ToolRegistry(this.bus);
+    this.tools = new ToolService({
+      registry,
+      history: this.history,
+      sessions: this.sessions,
+      plugins: this.plugins,
+      bus: this.bus,
+    });
+    this.mcp = new McpService(
+      { dataDir: options.dataDir, bus: this.bus, tools: this.tools, control: this.control },
+      options.mcp,
+    );
+    this.tools.register(
+      createHostTools({
+        version: VERSION,
+        dataDir: options.dataDir,
+        sessions: this.sessions,
+        plugins: this.plugins,
+        registry,
+        urls: () => this.urls,
+        mcpClients: () => this.mcp.clients(),
+      }),
+    );
+    for (const plugin of this.plugins.list()) {
+      if (plugin.tools?.length) this.tools.register(plugin.tools, plugin.protocol.id);
+    }
     this.ui = installUi(
       this.control,
       {
@@ -73,6 +117,9 @@ export class Core {
         plugins: this.plugins,
         dataDir: options.dataDir,
         debuggeeUrl: () => this.urls?.debuggeeUrl ?? '',
+        tools: () => this.tools,
+        history: () => this.history,
+        mcp: () => this.mcp,
       },
       options.ui,
     );
@@ -88,6 +135,7 @@ export class Core {
 
   async start(): Promise<CoreUrls> {
     mkdirSync(this.options.dataDir, { recursive: true });
+    this.history.load();
     const debuggeeUrl = await listenOrExplain(() => this.link.listen(), this.options.debuggeePort, '--debuggee-port');
     let controlUrl: string;
     try {
@@ -101,11 +149,13 @@ export class Core {
       throw e;
     }
     this.urls = { debuggeeUrl, controlUrl, mcpUrl: `${controlUrl}/mcp`, uiUrl: this.ui.url(controlUrl) };
+    this.mcp.start(controlUrl);
     return this.urls;
   }
 
   async stop(): Promise<void> {
     this.ui.close();
+    await this.mcp.stop().catch(() => {});
     await Promise.allSettled([this.link.close(), this.control.close()]);
   }
 }

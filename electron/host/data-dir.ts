@@ -8,7 +8,7 @@ export function resolveDataDir(flag?: string): string {
 }
 
 /** Writes beside the target and renames over it, so a reader never sees half a file. */
-export function writeFileAtomic(path: string, data: string, mode?: number): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {

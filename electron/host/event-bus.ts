@@ -1,4 +1,6 @@
+import type { CallSummary } from '../../shared/call-record.js';
 import type { SessionInfo } from '../../shared/session.js';
+import type { McpStatus } from './mcp/mcp-status.js';
 
 /** Everything the core announces; the UI bridge and the MCP layer subscribe here. */
 export interface CoreEvents {
@@ -8,6 +10,14 @@ export interface CoreEvents {
   'session:removed': { sessionId: string };
   'plugin:event': { sessionId: string; plugin: string; event: string; data: unknown };
   'link:protocol-error': { sessionId?: string; remoteAddress: string; code: string; message: string };
+  /** A tool call began (any surface); its summary has status `running`. */
+  'call:started': { call: CallSummary };
+  /** A tool call ended: succeeded, failed or cancelled. */
+  'call:finished': { call: CallSummary };
+  /** The tool set changed (tools/list_changed goes to every MCP session). */
+  'tools:changed': Record<string, never>;
+  /** MCP clients connected or left, or the server started or stopped. */
+  'mcp:status': { status: McpStatus };
 }
 
 type Listener<T> = (payload: T) => void;

@@ -1,5 +1,6 @@
 import { definePlugin, type HostPluginContext, type HostPluginInstance } from '../../shared/host-plugin.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from './protocol.js';
+import { exampleTools } from './tools.js';
 
 const LOG_CAPACITY = 1000;
 
@@ -40,8 +41,9 @@ export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>
   return host;
 }
 
-export default definePlugin({
+export default definePlugin<typeof exampleProtocol, ExampleHost>({
   protocol: exampleProtocol,
   title: 'Example',
   create: createExampleHost,
+  tools: exampleTools,
 });

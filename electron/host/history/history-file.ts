@@ -1,0 +1,64 @@
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { CallSummarySchema, StoredResultSchema } from '../../../shared/call-record.js';
+import { writeFileAtomic } from '../data-dir.js';
+
+/** A call began: everything known before it runs. */
+export const StartedLineSchema = z.object({
+  kind: z.literal('started'),
+  call: CallSummarySchema.omit({ status: true, durationMs: true, error: true }).extend({ args: z.unknown() }),
+});
+
+/** The call ended; pairs with its `started` line by id. */
+export const FinishedLineSchema = z.object({
+  kind: z.literal('finished'),
+  id: z.string(),
+  durationMs: z.number(),
+  status: z.enum(['succeeded', 'failed', 'cancelled']),
+  error: z.string().optional(),
+  result: StoredResultSchema,
+});
+
+export const HistoryLineSchema = z.discriminatedUnion('kind', [StartedLineSchema, FinishedLineSchema]);
+export type HistoryLine = z.infer<typeof HistoryLineSchema>;
+
+/**
+ * The call history on disk: JSON Lines, only ever appended to, and rewritten whole (write + rename)
+ * when it has grown past its bound. A line cut short by a crash is skipped when read back.
+ */
+export class HistoryFile {
+  constructor(readonly path: string) {}
+
+  /** The lines that parse; `damaged` counts the ones that did not (a torn last line after a crash). */
+  read(): { lines: HistoryLine[]; damaged: number } {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      return { lines: [], damaged: 0 };
+    }
+    const lines: HistoryLine[] = [];
+    let damaged = 0;
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      try {
+        const parsed = HistoryLineSchema.safeParse(JSON.parse(raw));
+        if (parsed.success) lines.push(parsed.data);
+        else damaged++;
+      } catch {
+        damaged++;
+      }
+    }
+    return { lines, damaged };
+  }
+
+  append(line: HistoryLine): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+  }
+
+  rewrite(lines: readonly HistoryLine[]): void {
+    writeFileAtomic(this.path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  }
+}

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { originAllowed } from '../link/origins.js';
+import type { ToolService } from '../tools/tool-service.js';
+import { createMcpSessionServer, type McpSessionServer } from './mcp-server-factory.js';
+import type { McpClientInfo } from './mcp-status.js';
+import { bearerToken, tokenMatches } from './mcp-token.js';
+
+/** Set by `porthole mcp` on its requests, so calls it bridges are recorded with surface `mcp-stdio`. */
+export const SURFACE_HEADER = 'x-porthole-surface';
+
+export interface McpHttpOptions {
+  /** `none` turns the bearer token off (`--mcp-auth none`). */
+  auth: 'token' | 'none';
+  /** Browser origins allowed to call /mcp; a request with any other Origin is refused (403). */
+  allowedOrigins: readonly string[];
+  /** MCP sessions at once; past it the idle ones are swept, then new clients are refused (503). */
+  maxSessions: number;
+  /** An MCP session with no request and no call running for this long is closed. */
+  idleTimeoutMs: number;
+  /** Largest request body, in bytes (413 above it). */
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_MCP_OPTIONS: McpHttpOptions = {
+  auth: 'token',
+  allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+  maxSessions: 32,
+  idleTimeoutMs: 60 * 60_000,
+  maxBodyBytes: 1024 * 1024,
+};
+
+interface HttpSession {
+  id: string;
+  transport: StreamableHTTPServerTransport;
+  mcp: McpSessionServer;
+  surface: 'mcp-http' | 'mcp-stdio';
+  connectedAt: number;
+  lastActivityAt: number;
+  callsInFlight: number;
+}
+
+/**
+ * `/mcp` on the control server: MCP over Streamable HTTP, sessionful, one McpServer per session.
+ * Every request passes the Origin allowlist, the bearer token and the body cap before anything of
+ * MCP sees it (the control server has already refused non-loopback Host headers).
+ */
+export class McpHttpEndpoint {
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly tools: ToolService,
+    private readonly options: McpHttpOptions,
+    private readonly token: () => string | undefined,
+    private readonly onClientsChanged: () => void,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleTimeoutMs / 2, 60_000));
+    this.sweeper.unref();
+  }
+
+  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, this.options.allowedOrigins)) {
+      return refuse(
+        res,
+        403,
+        `Forbidden: requests from the origin ${origin} may not use the MCP endpoint (MCP clients send no Origin header)`,
+      );
+    }
+    if (this.options.auth === 'token') {
+      const given = bearerToken(req.headers.authorization);
+      const expected = this.token();
+      if (!given || !expected || !tokenMatches(expected, given)) {
+        return refuse(
+          res,
+          401,
+          `Unauthorized: ${given ? 'the bearer token is wrong' : 'send the header Authorization: Bearer <token>'}; the token is in the file mcp-token in the inspector's data dir (shown in the window's MCP area)`,
+          { 'www-authenticate': 'Bearer realm="porthole"' },
+        );
+      }
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req, this.options.maxBodyBytes);
+      if (read.error)
+        return refuse(res, read.error.status, read.error.message, { connection: 'close' }, read.error.code);
+      body = read.body;
+    } else if (req.method !== 'GET' && req.method !== 'DELETE') {
+      return refuse(res, 405, `Method ${req.method} is not allowed on /mcp; use POST, GET or DELETE`, {
+        allow: 'POST, GET, DELETE',
+      });
+    }
+
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        return refuse(res, 404, 'Not found: this MCP session is unknown or was closed; initialize a new session');
+      }
+      session.lastActivityAt = Date.now();
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return refuse(
+        res,
+        400,
+        'Bad request: send an initialize request first, then the Mcp-Session-Id header it returns',
+      );
+    }
+    if (this.sessions.size >= this.options.maxSessions) this.sweep(true);
+    if (this.sessions.size >= this.options.maxSessions) {
+      return refuse(
+        res,
+        503,
+        `Too many MCP sessions (${this.options.maxSessions}) are open; close another MCP client and retry`,
+      );
+    }
+    await this.open(req, res, body);
+  };
+
+  /** The MCP clients with a live session. */
+  clients(): McpClientInfo[] {
+    return [...this.sessions.values()].map((s) => {
+      const client = s.mcp.client();
+      return {
+        id: s.id,
+        name: client?.name ?? 'unknown',
+        version: client?.version ?? '',
+        surface: s.surface,
+        connectedAt: s.connectedAt,
+        lastActivityAt: s.lastActivityAt,
+        callsInFlight: s.callsInFlight,
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(sessions.map((s) => this.closeSession(s)));
+  }
+
+  private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const surface = req.headers[SURFACE_HEADER] === 'mcp-stdio' ? 'mcp-stdio' : 'mcp-http';
+    const now = Date.now();
+    const session: HttpSession = {
+      id: '',
+      surface,
+      connectedAt: now,
+      lastActivityAt: now,
+      callsInFlight: 0,
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          session.id = id;
+          this.sessions.set(id, session);
+        },
+        onsessionclosed: (id) => this.forget(id),
+      }),
+      mcp: createMcpSessionServer(this.tools, {
+        surface,
+        onCallsInFlight: (delta) => {
+          session.callsInFlight += delta;
+          session.lastActivityAt = Date.now();
+        },
+      }),
+    };
+    session.transport.onclose = () => this.forget(session.id);
+    session.mcp.server.server.oninitialized = () => this.onClientsChanged();
+    await session.mcp.server.connect(session.transport);
+    await session.transport.handleRequest(req, res, body);
+    if (!this.sessions.has(session.id)) await this.closeSession(session);
+  }
+
+  private forget(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    session.mcp.dispose();
+    this.onClientsChanged();
+  }
+
+  private async closeSession(session: HttpSession): Promise<void> {
+    session.mcp.dispose();
+    await session.transport.close().catch(() => {});
+  }
+
+  /** Closes sessions idle for longer than the timeout (with `force`, the longest idle one at least). */
+  private sweep(force = false): void {
+    const now = Date.now();
+    const idle = [...this.sessions.values()]
+      .filter((s) => s.callsInFlight === 0)
+      .sort((a, b) => a.lastActivityAt - b.lastActivityAt);
+    const expired = idle.filter((s) => now - s.lastActivityAt > this.options.idleTimeoutMs);
+    if (force && expired.length === 0 && idle.length > 0 && now - idle[0]!.lastActivityAt > 60_000)
+      expired.push(idle[0]!);
+    for (const session of expired) {
+      this.sessions.delete(session.id);
+      void this.closeSession(session);
+    }
+    if (expired.length > 0) this.onClientsChanged();
+  }
+}
+
+type BodyRead = { body: unknown; error?: undefined } | { error: { status: number; code: number; message: string } };
+
+async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  const tooLarge = {
+    error: {
+      status: 413,
+      code: -32600,
+      message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes`,
+    },
+  };
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    return tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  const outcome = await new Promise<'ok' | 'too-large' | 'failed'>((resolve) => {
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      // Stop keeping it, but let the rest drain so the client can read the 413.
+      req.off('data', onData);
+      req.resume();
+      resolve('too-large');
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve('ok'));
+    req.once('error', () => resolve('failed'));
+  });
+  if (outcome === 'too-large') return tooLarge;
+  if (outcome === 'failed')
+    return { error: { status: 400, code: -32600, message: 'Bad request: the body could not be read' } };
+  try {
+    return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch (e) {
+    return {
+      error: { status: 400, code: -32700, message: `Parse error: the body is not JSON (${(e as Error).message})` },
+    };
+  }
+}
+
+/** An HTTP error with a JSON-RPC error body, which MCP clients show to the user. */
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

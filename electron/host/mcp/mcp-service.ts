@@ -1,0 +1,91 @@
+import { fileURLToPath } from 'node:url';
+import envPaths from 'env-paths';
+import type { ControlServer } from '../control-server.js';
+import type { EventBus } from '../event-bus.js';
+import type { ToolService } from '../tools/tool-service.js';
+import { DEFAULT_MCP_OPTIONS, McpHttpEndpoint, type McpHttpOptions } from './mcp-http.js';
+import type { McpClientInfo, McpStatus } from './mcp-status.js';
+import { loadOrCreateToken } from './mcp-token.js';
+
+export const MCP_PATH = '/mcp';
+
+interface Deps {
+  dataDir: string;
+  bus: EventBus;
+  tools: ToolService;
+  control: ControlServer;
+}
+
+/**
+ * `core.mcp`: the MCP server on the control port (`/mcp`) and what the window shows about it —
+ * URL, token, auth mode, connected clients, and how to start the stdio bridge.
+ */
+export class McpService {
+  readonly options: McpHttpOptions;
+  private readonly endpoint: McpHttpEndpoint;
+  private bearer: string | undefined;
+  private url: string | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    options: Partial<McpHttpOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_MCP_OPTIONS, ...options };
+    this.endpoint = new McpHttpEndpoint(
+      deps.tools,
+      this.options,
+      () => this.bearer,
+      () => this.announce(),
+    );
+    deps.control.route(MCP_PATH, this.endpoint.handle);
+  }
+
+  /** Reads (or creates) the token; called by the core once the control server listens. */
+  start(controlUrl: string): void {
+    if (this.options.auth === 'token') this.bearer = loadOrCreateToken(this.deps.dataDir);
+    this.url = `${controlUrl}${MCP_PATH}`;
+    this.announce();
+  }
+
+  async stop(): Promise<void> {
+    await this.endpoint.close();
+    this.url = undefined;
+    this.announce();
+  }
+
+  status(): McpStatus {
+    return {
+      running: this.url !== undefined,
+      url: this.url,
+      auth: this.options.auth,
+      clients: this.endpoint.clients(),
+      stdio: stdioCommand(this.deps.dataDir),
+    };
+  }
+
+  /** The bearer token (undefined with `--mcp-auth none`, or before start). */
+  token(): string | undefined {
+    return this.bearer;
+  }
+
+  clients(): McpClientInfo[] {
+    return this.endpoint.clients();
+  }
+
+  onStatus(listener: (status: McpStatus) => void): () => void {
+    return this.deps.bus.on('mcp:status', ({ status }) => listener(status));
+  }
+
+  private announce(): void {
+    this.deps.bus.emit('mcp:status', { status: this.status() });
+  }
+}
+
+/** `porthole mcp` for this checkout and data dir, with absolute paths so any MCP client can start it. */
+export function stdioCommand(dataDir: string): { command: string; args: string[] } {
+  const bin = fileURLToPath(new URL('../../../bin/porthole.js', import.meta.url));
+  const args = [bin, 'mcp'];
+  // An MCP client starts it without our environment, so anything but the OS default is spelled out.
+  if (dataDir !== envPaths('porthole', { suffix: '' }).config) args.push('--data-dir', dataDir);
+  return { command: process.execPath, args };
+}

@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { writeInstance } from '../instance-file.js';
+import { startTestCore } from '../testing.js';
+import { VERSION } from '../version.js';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+export type McpTransportKind = 'http' | 'stdio';
+
+/** A test core that other processes can find (instance.json), as `porthole mcp` needs. */
+export async function startDiscoverableCore(options: Parameters<typeof startTestCore>[0] = {}) {
+  const t = await startTestCore(options);
+  writeInstance(t.dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...t.urls });
+  return t;
+}
+
+/** An MCP SDK client connected to the core over real Streamable HTTP, or over stdio through `porthole mcp`. */
+export async function connectMcpClient(
+  kind: McpTransportKind,
+  target: { mcpUrl: string; dataDir: string; token?: string },
+  client = { name: 'porthole-test-client', version: '1.2.3' },
+): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
+  const mcp = new Client(client);
+  let stderr = '';
+  if (kind === 'http') {
+    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(target.mcpUrl), { requestInit: { headers } }));
+  } else {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', target.dataDir],
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d) => (stderr += d));
+    await mcp.connect(transport);
+  }
+  return { client: mcp, stderr: () => stderr, close: () => mcp.close() };
+}

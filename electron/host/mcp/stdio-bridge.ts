@@ -1,0 +1,134 @@
+import type { Readable, Writable } from 'node:stream';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { readInstance } from '../instance-file.js';
+import { SURFACE_HEADER } from './mcp-http.js';
+import { readToken } from './mcp-token.js';
+
+export interface StdioBridgeOptions {
+  dataDir: string;
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Diagnostics (stdout carries the protocol): stderr by default. */
+  log?: (message: string) => void;
+}
+
+const REPLAY_ID = 'porthole-bridge-reinitialize';
+
+/**
+ * `porthole mcp`: an MCP server on stdio that forwards every JSON-RPC message, unchanged, to the
+ * running inspector's `/mcp` (found through `<data-dir>/instance.json`) and back. The client's own
+ * initialize reaches the inspector, so its name and version land in the call history; the
+ * `x-porthole-surface: mcp-stdio` header marks its calls. Being the same server, both transports
+ * behave identically. If the inspector restarts, the bridge opens a new session by replaying the
+ * client's initialize, so the MCP client does not have to be restarted.
+ */
+export async function runStdioBridge(options: StdioBridgeOptions): Promise<number> {
+  const log = options.log ?? ((message: string) => process.stderr.write(`porthole mcp: ${message}\n`));
+  const instance = readInstance(options.dataDir);
+  if (!instance) {
+    log(
+      `no Porthole inspector is running for the data dir ${options.dataDir}. Start it first (the desktop app, or \`porthole serve --data-dir ${options.dataDir}\`), then restart this MCP server. If the inspector uses another data dir, pass the same --data-dir here.`,
+    );
+    return 1;
+  }
+
+  const stdin = options.stdin ?? process.stdin;
+  const stdio = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  let initialize: JSONRPCRequest | undefined;
+  let protocolVersion: string | undefined;
+  let replaying: ((message: JSONRPCMessage) => boolean) | undefined;
+
+  const connect = async (url: string): Promise<StreamableHTTPClientTransport> => {
+    const token = readToken(options.dataDir);
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: {
+        headers: { [SURFACE_HEADER]: 'mcp-stdio', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+    });
+    transport.onmessage = (message) => {
+      if (replaying?.(message)) return;
+      if (initialize && 'result' in message && message.id === initialize.id) {
+        protocolVersion = (message.result as { protocolVersion?: string }).protocolVersion;
+        if (protocolVersion) transport.setProtocolVersion(protocolVersion);
+      }
+      stdio.send(message).catch((e) => log(`could not write to the MCP client: ${(e as Error).message}`));
+    };
+    transport.onerror = (e) => log(`link to the inspector: ${e.message}`);
+    await transport.start();
+    return transport;
+  };
+
+  let upstream = await connect(instance.mcpUrl);
+  let url = instance.mcpUrl;
+
+  /** A new inspector session for the same client: initialize again (its answer is not forwarded). */
+  const reconnect = async () => {
+    const current = readInstance(options.dataDir);
+    if (!current) throw new Error(`the inspector stopped (no instance in ${options.dataDir}); start it again`);
+    await upstream.close().catch(() => {});
+    url = current.mcpUrl;
+    upstream = await connect(url);
+    if (!initialize) return;
+    const answered = new Promise<void>((resolve) => {
+      replaying = (message) => {
+        if (!('id' in message) || message.id !== REPLAY_ID) return false;
+        replaying = undefined;
+        resolve();
+        return true;
+      };
+    });
+    await upstream.send({ ...initialize, id: REPLAY_ID });
+    await answered;
+    if (protocolVersion) upstream.setProtocolVersion(protocolVersion);
+    await upstream.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    log(`reconnected to the inspector at ${url}`);
+  };
+
+  const forward = async (message: JSONRPCMessage) => {
+    if (isInitializeRequest(message)) initialize = message as JSONRPCRequest;
+    try {
+      await upstream.send(message);
+    } catch (e) {
+      if (!initialize || isInitializeRequest(message) || !inspectorWentAway(e)) throw e;
+      await reconnect();
+      await upstream.send(message);
+    }
+  };
+
+  stdio.onmessage = (message) => {
+    forward(message).catch((e: Error) => {
+      const reason = `the Porthole inspector at ${url} did not take the message: ${e.message}. Is it still running? Start it again (desktop app or \`porthole serve\`).`;
+      log(reason);
+      if (isJSONRPCRequest(message)) {
+        stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } }).catch(() => {});
+      }
+    });
+  };
+  stdio.onerror = (e) => log(`stdin: ${e.message}`);
+
+  const done = new Promise<number>((resolve) => {
+    const finish = () => resolve(0);
+    stdin.once('end', finish);
+    stdin.once('close', finish);
+    stdio.onclose = finish;
+  });
+  await stdio.start();
+  const code = await done;
+  await upstream.terminateSession().catch(() => {});
+  await upstream.close().catch(() => {});
+  return code;
+}
+
+/** The inspector restarted (its sessions are gone) or stopped listening. */
+function inspectorWentAway(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  const cause = (error as { cause?: { code?: string } })?.cause;
+  return error instanceof TypeError && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ECONNRESET');
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { AppInfoSchema } from '../../../shared/protocol/messages.js';
+import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
+import { defineTool } from '../../../shared/tool.js';
+import type { McpClientInfo } from '../mcp/mcp-status.js';
+import type { PluginHost } from '../plugin-host.js';
+import type { SessionRegistry } from '../sessions.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+export interface HostToolDeps {
+  version: string;
+  dataDir: string;
+  sessions: SessionRegistry;
+  plugins: PluginHost;
+  registry: ToolRegistry;
+  /** Undefined until the core has started. */
+  urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
+  mcpClients(): McpClientInfo[];
+}
+
+/** A session as MCP callers get it: everything but the app icon (a data: URL of no use to an agent). */
+const McpSessionSchema = SessionInfoSchema.extend({ app: AppInfoSchema.omit({ icon: true }) });
+
+const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : null);
+
+/** The inspector's own tools: `inspector_*`. */
+export function createHostTools(deps: HostToolDeps) {
+  const listSessions = defineTool({
+    name: 'inspector_list_sessions',
+    title: 'List debuggee sessions',
+    description:
+      'Lists the apps (debuggee sessions) the inspector knows: id, app, device, whether it is connected (active), its plugins and connection counters. Use a session id as the sessionId argument of plugin tools.',
+    input: z.object({
+      activeOnly: z.boolean().optional().describe('Only the sessions whose app is connected now.'),
+    }),
+    output: z.object({ sessions: z.array(McpSessionSchema) }),
+    // The window gets the array itself; MCP structuredContent must be an object.
+    mcpResult: (sessions: SessionInfo[]) => ({ sessions }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: ({ activeOnly }) => deps.sessions.list().filter((s) => !activeOnly || s.active),
+  });
+
+  const listPlugins = defineTool({
+    name: 'inspector_list_plugins',
+    title: 'List plugins',
+    description:
+      'Lists the inspector plugins with their MCP tools and, per session, whether the plugin is active there and which version the app runs (or why it was refused).',
+    input: z.object({}),
+    output: z.object({
+      plugins: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          version: z.string().describe("The inspector's protocol version of the plugin."),
+          tools: z.array(z.string()),
+          sessions: z.array(
+            z.object({
+              sessionId: z.string(),
+              app: z.string(),
+              device: z.string(),
+              active: z.boolean().describe('The app is connected and runs this plugin.'),
+              version: z.string().describe("The app's version of the plugin."),
+            }),
+          ),
+          incompatible: z.array(
+            z.object({ sessionId: z.string(), app: z.string(), version: z.string(), reason: z.string() }),
+          ),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: () => {
+      const sessions = deps.sessions.list();
+      const tools = deps.registry.list();
+      return {
+        plugins: deps.plugins.list().map(({ protocol, title }) => ({
+          id: protocol.id,
+          title,
+          version: protocol.version,
+          tools: tools.filter((t) => t.plugin === protocol.id).map((t) => t.name),
+          sessions: sessions.flatMap((s) => {
+            const offer = s.plugins.accepted.find((p) => p.id === protocol.id);
+            return offer
+              ? [{ sessionId: s.id, app: s.app.name, device: s.device.name, active: s.active, version: offer.version }]
+              : [];
+          }),
+          incompatible: sessions.flatMap((s) =>
+            s.plugins.incompatible
+              .filter((p) => p.id === protocol.id)
+              .map((p) => ({ sessionId: s.id, app: s.app.name, version: p.version, reason: p.reason })),
+          ),
+        })),
+      };
+    },
+  });
+
+  const getStatus = defineTool({
+    name: 'inspector_get_status',
+    title: 'Inspector status',
+    description:
+      'The inspector version, its ports and URLs, how many sessions it has (and how many are connected), and the MCP clients connected to it.',
+    input: z.object({}),
+    output: z.object({
+      version: z.string(),
+      ports: z.object({ debuggee: z.number().nullable(), control: z.number().nullable() }),
+      urls: z.object({ debuggee: z.string(), mcp: z.string(), ui: z.string() }).nullable(),
+      sessions: z.object({ total: z.number().int(), active: z.number().int() }),
+      mcpClients: z.array(
+        z.object({
+          name: z.string(),
+          version: z.string(),
+          surface: z.enum(['mcp-http', 'mcp-stdio']),
+          connectedAt: z.number(),
+        }),
+      ),
+      dataDir: z.string(),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    handler: () => {
+      const urls = deps.urls();
+      const sessions = deps.sessions.list();
+      return {
+        version: deps.version,
+        ports: { debuggee: portOf(urls?.debuggeeUrl), control: portOf(urls?.controlUrl) },
+        urls: urls ? { debuggee: urls.debuggeeUrl, mcp: urls.mcpUrl, ui: urls.uiUrl } : null,
+        sessions: { total: sessions.length, active: sessions.filter((s) => s.active).length },
+        mcpClients: deps.mcpClients(),
+        dataDir: deps.dataDir,
+      };
+    },
+  });
+
+  return [listSessions, listPlugins, getStatus];
+}

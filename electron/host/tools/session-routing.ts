@@ -1,0 +1,58 @@
+import type { SessionInfo } from '../../../shared/session.js';
+import type { SessionRegistry } from '../sessions.js';
+
+export type Routing = { ok: true; session: SessionInfo } | { ok: false; message: string };
+
+const label = (s: SessionInfo) => `${s.id} (${s.app.name} on ${s.device.name})`;
+const hasPlugin = (s: SessionInfo, plugin: string) => s.plugins.accepted.some((p) => p.id === plugin);
+
+/**
+ * Picks the session a plugin tool acts on (DESIGN.md, MCP): the one named by `sessionId`, which must
+ * be active and have the plugin; without one, the only active session that has the plugin. Any other
+ * case is a failure that names the choices.
+ */
+export function routeToSession(sessions: SessionRegistry, plugin: string, sessionId: string | undefined): Routing {
+  const all = sessions.list();
+  const candidates = all.filter((s) => s.active && hasPlugin(s, plugin));
+  const choices = candidates.length
+    ? `active sessions with the ${plugin} plugin: ${candidates.map(label).join(', ')}`
+    : `no active session has the ${plugin} plugin`;
+
+  if (sessionId !== undefined) {
+    const session = sessions.get(sessionId)?.info;
+    if (!session) {
+      return {
+        ok: false,
+        message: `there is no session "${sessionId}"; ${choices}. Call inspector_list_sessions to see them all.`,
+      };
+    }
+    if (!session.active) {
+      return {
+        ok: false,
+        message: `session ${label(session)} is inactive: its app disconnected; reconnect the app or pick an active session (${choices})`,
+      };
+    }
+    if (!hasPlugin(session, plugin)) {
+      return {
+        ok: false,
+        message: `session ${label(session)} does not have the ${plugin} plugin: the app must pass it to connect({ plugins }); ${choices}`,
+      };
+    }
+    return { ok: true, session };
+  }
+
+  if (candidates.length === 1) return { ok: true, session: candidates[0]! };
+  if (candidates.length === 0) {
+    const inactive = all.filter((s) => !s.active && hasPlugin(s, plugin));
+    return {
+      ok: false,
+      message:
+        `no connected app has the ${plugin} plugin; start an app that embeds the Porthole agent with this plugin and try again` +
+        (inactive.length ? ` (inactive sessions that had it: ${inactive.map(label).join(', ')})` : ''),
+    };
+  }
+  return {
+    ok: false,
+    message: `${candidates.length} connected apps have the ${plugin} plugin; pass sessionId to choose one of: ${candidates.map(label).join(', ')}`,
+  };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { AnyObject, ToolAnnotations, ToolDefinition } from '../../../shared/tool.js';
+import type { EventBus } from '../event-bus.js';
+
+/** A tool as the window's tools browser lists it: the same JSON Schemas MCP clients see. */
+export interface ToolInfo {
+  name: string;
+  title: string;
+  description: string;
+  /** The plugin the tool belongs to; absent for the inspector's own `inspector_*` tools. */
+  plugin?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations: ToolAnnotations;
+}
+
+export interface RegisteredTool {
+  readonly name: string;
+  readonly plugin?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a plugin tool's context names its plugin's instance type
+  readonly definition: ToolDefinition<any>;
+  /** What callers send: the tool's input, plus the optional `sessionId` of a plugin tool. */
+  readonly input: AnyObject;
+  readonly output?: AnyObject;
+  readonly info: ToolInfo;
+}
+
+export const SessionIdArgument = z
+  .string()
+  .min(1)
+  .optional()
+  .describe(
+    'The debuggee session to act on (see inspector_list_sessions). Optional when exactly one connected app has this plugin.',
+  );
+
+/** JSON Schema exactly as the MCP SDK derives it from a zod 4 schema, so the window and MCP clients agree. */
+function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
+}
+
+/** Checks a tool for the registry and derives what it advertises. Throws with the reason it cannot be listed. */
+// biome-ignore lint/suspicious/noExplicitAny: see RegisteredTool.definition
+export function registeredTool(definition: ToolDefinition<any>, plugin?: string): RegisteredTool {
+  const prefix = plugin ? `${plugin}_` : 'inspector_';
+  if (!definition.name.startsWith(prefix)) {
+    throw new Error(
+      `tool ${definition.name} must be named ${prefix}… (${plugin ? `plugin "${plugin}"` : 'host tool'})`,
+    );
+  }
+  if (plugin && 'sessionId' in definition.input.shape) {
+    throw new Error(`tool ${definition.name}: "sessionId" is added to every plugin tool by the inspector; remove it`);
+  }
+  const input = plugin ? definition.input.extend({ sessionId: SessionIdArgument }) : definition.input;
+  const output = definition.output;
+  let info: ToolInfo;
+  try {
+    info = {
+      name: definition.name,
+      title: definition.title,
+      description: definition.description,
+      plugin,
+      inputSchema: jsonSchema(input, 'input'),
+      outputSchema: output && jsonSchema(output, 'output'),
+      annotations: { ...definition.annotations },
+    };
+  } catch (e) {
+    throw new Error(`tool ${definition.name}: its schemas cannot be written as JSON Schema: ${(e as Error).message}`);
+  }
+  return { name: definition.name, plugin, definition, input, output, info };
+}
+
+/** The tool set: host tools plus every enabled plugin's tools. Announces `tools:changed` when it changes. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  constructor(private readonly bus: EventBus) {}
+
+  /** Adds tools (all or none); returns a function that removes them again. */
+  add(tools: readonly RegisteredTool[]): () => void {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
+    }
+    if (new Set(tools.map((t) => t.name)).size !== tools.length) throw new Error('the same tool name appears twice');
+    for (const tool of tools) this.tools.set(tool.name, tool);
+    if (tools.length > 0) this.bus.emit('tools:changed', {});
+    return () => {
+      let removed = 0;
+      for (const tool of tools) if (this.tools.get(tool.name) === tool && this.tools.delete(tool.name)) removed++;
+      if (removed > 0) this.bus.emit('tools:changed', {});
+    };
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): RegisteredTool[] {
+    return [...this.tools.values()];
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { CallSurfaceSchema } from './tool.js';
+
+/**
+ * The call history's records: one per tool call from any surface (MCP over HTTP, MCP over stdio,
+ * the window's tool runner), as the core keeps them and the window shows them.
+ */
+export const CallStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled']);
+export type CallStatus = z.infer<typeof CallStatusSchema>;
+
+/** The MCP client that made a call, from its `initialize` request. */
+export const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
+export type ClientInfo = z.infer<typeof ClientInfoSchema>;
+
+export const CallSummarySchema = z.object({
+  id: z.string(),
+  tool: z.string(),
+  /** Absent for the inspector's own `inspector_*` tools. */
+  plugin: z.string().optional(),
+  /** The session the call was routed to (or named, when routing failed). */
+  sessionId: z.string().optional(),
+  surface: CallSurfaceSchema,
+  client: ClientInfoSchema.optional(),
+  startedAt: z.number(),
+  /** Absent while running. */
+  durationMs: z.number().optional(),
+  status: CallStatusSchema,
+  /** For failed and cancelled calls: the message the caller got. */
+  error: z.string().optional(),
+});
+export type CallSummary = z.infer<typeof CallSummarySchema>;
+
+export const ToolResultContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+]);
+
+/** A tool's answer as plain JSON (what `ToolResult.toJSON()` gives). */
+export const ToolResultJsonSchema = z.object({
+  content: z.array(ToolResultContentSchema),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean(),
+});
+export type ToolResultJson = z.infer<typeof ToolResultJsonSchema>;
+
+/** A call with its full arguments and its result (images included), for the detail view. */
+export const CallDetailSchema = CallSummarySchema.extend({
+  args: z.unknown(),
+  result: ToolResultJsonSchema.optional(),
+});
+export type CallDetail = z.infer<typeof CallDetailSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// How a result is stored: images by reference (kept once, by content hash), and the text block a
+// json() result mirrors its payload into replaced by a marker, so the payload is stored once.
+
+export const StoredContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), mimeType: z.string(), ref: z.string(), bytes: z.number().int() }),
+  /** Stands for `mirrorText(structuredContent)`. */
+  z.object({ type: z.literal('mirror') }),
+]);
+export type StoredContent = z.infer<typeof StoredContentSchema>;
+
+export const StoredResultSchema = z.object({
+  content: z.array(StoredContentSchema),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean(),
+});
+export type StoredResult = z.infer<typeof StoredResultSchema>;
