@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+// `npm run build:electron`: the main process (with the core bundled in; npm dependencies stay
+// external and ship in node_modules) and the sandboxed preload, which must be one CommonJS file.
+// The window itself is built by renderer/vite.config.ts into out/renderer.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      sourcemap: true,
+      rollupOptions: { input: { main: resolve(import.meta.dirname, 'electron/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      sourcemap: true,
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { preload: resolve(import.meta.dirname, 'electron/preload.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+});

@@ -1,0 +1,167 @@
+// The desktop app: one window on the same core that `porthole serve` runs headless. Thin on purpose:
+// everything but window handling lives in electron/host, which never imports Electron.
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, shell } from 'electron';
+import { BRIDGE_IPC } from '../shared/bridge.js';
+import { Core, PortInUseError } from './host/core.js';
+import { resolveDataDir } from './host/data-dir.js';
+import { removeInstance, writeInstance } from './host/instance-file.js';
+import type { BridgeConnection } from './host/ui-bridge/index.js';
+import { VERSION } from './host/version.js';
+import { applicationMenu } from './menu.js';
+import { APP_ENTRY, APP_SCHEME, isAppUrl, isExternalUrl, WINDOW_CSP, windowOptions } from './window-options.js';
+import { loadWindowState, saveWindowState } from './window-state.js';
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(app.isPackaged ? 1 : 2),
+  strict: false,
+  options: {
+    'data-dir': { type: 'string' },
+    'debuggee-port': { type: 'string', default: '7360' },
+    'control-port': { type: 'string', default: '7361' },
+    'mcp-auth': { type: 'string', default: 'token' },
+  },
+});
+const dataDir = resolveDataDir(flags['data-dir'] as string | undefined);
+const rendererDir = join(app.getAppPath(), 'out', 'renderer');
+let window: BrowserWindow | undefined;
+let core: Core | undefined;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.whenReady().then(start, fail);
+}
+
+async function start(): Promise<void> {
+  Menu.setApplicationMenu(applicationMenu(app.name));
+  protocol.handle(APP_SCHEME, serveRendererFile);
+  core = new Core({
+    dataDir,
+    debuggeePort: Number(flags['debuggee-port']),
+    controlPort: Number(flags['control-port']),
+    ui: { mode: 'desktop' },
+    mcp: flags['mcp-auth'] === 'none' ? { auth: 'none' } : {},
+    windowCapture: async () => {
+      if (!window) throw new Error('the inspector window is closed');
+      const image = await window.webContents.capturePage();
+      return { base64: image.toPNG().toString('base64'), ...image.getSize() };
+    },
+  });
+  const urls = await core.start();
+  writeInstance(dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
+  openWindow(core);
+  app.on('activate', () => core && !window && openWindow(core));
+}
+
+function openWindow(running: Core): void {
+  const state = loadWindowState(
+    dataDir,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  const win = new BrowserWindow(windowOptions(join(import.meta.dirname, '../preload/preload.cjs'), state.bounds));
+  window = win;
+  if (state.maximized) win.maximize();
+
+  let connection: BridgeConnection | undefined;
+  const connect = () => {
+    connection?.close();
+    connection = running.ui.bridge.connect((frame) => {
+      if (win.isDestroyed()) throw new Error('the window is closed');
+      win.webContents.send(BRIDGE_IPC.toWindow, frame);
+    });
+  };
+  const fromWindow = (event: Electron.IpcMainEvent, frame: unknown) => {
+    if (event.sender === win.webContents) connection?.receive(frame);
+  };
+  ipcMain.on(BRIDGE_IPC.toCore, fromWindow);
+  // A reload starts a fresh page: give it a fresh connection.
+  win.webContents.on('did-start-loading', connect);
+
+  win.webContents.on('will-navigate', (event, url) => {
+    if (isAppUrl(url)) return;
+    event.preventDefault();
+    if (isExternalUrl(url)) void shell.openExternal(url);
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (isExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+
+  win.once('ready-to-show', () => win.show());
+  win.on('close', () => {
+    saveWindowState(dataDir, { bounds: win.getNormalBounds(), maximized: win.isMaximized() });
+  });
+  win.on('closed', () => {
+    ipcMain.removeListener(BRIDGE_IPC.toCore, fromWindow);
+    connection?.close();
+    window = undefined;
+  });
+  void win.loadURL(APP_ENTRY);
+}
+
+/** Serves out/renderer/ on porthole://app/ with the window's CSP. */
+async function serveRendererFile(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const file = normalize(join(rendererDir, decodeURIComponent(pathname === '/' ? '/index.html' : pathname)));
+  if (!file.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+  try {
+    const body = await readFile(file);
+    return new Response(body, {
+      headers: {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': WINDOW_CSP,
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  } catch {
+    return new Response('not found', { status: 404 });
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+let stopped = false;
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('will-quit', (event) => {
+  if (stopped || !core) return;
+  event.preventDefault();
+  const running = core;
+  void running.stop().finally(() => {
+    removeInstance(dataDir);
+    stopped = true;
+    app.quit();
+  });
+});
+
+function fail(error: unknown): void {
+  const message =
+    error instanceof PortInUseError
+      ? `${error.message.replace(error.flag, `${error.flag} (e.g. npm start -- ${error.flag} 0)`)}`
+      : String((error as Error)?.stack ?? error);
+  dialog.showErrorBox('Porthole could not start', message);
+  app.exit(1);
+}
