@@ -1,0 +1,155 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallSummary } from '../../../shared/call-record.js';
+import { mirrorText, ToolResult } from '../../../shared/tool-result.js';
+import { EventBus } from '../event-bus.js';
+import { CallHistory } from './call-history.js';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+describe('the call history', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const open = (options?: ConstructorParameters<typeof CallHistory>[2], dir?: string) => {
+    const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'porthole-history-'));
+    if (!dir) dirs.push(dataDir);
+    const bus = new EventBus();
+    const history = new CallHistory(dataDir, bus, options);
+    history.load();
+    return { history, bus, dataDir };
+  };
+  const record = (
+    history: CallHistory,
+    tool: string,
+    result = ToolResult.text('ok'),
+    status = 'succeeded' as const,
+  ) => {
+    const call = history.start({ tool, surface: 'mcp-http', client: { name: 'c', version: '1' }, args: { tool } });
+    history.finish(call.id, { status: result.isError ? 'failed' : status, result });
+    return call.id;
+  };
+
+  it('announces calls as they start and finish', () => {
+    const { history, bus } = open();
+    const events: [string, CallSummary][] = [];
+    bus.on('call:started', ({ call }) => events.push(['started', call]));
+    history.subscribe((event, call) => events.push([event, call]));
+    const id = record(history, 'inspector_get_status');
+    expect(events.map(([e, c]) => [e, c.id, c.status])).toEqual([
+      ['started', id, 'running'],
+      ['call:started', id, 'running'],
+      ['call:finished', id, 'succeeded'],
+    ]);
+    expect(events[2]![1].durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reloads what it recorded, newest first, with arguments and results', () => {
+    const { history, dataDir } = open();
+    const first = record(history, 'a');
+    const second = record(history, 'b', ToolResult.error('the debuggee is gone'));
+    const reloaded = open(undefined, dataDir).history;
+    expect(reloaded.list().map((c) => [c.id, c.status, c.error])).toEqual([
+      [second, 'failed', 'the debuggee is gone'],
+      [first, 'succeeded', undefined],
+    ]);
+    expect(reloaded.get(first)).toMatchObject({
+      tool: 'a',
+      args: { tool: 'a' },
+      client: { name: 'c', version: '1' },
+      result: { isError: false, content: [{ type: 'text', text: 'ok' }] },
+    });
+  });
+
+  it('keeps at most maxRecords calls, dropping the oldest, in memory and on disk', () => {
+    const { history, dataDir } = open({ maxRecords: 3 });
+    const ids = ['a', 'b', 'c', 'd', 'e'].map((tool) => record(history, tool));
+    expect(history.list().map((c) => c.tool)).toEqual(['e', 'd', 'c']);
+    expect(
+      open({ maxRecords: 3 }, dataDir)
+        .history.list()
+        .map((c) => c.id),
+    ).toEqual(ids.slice(2).reverse());
+    for (let i = 0; i < 20; i++) record(history, `more-${i}`);
+    const lines = readFileSync(history.path, 'utf8').trim().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(3 * 4 + 2); // rewritten once it holds far more than it keeps
+  });
+
+  it('ignores a torn last line after a crash and keeps appending cleanly', () => {
+    const { history, dataDir } = open();
+    const kept = record(history, 'kept');
+    appendFileSync(history.path, '{"kind":"finished","id":"x","durat');
+    const reloaded = open(undefined, dataDir).history;
+    expect(reloaded.list().map((c) => c.id)).toEqual([kept]);
+    const after = record(reloaded, 'after');
+    expect(
+      open(undefined, dataDir)
+        .history.list()
+        .map((c) => c.id),
+    ).toEqual([after, kept]);
+  });
+
+  it('marks a call the inspector never finished as failed', () => {
+    const { history, dataDir } = open();
+    const call = history.start({ tool: 'example_send_ping', surface: 'mcp-stdio', args: {} });
+    const reloaded = open(undefined, dataDir).history;
+    expect(reloaded.get(call.id)).toMatchObject({
+      status: 'failed',
+      error: 'the inspector stopped before this call finished',
+    });
+    expect(open(undefined, dataDir).history.get(call.id)?.status).toBe('failed');
+  });
+
+  it('stores an image once, by reference, and reads it back', () => {
+    const { history, dataDir } = open();
+    const one = record(history, 'shot', ToolResult.image(PNG, 'image/png', 'caption'));
+    const two = record(history, 'shot', ToolResult.image(PNG, 'image/png'));
+    expect(readdirSync(join(dataDir, 'history', 'images'))).toHaveLength(1);
+    expect(readFileSync(history.path, 'utf8')).not.toContain(PNG);
+    expect(history.stored(one)!.content).toEqual([
+      { type: 'image', mimeType: 'image/png', ref: expect.stringMatching(/^[0-9a-f]{64}\.png$/), bytes: 70 },
+      { type: 'text', text: 'caption' },
+    ]);
+    expect(open(undefined, dataDir).history.get(two)!.result!.content).toEqual([
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+    ]);
+  });
+
+  it("stores a json() result's payload once: its mirrored text is not kept twice", () => {
+    const { history } = open();
+    const payload = { roundTripMs: 1.5, agentTime: 1234567890 };
+    const id = record(history, 'example_send_ping', ToolResult.json(payload));
+    const line = readFileSync(history.path, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"finished"'))!;
+    expect(line.match(/agentTime/g)).toHaveLength(1);
+    expect(history.get(id)!.result).toEqual({
+      isError: false,
+      structuredContent: payload,
+      content: [{ type: 'text', text: mirrorText(payload) }],
+    });
+  });
+
+  it('clears finished calls and the images they referenced', () => {
+    const { history, dataDir } = open();
+    record(history, 'shot', ToolResult.image(PNG, 'image/png'));
+    const running = history.start({ tool: 'slow', surface: 'ui', args: {} });
+    expect(history.clear()).toBe(1);
+    expect(history.list().map((c) => c.id)).toEqual([running.id]);
+    expect(readdirSync(join(dataDir, 'history', 'images'))).toHaveLength(0);
+    expect(open(undefined, dataDir).history.size).toBe(1);
+  });
+
+  it('filters by status, tool, session and surface', () => {
+    const { history } = open();
+    record(history, 'a');
+    record(history, 'b', ToolResult.error('no'));
+    expect(history.list(undefined, { status: 'failed' }).map((c) => c.tool)).toEqual(['b']);
+    expect(history.list(undefined, { tool: 'a' }).map((c) => c.tool)).toEqual(['a']);
+    expect(history.list(1).map((c) => c.tool)).toEqual(['b']);
+    expect(history.list(undefined, { surface: 'ui' })).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../../shared/tool.js';
+import { startTestCore, waitFor } from '../testing.js';
+import { connectMcpClient, ROOT, startDiscoverableCore } from './mcp-testing.js';
+import { tokenPath } from './mcp-token.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw HTTP request, so that Host and Origin can be anything. */
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<Reply> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const jsonrpc = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+describe('the MCP endpoint refuses what it must, before any tool or the history sees it', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('answers 401/401/403/403/413 and runs nothing; the same request done right reaches the tool', async () => {
+    const t = await startTestCore({ mcp: { maxBodyBytes: 64 * 1024 } });
+    cleanups.push(() => t.stop());
+    let reached = 0;
+    t.core.tools.register([
+      defineTool({
+        name: 'inspector_test_spy',
+        title: 'Test: spy',
+        description: 'Counts its calls.',
+        input: z.object({ pad: z.string().optional() }),
+        annotations: {},
+        handler: () => `reached ${++reached}`,
+      }),
+    ]);
+    const token = t.core.mcp.token()!;
+    const base = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+
+    const init = await send(t.urls.mcpUrl, {
+      headers: base,
+      body: jsonrpc(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '0' },
+      }),
+    });
+    expect(init.status).toBe(200);
+    const sessionId = init.headers['mcp-session-id'] as string;
+    const session = { ...base, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    await send(t.urls.mcpUrl, {
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    const callSpy = (pad = '') => jsonrpc(2, 'tools/call', { name: 'inspector_test_spy', arguments: { pad } });
+    const historyBefore = t.core.history.size;
+
+    const { authorization: _, ...noToken } = session;
+    const cases: [string, Record<string, string>, string, number, RegExp][] = [
+      ['no token', noToken, callSpy(), 401, /Authorization: Bearer/],
+      ['a wrong token', { ...session, authorization: `Bearer ${token}x` }, callSpy(), 401, /token is wrong/],
+      ['a foreign Host', { ...session, host: 'evil.example' }, callSpy(), 403, /Host header/],
+      [
+        'a foreign Origin',
+        { ...session, origin: 'http://evil.example' },
+        callSpy(),
+        403,
+        /origin http:\/\/evil\.example/,
+      ],
+      ['an oversized body', session, callSpy('x'.repeat(100 * 1024)), 413, /limited to 65536 bytes/],
+    ];
+    for (const [what, headers, body, status, message] of cases) {
+      const reply = await send(t.urls.mcpUrl, { headers, body });
+      expect(reply.status, what).toBe(status);
+      expect(reply.body, what).toMatch(message);
+    }
+    const chunked = await new Promise<number>((resolvePromise, reject) => {
+      const req = request(t.urls.mcpUrl, { method: 'POST', headers: session }, (res) => {
+        res.resume();
+        resolvePromise(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('x'.repeat(8 * 1024)); // no Content-Length: counted as it arrives
+      req.end();
+    });
+    expect(chunked).toBe(413);
+    expect(reached).toBe(0);
+    expect(t.core.history.size).toBe(historyBefore);
+
+    const ok = await send(t.urls.mcpUrl, { headers: { ...session, origin: 'http://localhost:5173' }, body: callSpy() });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('reached 1');
+    expect(reached).toBe(1);
+    expect(t.core.history.size).toBe(historyBefore + 1);
+  });
+
+  it('keeps the token in <data-dir>/mcp-token with mode 0600, the same across restarts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-token-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await startTestCore({ dataDir });
+    const token = first.core.mcp.token();
+    await first.stop({ keepData: true });
+    expect(token).toMatch(/^[\w-]{40,}$/);
+    expect(statSync(tokenPath(dataDir)).mode & 0o777).toBe(0o600);
+    const second = await startTestCore({ dataDir });
+    cleanups.push(() => second.stop({ keepData: true }));
+    expect(second.core.mcp.token()).toBe(token);
+    expect(second.core.mcp.status()).toMatchObject({ running: true, auth: 'token', url: second.urls.mcpUrl });
+  });
+
+  it('with auth "none" (--mcp-auth none) needs no token and writes none', async () => {
+    const t = await startTestCore({ mcp: { auth: 'none' } });
+    cleanups.push(() => t.stop());
+    const { client, close } = await connectMcpClient('http', { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir });
+    cleanups.push(close);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(t.core.mcp.token()).toBeUndefined();
+    expect(existsSync(tokenPath(t.dataDir))).toBe(false);
+  });
+
+  it('refuses a client past the session cap, and sweeps idle sessions', async () => {
+    const t = await startTestCore({ mcp: { maxSessions: 1, idleTimeoutMs: 400 } });
+    cleanups.push(() => t.stop());
+    const target = { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir, token: t.core.mcp.token() };
+    const statuses: number[] = [];
+    cleanups.push(t.core.mcp.onStatus((s) => statuses.push(s.clients.length)));
+
+    const first = await connectMcpClient('http', target, { name: 'first', version: '1' });
+    cleanups.push(first.close);
+    await expect(connectMcpClient('http', target, { name: 'second', version: '1' })).rejects.toThrow(
+      /Too many MCP sessions \(1\)/,
+    );
+    expect(t.core.mcp.clients()).toMatchObject([{ name: 'first', version: '1', surface: 'mcp-http' }]);
+
+    await waitFor(() => t.core.mcp.clients().length === 0, 'the idle session to be swept', 10_000);
+    await expect(first.client.listTools()).rejects.toThrow(/unknown or was closed/);
+    expect(statuses).toContain(0);
+    const second = await connectMcpClient('http', target, { name: 'second', version: '1' });
+    cleanups.push(second.close);
+    expect(t.core.mcp.clients()).toMatchObject([{ name: 'second' }]);
+  });
+});
+
+describe('porthole mcp (stdio bridge)', () => {
+  it('fails with a clear message when no inspector runs for the data dir', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-none-'));
+    try {
+      const run = spawnSync(process.execPath, [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', dataDir], {
+        cwd: ROOT,
+        input: '',
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`no Porthole inspector is running for the data dir ${dataDir}`);
+      expect(run.stderr).toContain('porthole serve');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('carries on when the inspector restarts, without the MCP client restarting', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-restart-'));
+    const first = await startDiscoverableCore({ dataDir });
+    const { client, close } = await connectMcpClient('stdio', { mcpUrl: first.urls.mcpUrl, dataDir });
+    try {
+      expect((await client.callTool({ name: 'inspector_get_status', arguments: {} })).isError).toBeFalsy();
+      await first.stop({ keepData: true });
+      const second = await startDiscoverableCore({ dataDir });
+      try {
+        const status = await client.callTool({ name: 'inspector_get_status', arguments: {} });
+        expect(status.isError).toBeFalsy();
+        expect(status.structuredContent).toMatchObject({ urls: { mcp: second.urls.mcpUrl } });
+        expect(second.core.history.list(1)[0]).toMatchObject({
+          tool: 'inspector_get_status',
+          surface: 'mcp-stdio',
+          client: { name: 'porthole-test-client', version: '1.2.3' },
+        });
+      } finally {
+        await close();
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
