@@ -105,6 +105,21 @@ describe('agent ↔ inspector', () => {
     expect(t.core.sessions.get(sessionId)!.info.connections).toBe(2);
   });
 
+  it('starts a new session when another connection takes its session over, instead of fighting for it', async () => {
+    const t = await core();
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [example()], reconnect: fastReconnect });
+    const sessionId = await connected(a);
+    const { RawPeer, helloFrame } = await import('../electron/host/testing.js');
+    const usurper = await RawPeer.open(t.urls.debuggeeUrl);
+    usurper.send(helloFrame({ resume: { sessionId, secret: t.core.sessions.get(sessionId)!.secret } }));
+    expect(await usurper.next((f) => f.type === 'welcome')).toMatchObject({ sessionId, resumed: true });
+    await waitFor(() => a.status.state === 'connected' && a.status.sessionId !== sessionId, 'a new session');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(usurper.closed).toBeUndefined();
+    expect(t.core.sessions.list().filter((s) => s.active)).toHaveLength(2);
+    usurper.close();
+  });
+
   it('gives a new session to a resume with a wrong secret', async () => {
     const t = await core();
     const { RawPeer, helloFrame } = await import('../electron/host/testing.js');

@@ -12,6 +12,7 @@ import { Messenger, RequestError } from '../shared/protocol/messenger.js';
 import { detectDevice } from './device.js';
 import { OfflineBuffer } from './offline-buffer.js';
 import type { AgentPlugin } from './plugin.js';
+import { ResumeStore } from './resume-store.js';
 import { OPEN, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 
 export const DEFAULT_URL = 'ws://127.0.0.1:7360';
@@ -77,7 +78,7 @@ class AgentConnection implements Agent {
   private current: AgentStatus = { state: 'connecting', attempt: 0 };
   private socket: WebSocketLike | undefined;
   private messenger: Messenger | undefined;
-  private resume: { sessionId: string; secret: string } | undefined;
+  private readonly resume: ResumeStore;
   private accepted = new Set<string>();
   private timers: ReturnType<typeof setTimeout>[] = [];
   private stopped = false;
@@ -85,6 +86,7 @@ class AgentConnection implements Agent {
 
   constructor(private readonly options: ConnectOptions) {
     this.device = detectDevice(options.device);
+    this.resume = new ResumeStore(options.app.id);
     if (options.onStatus) this.listeners.add(options.onStatus);
     for (const plugin of options.plugins ?? []) {
       if (this.plugins.has(plugin.protocol.id))
@@ -116,7 +118,7 @@ class AgentConnection implements Agent {
     this.clearTimers();
     this.socket?.close(CloseCode.normal, 'the app disconnected');
     this.lost('disconnected by the app');
-    this.setStatus({ state: 'stopped', attempt: 0, sessionId: this.resume?.sessionId });
+    this.setStatus({ state: 'stopped', attempt: 0, sessionId: this.resume.get()?.sessionId });
   }
 
   private async open(): Promise<void> {
@@ -143,7 +145,7 @@ class AgentConnection implements Agent {
         app: this.options.app,
         device: this.device,
         plugins: [...this.plugins.values()].map((p) => ({ id: p.protocol.id, version: p.protocol.version })),
-        resume: this.resume,
+        resume: this.resume.get(),
         dropped: (reported = this.droppedCounts()),
         pairingToken: this.options.pairingToken,
       });
@@ -190,6 +192,7 @@ class AgentConnection implements Agent {
     socket.addEventListener('close', (event) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
+      if (event.code === CloseCode.replaced) this.resume.forget();
       const reason = closedReason ?? `connection closed (${event.code}${event.reason ? `: ${event.reason}` : ''})`;
       this.lost(reason);
       if (!this.stopped) this.retry(reason);
@@ -200,7 +203,7 @@ class AgentConnection implements Agent {
   }
 
   private welcomed(socket: WebSocketLike, welcome: Welcome): void {
-    this.resume = { sessionId: welcome.sessionId, secret: welcome.resumeSecret };
+    this.resume.set({ sessionId: welcome.sessionId, secret: welcome.resumeSecret });
     this.accepted = new Set(welcome.plugins.accepted.map((p) => p.id));
     this.messenger = new Messenger({
       idPrefix: 'a',
@@ -290,7 +293,7 @@ class AgentConnection implements Agent {
       attempt: attempt + 1,
       retryInMs: delay,
       error,
-      sessionId: this.resume?.sessionId,
+      sessionId: this.resume.get()?.sessionId,
     });
     this.later(() => void this.open(), delay);
   }

@@ -3,7 +3,9 @@ import { startTestCore, waitFor } from '../electron/host/testing.js';
 import type { ExampleHost } from '../plugins/example/host.js';
 import { type DebuggeeWindow, serveDebuggeePage } from './support/debuggee-page.js';
 
-test('the agent connects from a real Chromium page, answers ping and sends its log', async ({ page }) => {
+test('the agent connects from a real Chromium page, answers ping, sends its log and resumes after a reload', async ({
+  page,
+}) => {
   const t = await startTestCore();
   const served = await serveDebuggeePage();
   try {
@@ -25,6 +27,12 @@ test('the agent connects from a real Chromium page, answers ping and sends its l
     );
     await waitFor(() => host.log().length === 1, 'the log entry');
     expect(host.log()[0]).toMatchObject({ level: 'info', message: 'clicked the button', data: { x: 1 } });
+
+    await page.reload();
+    await expect(page.locator('#status')).toHaveText('connected');
+    expect(t.core.sessions.list()).toHaveLength(1);
+    expect(t.core.sessions.list()[0]).toMatchObject({ id: session!.id, active: true, connections: 2 });
+    expect(host.log()).toHaveLength(1);
 
     await page.close();
     await waitFor(() => !t.core.sessions.list()[0]!.active, 'the session to go inactive');

@@ -32,7 +32,11 @@ export interface AttachInput {
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    /** Inactive sessions kept; beyond it the longest-disconnected is forgotten. */
+    private readonly maxInactive = 100,
+  ) {}
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -95,7 +99,15 @@ export class SessionRegistry {
     if (session.link !== link) return false;
     session.link = undefined;
     session.info = { ...session.info, active: false, disconnectedAt: Date.now() };
+    this.evictInactive();
     return true;
+  }
+
+  private evictInactive(): void {
+    const inactive = [...this.sessions.values()].filter((s) => !s.info.active);
+    if (inactive.length <= this.maxInactive) return;
+    inactive.sort((a, b) => (a.info.disconnectedAt ?? 0) - (b.info.disconnectedAt ?? 0));
+    for (const session of inactive.slice(0, inactive.length - this.maxInactive)) this.remove(session.info.id);
   }
 
   countProtocolError(session: Session): void {
