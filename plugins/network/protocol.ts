@@ -239,7 +239,11 @@ export type MockMatch = z.infer<typeof MockMatchSchema>;
 export const MockBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('json'), json: z.unknown() }),
-  z.object({ type: z.literal('base64'), base64: z.base64() }),
+  z.object({
+    type: z.literal('base64'),
+    // A pattern, not z.base64(): JSON Schema validators in MCP clients do not know a "base64" format.
+    base64: z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be base64'),
+  }),
 ]);
 export type MockBody = z.infer<typeof MockBodySchema>;
 

@@ -43,6 +43,7 @@ describe('network tools, run by the tool runner against a live session', () => {
     };
     const json = (r: ToolResult) => {
       expect(r.isError, textOf(r)).toBe(false);
+      // biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes
       return (r.structuredContent ?? JSON.parse(textOf(r))) as Record<string, any>;
     };
     return { d, s, call, json };

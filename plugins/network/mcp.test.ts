@@ -1,0 +1,152 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '../../agent/connection.js';
+import { defineAgentPlugin } from '../../agent/plugin.js';
+import { connectMcpClient, startDiscoverableCore } from '../../electron/host/mcp/mcp-testing.js';
+import { waitFor } from '../../electron/host/testing.js';
+import { network } from './agent.js';
+import { HarSchema } from './har-schema.js';
+import { networkProtocol } from './protocol.js';
+import { httpServer } from './testing.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes
+type Result = CallToolResult & { structuredContent?: Record<string, any> };
+
+const textOf = (r: Result) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
+
+describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node debuggee', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function setup(options: Parameters<typeof startDiscoverableCore>[0] = {}) {
+    const t = await startDiscoverableCore(options);
+    cleanups.push(() => t.stop());
+    const mcp = await connectMcpClient('http', {
+      mcpUrl: t.urls.mcpUrl,
+      dataDir: t.dataDir,
+      token: t.core.mcp.token(),
+    });
+    cleanups.push(() => mcp.close());
+    await mcp.client.listTools(); // the SDK client checks structuredContent against the listed output schemas
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await mcp.client.callTool({ name, arguments: args })) as Result;
+    return { t, client: mcp.client as Client, call };
+  }
+
+  it('lists the network tools with annotations and output schemas', async () => {
+    const { client } = await setup();
+    const { tools } = await client.listTools();
+    const network = tools.filter((tool) => tool.name.startsWith('network_'));
+    expect(network.map((tool) => tool.name).sort()).toEqual([
+      'network_add_mock_rule',
+      'network_clear_transactions',
+      'network_export_har',
+      'network_get_mock_config',
+      'network_get_transaction',
+      'network_import_har',
+      'network_list_transactions',
+      'network_remove_mock_rule',
+      'network_set_mock_rules',
+      'network_set_mocking_enabled',
+      'network_update_mock_rule',
+    ]);
+    for (const tool of network) {
+      expect(tool.annotations, tool.name).toBeDefined();
+      expect(tool.inputSchema.properties).toHaveProperty('sessionId');
+      if (tool.name !== 'network_get_transaction')
+        expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    }
+  });
+
+  it('a rule added over MCP changes the next fetch; hits rise; turning mocking off restores the real answer', async () => {
+    const { t, call } = await setup();
+    const plugin = network({ ignoreUrls: [t.urls.mcpUrl] }); // the test's own MCP client runs in this process
+    await plugin.ready;
+    cleanups.push(() => plugin.dispose());
+    const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.mcp-net', name: 'Net' }, plugins: [plugin] });
+    cleanups.push(() => agent.disconnect());
+    await waitFor(() => agent.status.state === 'connected', 'the agent');
+    const s = await httpServer((req, res) => res.end(`real ${req.url}`));
+    cleanups.push(() => s.close());
+
+    const added = await call('network_add_mock_rule', {
+      name: 'slow teapot',
+      match: { method: 'GET', url: { kind: 'glob', value: `${s.url}/api/*` } },
+      action: { type: 'respond', status: 418, body: { type: 'text', text: 'mocked over MCP' }, delayMs: 120 },
+    });
+    expect(added.isError ?? false, textOf(added)).toBe(false);
+    const ruleId = added.structuredContent!.rule.id as string;
+    expect(added.structuredContent!.config).toMatchObject({ revision: 1, sync: { state: 'applied' } });
+
+    const started = performance.now();
+    const mocked = await fetch(`${s.url}/api/tea`);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+    expect([mocked.status, await mocked.text()]).toEqual([418, 'mocked over MCP']);
+    await (await fetch(`${s.url}/api/more`)).text();
+
+    await waitFor(() => plugin.mockConfig().revision === 1, 'the rule in the app');
+    let config = await call('network_get_mock_config');
+    for (let i = 0; i < 100 && config.structuredContent!.hits[ruleId] !== 2; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      config = await call('network_get_mock_config');
+    }
+    expect(config.structuredContent).toMatchObject({ hits: { [ruleId]: 2 }, rules: [{ id: ruleId }] });
+
+    const listed = await call('network_list_transactions', { mockedOnly: true });
+    expect(listed.structuredContent!.transactions).toHaveLength(2);
+    expect(listed.structuredContent!.transactions[0]).toMatchObject({ status: 418, mockRuleId: ruleId });
+    expect((await call('network_list_transactions', { urlContains: '/mcp' })).structuredContent!.total).toBe(0);
+
+    const off = await call('network_set_mocking_enabled', { enabled: false });
+    expect(off.isError ?? false, textOf(off)).toBe(false);
+    expect(await (await fetch(`${s.url}/api/tea`)).text()).toBe('real /api/tea');
+
+    const bad = await call('network_add_mock_rule', {
+      match: { url: { kind: 'regex', value: '*oops' } },
+      action: { type: 'respond', status: 200 },
+    });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/invalid regular expression/);
+    expect((await call('network_get_mock_config')).structuredContent!.rules).toHaveLength(1);
+
+    const har = await call('network_export_har', {});
+    expect(har.isError ?? false, textOf(har)).toBe(false);
+    expect(HarSchema.safeParse(har.structuredContent).success).toBe(true);
+    expect(har.structuredContent!.log.entries.length).toBeGreaterThanOrEqual(3);
+
+    const history = t.core.history.list().find((c) => c.tool === 'network_add_mock_rule' && c.status === 'failed');
+    expect(history?.error).toMatch(/invalid regular expression/);
+  });
+
+  it('a push the app does not acknowledge is an isError result, and the rule is not kept', async () => {
+    const { t, call } = await setup({ link: { requestTimeoutMs: 250 } });
+    const silent = defineAgentPlugin(networkProtocol, (ctx) => {
+      ctx.handle('setMockConfig', () => new Promise(() => {}));
+    });
+    const agent = connect({
+      url: t.urls.debuggeeUrl,
+      app: { id: 'com.test.silent', name: 'Silent' },
+      plugins: [silent],
+    });
+    cleanups.push(() => agent.disconnect());
+    await waitFor(() => agent.status.state === 'connected', 'the agent');
+
+    const result = await call('network_add_mock_rule', {
+      match: { url: { kind: 'contains', value: '/x' } },
+      action: { type: 'respond', status: 500 },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^failed to apply on the debuggee: no reply to network\.setMockConfig within 250 ms/,
+    );
+    const config = await call('network_get_mock_config');
+    expect(config.structuredContent).toMatchObject({ revision: 0, rules: [], sync: { state: 'failed' } });
+  });
+});
