@@ -1,0 +1,99 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { WebSocket, WebSocketServer } from 'ws';
+import { connect } from '../../agent/connection.js';
+import { startTestCore, waitFor } from '../../electron/host/testing.js';
+import { example } from '../../plugins/example/agent.js';
+import { defineScenario, latencyRow, type Stats, sample } from '../harness.js';
+
+const ITERATIONS = 1500;
+
+/**
+ * An MCP tools/call of example_send_ping over Streamable HTTP: MCP client → core (routing, history)
+ * → debuggee → back. Its floor is what the call cannot avoid: a plain loopback HTTP POST round trip
+ * plus a raw ws round trip, both measured in this run.
+ */
+export default defineScenario('MCP tool call', async () => {
+  const http = await plainPostRoundTrip();
+  const ws = await rawWsRoundTrip();
+  const floor: Stats = { median: http.median + ws.median, p95: http.p95 + ws.p95, samples: http.samples };
+
+  const t = await startTestCore();
+  const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'bench', name: 'Bench' }, plugins: [example()] });
+  const client = new Client({ name: 'porthole-bench', version: '1.0.0' });
+  try {
+    await waitFor(() => agent.status.sessionId, 'the bench agent');
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${t.core.mcp.token()}` } },
+      }),
+    );
+    await client.listTools();
+    const call = await sample(async () => {
+      const result = await client.callTool({ name: 'example_send_ping', arguments: {} });
+      if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result.content)}`);
+    }, ITERATIONS);
+    return [
+      latencyRow(
+        'MCP tools/call example_send_ping over HTTP (client→core→debuggee→back)',
+        call,
+        'HTTP POST + ws round trip',
+        floor,
+        `n=${call.samples}; floor: POST ${http.median.toFixed(3)} + ws ${ws.median.toFixed(3)} ms`,
+      ),
+    ];
+  } finally {
+    await client.close().catch(() => {});
+    agent.disconnect();
+    await t.stop();
+  }
+});
+
+async function plainPostRoundTrip(): Promise<Stats> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'example_send_ping', arguments: {} },
+  });
+  try {
+    return await sample(async () => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.text();
+    }, ITERATIONS);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+async function rawWsRoundTrip(): Promise<Stats> {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((r) => server.once('listening', r));
+  server.on('connection', (socket) => socket.on('message', (data) => socket.send(data.toString())));
+  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  await new Promise((r) => client.once('open', r));
+  const frame = JSON.stringify({ type: 'request', id: 'h1', plugin: 'example', method: 'ping', params: { sentAt: 0 } });
+  try {
+    return await sample(
+      () =>
+        new Promise((resolve) => {
+          client.once('message', resolve);
+          client.send(frame);
+        }),
+      ITERATIONS,
+    );
+  } finally {
+    client.close();
+    server.close();
+  }
+}
