@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { ImagePreview } from '../../renderer/src/components/ImagePreview.js';
 import { JsonTree } from '../../renderer/src/components/JsonTree.js';
 import { type PanelProps, usePanelClient, usePluginEvents } from '../../renderer/src/panel-kit.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from './protocol.js';
@@ -73,17 +74,13 @@ export default function ExamplePanel({ session }: PanelProps) {
         </div>
       )}
       {shot && (
-        <figure className="card stack" style={{ margin: 0 }}>
-          <img
-            className="preview"
+        <section className="card" aria-label="Screenshot">
+          <ImagePreview
             src={`data:${shot.mimeType};base64,${shot.base64}`}
             alt={`Screenshot of ${session.app.name}`}
+            mimeType={`${shot.mimeType} · ${Math.round((shot.base64.length * 3) / 4 / 1024)} KB`}
           />
-          <figcaption className="muted small">
-            {shot.width && shot.height ? `${shot.width} × ${shot.height} · ` : ''}
-            {shot.mimeType} · {Math.round((shot.base64.length * 3) / 4 / 1024)} KB
-          </figcaption>
-        </figure>
+        </section>
       )}
       <section className="card stack" aria-label="Event log">
         <div className="row">

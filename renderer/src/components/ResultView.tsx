@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ToolRunResult } from '../../../shared/bridge.js';
 import { FailedMark } from './FailedMark.js';
+import { ImagePreview } from './ImagePreview.js';
 import { JsonTree } from './JsonTree.js';
 
 /** A tool's answer: JSON as a tree, images as images, text as text, failures flagged. */
@@ -41,7 +42,13 @@ export function ResultView({ result, durationMs }: { result: ToolRunResult; dura
 
 function Block({ block, index }: { block: ToolRunResult['content'][number]; index: number }) {
   if (block.type === 'image') {
-    return <img src={`data:${block.mimeType};base64,${block.data}`} alt={`Result ${index + 1} (${block.mimeType})`} />;
+    return (
+      <ImagePreview
+        src={`data:${block.mimeType};base64,${block.data}`}
+        alt={`Result ${index + 1} (${block.mimeType})`}
+        mimeType={block.mimeType}
+      />
+    );
   }
   return <TextBlock text={block.text} />;
 }

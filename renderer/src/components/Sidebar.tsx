@@ -166,7 +166,26 @@ function McpNav() {
   );
 }
 
+/** Small line icons; emoji fonts are not everywhere. */
 function PlatformIcon({ platform }: { platform: SessionInfo['device']['platform'] }) {
-  const glyph = { browser: '🌐', node: '⬢', 'react-native': '📱', electron: '🖥', other: '•' }[platform];
-  return <span aria-hidden="true">{glyph}</span>;
+  const paths: Record<SessionInfo['device']['platform'], string> = {
+    browser: 'M2 3h12v10H2zM2 6h12',
+    node: 'M8 1.5l5.5 3.2v6.6L8 14.5l-5.5-3.2V4.7z',
+    'react-native': 'M5 1.5h6v13H5zM7 12.5h2',
+    electron: 'M1.5 2.5h13v9h-13zM5.5 14h5M8 11.5V14',
+    other: 'M8 3a5 5 0 100 10A5 5 0 008 3z',
+  };
+  return (
+    <svg
+      width="13"
+      height="13"
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.5"
+    >
+      <path d={paths[platform]} />
+    </svg>
+  );
 }

@@ -25,9 +25,13 @@ export interface NavStore {
 const THEME_KEY = 'porthole.theme';
 
 function initialTheme(): Theme {
-  const stored = globalThis.localStorage?.getItem(THEME_KEY);
-  if (stored === 'light' || stored === 'dark') return stored;
-  return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  try {
+    const stored = globalThis.localStorage?.getItem(THEME_KEY);
+    if (stored === 'light' || stored === 'dark') return stored;
+    return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  } catch {
+    return 'light';
+  }
 }
 
 export const useNav = create<NavStore>()((set) => ({
@@ -45,7 +49,11 @@ export const useNav = create<NavStore>()((set) => ({
   selectTool: (toolName) => set({ view: 'tools', toolName }),
   selectCall: (callId) => set({ view: 'history', callId }),
   setTheme: (theme) => {
-    globalThis.localStorage?.setItem(THEME_KEY, theme);
+    try {
+      globalThis.localStorage?.setItem(THEME_KEY, theme);
+    } catch {
+      // not kept across reloads; the choice still applies now
+    }
     set({ theme });
   },
   setFollow: (follow) => set({ follow }),

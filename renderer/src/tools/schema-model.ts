@@ -69,6 +69,8 @@ function toField(name: string, path: string, raw: Json, required: boolean): Fiel
     default: schema.default ?? raw.default,
   };
   if (Array.isArray(schema.enum)) return { ...common, kind: 'enum', options: schema.enum };
+  if (Array.isArray(schema.type) && schema.type.filter((t) => t !== 'null').length > 1)
+    return { ...common, kind: 'json' };
   if ('const' in schema) return { ...common, kind: 'enum', options: [schema.const] };
   switch (typeOf(schema)) {
     case 'string':
@@ -169,16 +171,9 @@ function convert(field: Field, raw: FieldValue | undefined, errors: Record<strin
   };
   if (field.kind === 'object') {
     const nested = typeof raw === 'object' ? raw : {};
-    const inner: Record<string, string> = {};
-    const value = collect(field.fields, nested, inner);
-    const empty = Object.keys(value).length === 0;
-    if (empty && !field.required) {
-      // Only "required" complaints about an untouched optional object are dropped; real mistakes stay.
-      for (const [path, message] of Object.entries(inner)) if (message !== 'required') errors[path] = message;
-      return undefined;
-    }
-    Object.assign(errors, inner);
-    return value;
+    // An optional object the user never touched is left out; once touched, it must be complete.
+    if (!field.required && JSON.stringify(nested) === JSON.stringify(initialValues(field.fields))) return undefined;
+    return collect(field.fields, nested, errors);
   }
   const text = typeof raw === 'string' ? raw : raw === true ? 'true' : raw === false ? 'false' : '';
   switch (field.kind) {

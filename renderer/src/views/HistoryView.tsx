@@ -39,7 +39,7 @@ export function HistoryView() {
   };
 
   return (
-    <div className="split" style={{ gridTemplateColumns: callId ? 'minmax(420px, 1.4fr) minmax(320px, 1fr)' : '1fr' }}>
+    <div className="split" style={{ gridTemplateColumns: callId ? 'minmax(440px, 1.5fr) minmax(340px, 1fr)' : '1fr' }}>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: arrow keys move through the rows */}
       <div onKeyDown={onKeys}>
         <div className="filters" role="toolbar" aria-label="Filters">
@@ -100,12 +100,12 @@ export function HistoryView() {
             <thead>
               <tr>
                 <th>Time</th>
+                <th>Status</th>
                 <th>Tool</th>
                 <th>Session</th>
                 <th>Client</th>
                 <th>Surface</th>
                 <th>Duration</th>
-                <th>Status</th>
               </tr>
             </thead>
             <tbody>
@@ -121,14 +121,14 @@ export function HistoryView() {
                   onKeyDown={(e) => e.key === 'Enter' && selectCall(call.id)}
                 >
                   <td className="muted">{new Date(call.startedAt).toLocaleTimeString()}</td>
+                  <td>
+                    <Status call={call} />
+                  </td>
                   <td className="mono">{call.tool}</td>
                   <td>{sessionName(call.sessionId)}</td>
                   <td>{clientLabel(call)}</td>
                   <td>{call.surface}</td>
                   <td>{call.durationMs === undefined ? '…' : formatMs(call.durationMs)}</td>
-                  <td>
-                    <Status call={call} />
-                  </td>
                 </tr>
               ))}
             </tbody>

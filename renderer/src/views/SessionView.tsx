@@ -48,9 +48,8 @@ export function SessionView() {
           <h2>
             {session.app.name} <span className="muted">· {plugin?.title ?? pluginId ?? 'no plugins'}</span>
           </h2>
-          <div className="muted small">
-            {session.device.name} · {session.device.platform}
-            {session.device.runtime ? ` · ${session.device.runtime}` : ''} · {session.remoteAddress} ·{' '}
+          <div className="muted small" title={session.device.runtime}>
+            {session.device.name} · {session.device.platform} · {session.remoteAddress} ·{' '}
             {session.security === 'lan' ? 'LAN (paired)' : 'loopback'}
             {session.protocolErrors > 0 && ` · ${session.protocolErrors} protocol errors`}
             {session.droppedNotifications > 0 && ` · ${session.droppedNotifications} events dropped while offline`}
