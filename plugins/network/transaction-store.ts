@@ -16,7 +16,7 @@ export interface StoreLimits {
   maxBodyChars: number;
 }
 
-export const DEFAULT_STORE_LIMITS: StoreLimits = { maxTransactions: 5000, maxBodyChars: 128 * 1024 * 1024 };
+export const DEFAULT_STORE_LIMITS: StoreLimits = { maxTransactions: 10_000, maxBodyChars: 128 * 1024 * 1024 };
 
 export type SortOrder = 'newest' | 'oldest';
 
