@@ -1,5 +1,17 @@
 import { z } from 'zod';
+import {
+  type CallDetail,
+  CallDetailSchema,
+  type CallStatus,
+  CallStatusSchema,
+  type CallSummary,
+  CallSummarySchema,
+  ClientInfoSchema,
+  ToolResultContentSchema,
+  ToolResultJsonSchema,
+} from './call-record.js';
 import { SessionInfoSchema } from './session.js';
+import { CallSurfaceSchema } from './tool.js';
 
 /**
  * The messages between the inspector window (renderer) and the core. Two transports carry exactly
@@ -60,49 +72,16 @@ export const ToolInfoSchema = z.object({
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 
-export const ToolContentSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
-]);
+export const ToolContentSchema = ToolResultContentSchema;
 export type BridgeToolContent = z.infer<typeof ToolContentSchema>;
 
 /** A tool's answer as the window renders it. `raw` is the handler's own value (the UI surface gets it). */
-export const ToolRunResultSchema = z.object({
-  isError: z.boolean(),
-  content: z.array(ToolContentSchema),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  raw: z.unknown().optional(),
-});
+export const ToolRunResultSchema = ToolResultJsonSchema.extend({ raw: z.unknown().optional() });
 export type ToolRunResult = z.infer<typeof ToolRunResultSchema>;
 
-export const CallSurfaceSchema = z.enum(['mcp-http', 'mcp-stdio', 'ui']);
-export const CallStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled']);
-export type CallStatus = z.infer<typeof CallStatusSchema>;
-
-export const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
-
-/** One row of the call history. */
-export const CallSummarySchema = z.object({
-  id: z.string(),
-  tool: z.string(),
-  plugin: z.string().optional(),
-  sessionId: z.string().optional(),
-  surface: CallSurfaceSchema,
-  client: ClientInfoSchema.optional(),
-  startedAt: z.number(),
-  durationMs: z.number().optional(),
-  status: CallStatusSchema,
-  /** For failed calls: the message the caller got. */
-  error: z.string().optional(),
-});
-export type CallSummary = z.infer<typeof CallSummarySchema>;
-
-/** A call with its arguments and result, for the detail view. */
-export const CallDetailSchema = CallSummarySchema.extend({
-  args: z.unknown(),
-  result: ToolRunResultSchema.optional(),
-});
-export type CallDetail = z.infer<typeof CallDetailSchema>;
+export type { CallDetail, CallStatus, CallSummary };
+// The call history's records are defined once, in call-record.ts.
+export { CallDetailSchema, CallStatusSchema, CallSummarySchema, CallSurfaceSchema, ClientInfoSchema };
 
 export const McpClientSchema = z.object({
   id: z.string(),
@@ -110,6 +89,8 @@ export const McpClientSchema = z.object({
   version: z.string(),
   surface: CallSurfaceSchema,
   connectedAt: z.number(),
+  lastActivityAt: z.number().optional(),
+  callsInFlight: z.number().int().optional(),
 });
 export type McpClient = z.infer<typeof McpClientSchema>;
 
