@@ -143,6 +143,22 @@ describe('the call history', () => {
     expect(open(undefined, dataDir).history.size).toBe(1);
   });
 
+  it('keeps very long arguments and text blocks in part, saying so', () => {
+    const { history } = open({ maxArgsChars: 100, maxTextChars: 50 });
+    const call = history.start({ tool: 'network_import_har', surface: 'mcp-http', args: { har: 'x'.repeat(500) } });
+    history.finish(call.id, { status: 'succeeded', result: ToolResult.text('y'.repeat(80)) });
+    const detail = history.get(call.id)!;
+    expect(detail.args).toEqual({
+      '(not kept)': 'the arguments were 510 characters of JSON; the history keeps the first 100',
+      preview: `{"har":"${'x'.repeat(92)}`,
+    });
+    expect(detail.result!.content).toEqual([
+      { type: 'text', text: `${'y'.repeat(50)}… (30 more characters not kept in the history)` },
+    ]);
+    const small = history.start({ tool: 'example_echo', surface: 'ui', args: { text: 'short' } });
+    expect(history.get(small.id)!.args).toEqual({ text: 'short' });
+  });
+
   it('filters by status, tool, session and surface', () => {
     const { history } = open();
     record(history, 'a');

@@ -29,6 +29,8 @@ export interface HistoryOptions {
   maxRecords?: number;
   /** A longer text block is cut in the history (the caller still got all of it). */
   maxTextChars?: number;
+  /** Arguments whose JSON is longer are kept as a preview only (the tool still got all of them). */
+  maxArgsChars?: number;
 }
 
 export interface HistoryFilter {
@@ -57,6 +59,7 @@ export class CallHistory {
   private readonly images: ImageStore;
   private readonly maxRecords: number;
   private readonly maxTextChars: number;
+  private readonly maxArgsChars: number;
   private linesInFile = 0;
 
   constructor(
@@ -67,7 +70,8 @@ export class CallHistory {
     this.file = new HistoryFile(join(dataDir, 'history', 'calls.jsonl'));
     this.images = new ImageStore(join(dataDir, 'history', 'images'));
     this.maxRecords = Math.max(1, options.maxRecords ?? 1000);
-    this.maxTextChars = options.maxTextChars ?? 1_000_000;
+    this.maxTextChars = options.maxTextChars ?? 256 * 1024;
+    this.maxArgsChars = options.maxArgsChars ?? 256 * 1024;
   }
 
   /** Reads the file back; a call that never finished (the inspector died) is recorded as failed. */
@@ -110,9 +114,10 @@ export class CallHistory {
       startedAt: Date.now(),
       status: 'running',
     };
-    this.entries.set(summary.id, { summary, args: call.args });
+    const args = this.keepable(call.args);
+    this.entries.set(summary.id, { summary, args });
     const { status: _status, ...started } = summary;
-    this.write({ kind: 'started', call: { ...started, args: call.args } });
+    this.write({ kind: 'started', call: { ...started, args } });
     this.trim();
     this.bus.emit('call:started', { call: summary });
     return summary;
@@ -196,6 +201,21 @@ export class CallHistory {
 
   get path(): string {
     return this.file.path;
+  }
+
+  /** Arguments as kept: in full unless their JSON is very long (a whole HAR file, say). */
+  private keepable(args: unknown): unknown {
+    let json: string;
+    try {
+      json = JSON.stringify(args) ?? 'null';
+    } catch (e) {
+      return { '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` };
+    }
+    if (json.length <= this.maxArgsChars) return args;
+    return {
+      '(not kept)': `the arguments were ${json.length} characters of JSON; the history keeps the first ${this.maxArgsChars}`,
+      preview: json.slice(0, this.maxArgsChars),
+    };
   }
 
   private store(result: ToolResult): StoredResult {

@@ -29,7 +29,7 @@ export const DEFAULT_MCP_OPTIONS: McpHttpOptions = {
   allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
   maxSessions: 32,
   idleTimeoutMs: 60 * 60_000,
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: 4 * 1024 * 1024,
 };
 
 interface HttpSession {
