@@ -55,7 +55,7 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
 
   const registered = new Map<string, { tool: unknown; handle: RegisteredTool }>();
   const sync = () => {
-    const current = new Map(tools.list().map((info) => [info.name, tools.get(info.name)!]));
+    const current = new Map(tools.registered().map((tool) => [tool.name, tool]));
     for (const [name, { tool, handle }] of registered) {
       if (current.get(name) === tool) continue;
       handle.remove();

@@ -55,6 +55,11 @@ export class ToolService {
     return this.deps.registry.get(name);
   }
 
+  /** The tools with their definitions and schemas (what the MCP layer registers). */
+  registered(): RegisteredTool[] {
+    return this.deps.registry.list();
+  }
+
   /** Adds tools (host tools, or a plugin's with its id); returns a function that removes them. */
   // biome-ignore lint/suspicious/noExplicitAny: plugin tools name their own instance type
   register(definitions: readonly ToolDefinition<any>[], plugin?: string): () => void {
