@@ -2,6 +2,7 @@ import { getRawRequest } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { type AgentPluginContext, defineAgentPlugin } from '../../agent/plugin.js';
+import type { NotificationMethod, NotificationParams } from '../../shared/plugin-protocol.js';
 import { RequestError } from '../../shared/protocol/messenger.js';
 import { base64ToBytes, captureBody } from './capture-body.js';
 import { type CompiledRule, compileMockConfig, findMatchingRule } from './mock-match.js';
@@ -80,6 +81,8 @@ interface Live {
 /** Kept off bundlers' static analysis: these exist only in Node. */
 const CLIENT_REQUEST_MODULE = '@mswjs/interceptors/ClientRequest';
 const NODE_MODULE = 'node:module';
+const MAX_URL = 65_536;
+const MAX_HEADERS = 1000;
 /** A request body that has not ended after this long is captured as far as it got. */
 const REQUEST_BODY_WAIT_MS = 1000;
 
@@ -109,6 +112,7 @@ class NetworkAgent {
   private currentFetch: { live?: Live } | undefined;
   private restoreFetch: (() => void) | undefined;
   private disposed = false;
+  private readonly warned = new Set<string>();
   private syncBuiltins: () => void = () => {};
   private readonly ready: Promise<void>;
 
@@ -146,7 +150,8 @@ class NetworkAgent {
   }
 
   private applyMockConfig(config: MockConfig): { revision: number } {
-    if (this.options.mocking === false) {
+    const wouldMock = config.enabled && config.rules.some((r) => r.enabled);
+    if (this.options.mocking === false && wouldMock) {
       throw new RequestError(
         'handler-error',
         'mocking is turned off in this app (network({ mocking: false })); remove that option to allow mock rules',
@@ -233,7 +238,19 @@ class NetworkAgent {
     return (this.options.ignoreUrls ?? []).some((p) => (typeof p === 'string' ? url.includes(p) : p.test(url)));
   }
 
-  private async onRequest(initiator: Initiator, { request, requestId, controller }: RequestEvent): Promise<void> {
+  /**
+   * Whatever goes wrong in here must not reach the interceptor: it would answer the app's request
+   * with a 500. A capture problem costs the capture, never the app's request.
+   */
+  private async onRequest(initiator: Initiator, event: RequestEvent): Promise<void> {
+    try {
+      await this.capture(initiator, event);
+    } catch (e) {
+      this.warn('request', e);
+    }
+  }
+
+  private async capture(initiator: Initiator, { request, requestId, controller }: RequestEvent): Promise<void> {
     if (this.disposed || this.ignored(request)) return;
     const live: Live = {
       id: `${this.idPrefix}-${this.nextId++}`,
@@ -260,11 +277,11 @@ class NetworkAgent {
       header: (name) => request.headers.get(name),
       bodyText: body?.encoding === 'text' ? body.data : undefined,
     });
-    this.ctx.notify('started', {
+    this.send('started', {
       id: live.id,
       initiator,
-      method: request.method,
-      url: request.url,
+      method: clip(request.method, 32),
+      url: clip(request.url, MAX_URL),
       headers: this.headers(request.headers),
       body,
       startedAt,
@@ -276,6 +293,7 @@ class NetworkAgent {
   private async answer(live: Live, rule: MockRule, controller: RequestEvent['controller']): Promise<void> {
     const action = rule.action;
     if (action.delayMs) await sleep(action.delayMs);
+    if (live.done) return; // the app gave up (aborted) during the delay
     if (action.type === 'networkError') {
       const error = new TypeError(action.message ?? 'mocked network error');
       this.fail(live, error);
@@ -311,14 +329,22 @@ class NetworkAgent {
     }
   }
 
-  private onResponse({ response, requestId }: ResponseEvent): void {
+  private onResponse(event: ResponseEvent): void {
+    try {
+      this.captureResponse(event);
+    } catch (e) {
+      this.warn('response', e);
+    }
+  }
+
+  private captureResponse({ response, requestId }: ResponseEvent): void {
     const live = this.live.get(requestId);
     if (!live || live.done || live.responded) return;
     live.responded = true;
-    this.ctx.notify('response', {
+    this.send('response', {
       id: live.id,
       status: response.status,
-      statusText: response.statusText,
+      statusText: clip(response.statusText, 1024),
       headers: this.headers(response.headers),
       waitMs: round(performance.now() - live.t0),
     });
@@ -328,7 +354,7 @@ class NetworkAgent {
         if (live.done) return;
         live.done = true;
         this.live.delete(live.requestId);
-        this.ctx.notify('completed', { id: live.id, body, durationMs: round(performance.now() - live.t0) });
+        this.send('completed', { id: live.id, body, durationMs: round(performance.now() - live.t0) });
       },
       (error) => this.fail(live, error, 'the response body failed: '),
     );
@@ -339,7 +365,7 @@ class NetworkAgent {
     live.done = true;
     this.live.delete(live.requestId);
     const { message, code } = describeError(error);
-    this.ctx.notify('failed', {
+    this.send('failed', {
       id: live.id,
       message: `${prefix}${message}`.slice(0, 4096),
       code,
@@ -350,15 +376,35 @@ class NetworkAgent {
   private headers(headers: Headers): Header[] {
     const out: Header[] = [];
     const hide = this.scope === 'all';
+    const add = (name: string, value: string) => {
+      if (out.length < MAX_HEADERS) {
+        out.push({ name: clip(name, 1024), value: hide && this.redacted.has(name) ? REDACTED : clip(value, 65_536) });
+      }
+    };
     headers.forEach((value, name) => {
-      if (name === 'set-cookie') return;
-      out.push({ name, value: hide && this.redacted.has(name) ? REDACTED : value });
+      if (name !== 'set-cookie') add(name, value);
     });
-    const cookies = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : [];
-    for (const value of cookies) {
-      out.push({ name: 'set-cookie', value: hide && this.redacted.has('set-cookie') ? REDACTED : value });
-    }
+    for (const value of typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : [])
+      add('set-cookie', value);
     return out;
+  }
+
+  /** A notification the inspector would refuse is dropped with a warning, never thrown at the app. */
+  private send<M extends NotificationMethod<NetworkProtocol['toHost']>>(
+    method: M,
+    params: NotificationParams<NetworkProtocol['toHost'], M>,
+  ): void {
+    try {
+      this.ctx.notify(method, params);
+    } catch (e) {
+      this.warn(method, e);
+    }
+  }
+
+  private warn(what: string, error: unknown): void {
+    if (this.warned.has(what)) return;
+    this.warned.add(what);
+    console.warn(`[porthole] network: a ${what} could not be captured: ${(error as Error)?.message ?? error}`);
   }
 
   private dispose(): void {
@@ -405,3 +451,4 @@ function describeError(error: unknown): { message: string; code?: string } {
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);

@@ -72,6 +72,31 @@ describe('mock rules applied in a Node debuggee', () => {
     expect(tx).toMatchObject({ state: 'failed', mock: { ruleId: rule.id }, error: { message: 'simulated outage' } });
   });
 
+  it('never breaks the app: an oversized URL is clipped in the capture, an abort during a delay is just a failure', async () => {
+    const d = await debuggee();
+    await d.host.addMockRule({
+      match: { url: { kind: 'contains', value: '127.0.0.1:9/' } },
+      action: { type: 'respond', status: 200, body: { type: 'text', text: 'ok' }, delayMs: 300 },
+    });
+    const long = `http://127.0.0.1:9/${'a'.repeat(70_000)}`;
+    const answer = await fetch(long);
+    expect([answer.status, await answer.text()]).toEqual([200, 'ok']);
+    const clipped = await waitFor(() => d.host.transactions().find((t) => t.state === 'complete'), 'the long one');
+    expect(clipped.request.url).toBe(long.slice(0, 65_536));
+
+    const controller = new AbortController();
+    const aborted = fetch('http://127.0.0.1:9/abort-me', { signal: controller.signal }).catch((e: Error) => e);
+    setTimeout(() => controller.abort(), 50);
+    expect(((await aborted) as Error).name).toBe('AbortError');
+    const tx = await waitFor(
+      () => d.host.transactions({ urlContains: 'abort-me' }).find((t) => t.state === 'failed'),
+      'the aborted one',
+    );
+    expect(tx.error?.message).toMatch(/abort/i);
+    await new Promise((r) => setTimeout(r, 350)); // past the rule's delay: nothing may throw then
+    expect(d.host.get(tx.id)?.state).toBe('failed');
+  });
+
   it('refuses a rule with a bad regex and keeps the rules as they were', async () => {
     const d = await debuggee();
     await expect(
