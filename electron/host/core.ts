@@ -103,6 +103,7 @@ export class Core {
         registry,
         urls: () => this.urls,
         mcpClients: () => this.mcp.clients(),
+        windowCapture: options.windowCapture,
       }),
     );
     for (const plugin of this.plugins.list()) {

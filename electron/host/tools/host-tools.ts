@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
-import { defineTool } from '../../../shared/tool.js';
+import { defineTool, ToolError } from '../../../shared/tool.js';
+import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
@@ -16,6 +17,8 @@ export interface HostToolDeps {
   /** Undefined until the core has started. */
   urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
   mcpClients(): McpClientInfo[];
+  /** Desktop mode only: captures the inspector window. */
+  windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
 }
 
 /** A session as MCP callers get it: everything but the app icon (a data: URL of no use to an agent). */
@@ -130,5 +133,30 @@ export function createHostTools(deps: HostToolDeps) {
     },
   });
 
-  return [listSessions, listPlugins, getStatus];
+  const screenshot = defineTool({
+    name: 'inspector_screenshot',
+    title: 'Screenshot the inspector window',
+    description:
+      'Captures the Porthole inspector window itself (what the developer sees) as a PNG. Needs the desktop app; a headless inspector has no window. To capture the app being debugged, use example_capture_screenshot.',
+    input: z.object({}),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async () => {
+      if (!deps.windowCapture) {
+        throw new ToolError(
+          'inspector_screenshot needs the Porthole desktop app: this inspector runs headless (porthole serve) and has no window. Start it with `npm start` where Electron can run, or capture the debuggee with example_capture_screenshot.',
+        );
+      }
+      let shot: { base64: string; width: number; height: number };
+      try {
+        shot = await deps.windowCapture();
+      } catch (e) {
+        throw new ToolError(
+          `could not capture the inspector window: ${(e as Error).message}; open the window and retry`,
+        );
+      }
+      return ToolResult.image(shot.base64, 'image/png', `The inspector window, ${shot.width}×${shot.height} px.`);
+    },
+  });
+
+  return [listSessions, listPlugins, getStatus, screenshot];
 }
