@@ -55,6 +55,11 @@ interface ToolSpecBase<I extends AnyObject> {
   description: string;
   input: I;
   annotations: ToolAnnotations;
+  /**
+   * Plugin tools that only read what the inspector stored (not the app itself) set this, so an
+   * explicit `sessionId` of a disconnected app still reaches its data. Others need the app connected.
+   */
+  worksWhenDisconnected?: boolean;
 }
 
 export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx> extends ToolSpecBase<I> {

@@ -149,4 +149,36 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     const config = await call('network_get_mock_config');
     expect(config.structuredContent).toMatchObject({ revision: 0, rules: [], sync: { state: 'failed' } });
   });
+
+  it("a disconnected app's stored traffic stays readable with its sessionId; changes need it connected", async () => {
+    const { t, call } = await setup();
+    const plugin = network({ ignoreUrls: [t.urls.mcpUrl] });
+    await plugin.ready;
+    cleanups.push(() => plugin.dispose());
+    const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.gone', name: 'Gone' }, plugins: [plugin] });
+    const sessionId = await waitFor(() => agent.status.state === 'connected' && agent.status.sessionId, 'the agent');
+    const s = await httpServer((_req, res) => res.end('before the crash'));
+    cleanups.push(() => s.close());
+    await (await fetch(`${s.url}/last-words`)).text();
+    for (let i = 0; i < 100; i++) {
+      const seen = await call('network_list_transactions', { urlContains: '/last-words' });
+      if (seen.structuredContent!.transactions[0]?.state === 'complete') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    agent.disconnect();
+    await waitFor(() => !t.core.sessions.get(sessionId)!.info.active, 'the session to go inactive');
+
+    const listed = await call('network_list_transactions', { sessionId, urlContains: '/last-words' });
+    expect(listed.isError ?? false, textOf(listed)).toBe(false);
+    const [summary] = listed.structuredContent!.transactions;
+    const detail = await call('network_get_transaction', { sessionId, id: summary.id });
+    expect(textOf(detail)).toContain('before the crash');
+
+    const change = await call('network_set_mocking_enabled', { sessionId, enabled: false });
+    expect(change.isError).toBe(true);
+    expect(textOf(change)).toMatch(/is inactive: its app disconnected/);
+    const implicit = await call('network_list_transactions');
+    expect(implicit.isError).toBe(true);
+    expect(textOf(implicit)).toContain(`inactive sessions that had it: ${sessionId}`);
+  });
 });

@@ -50,6 +50,7 @@ const sessionNote = 'Acts on the one connected app with the network plugin unles
 
 export const listTransactions = tool({
   name: 'network_list_transactions',
+  worksWhenDisconnected: true,
   title: 'List network requests',
   description: `Lists the HTTP requests the app made (fetch, XMLHttpRequest, http/https), newest first, as summaries: id, method, URL, status, state (pending/complete/failed), duration, sizes, mock rule. Filter by URL text, method, status or status range, failures, mocked requests, time. Pages with cursor (default 50, at most 500 per page). Use network_get_transaction for headers and bodies. ${sessionNote}`,
   input: TransactionFilterSchema.extend({
@@ -76,6 +77,7 @@ export const listTransactions = tool({
 
 export const getTransaction = tool({
   name: 'network_get_transaction',
+  worksWhenDisconnected: true,
   title: 'Get a network request',
   description: `One request in full: request and response headers and bodies, timing, failure, mock rule. Bodies are text or base64 (binary), cut to maxBodyChars (truncatedForOutput marks a cut; truncated marks a body the app's capture cap cut). With responseBodyAsImage, an image response (PNG, JPEG, GIF, WebP) comes back as an image. includeSnippets adds cURL and fetch code that repeat the request. ${sessionNote}`,
   input: z.object({
@@ -136,6 +138,7 @@ export const clearTransactions = tool({
 
 export const getMockConfig = tool({
   name: 'network_get_mock_config',
+  worksWhenDisconnected: true,
   title: 'Get mock rules',
   description: `The app's mock rules (saved per app, applied inside the app: the first enabled match wins), whether mocking is on, how often each rule fired in this session (hits), and whether the app has applied the current rules (sync). ${sessionNote}`,
   input: z.object({}),
@@ -201,6 +204,7 @@ export const setMockingEnabled = tool({
 
 export const exportHar = tool({
   name: 'network_export_har',
+  worksWhenDisconnected: true,
   title: 'Export requests as HAR',
   description: `The session's requests as a HAR 1.2 log (oldest first), all of them or those matching the filters, for other tools (browser devtools, HAR viewers). maxEntries keeps the newest; bodies are cut to maxBodyChars. ${sessionNote}`,
   input: TransactionFilterSchema.extend({

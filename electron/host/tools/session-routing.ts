@@ -8,10 +8,15 @@ const hasPlugin = (s: SessionInfo, plugin: string) => s.plugins.accepted.some((p
 
 /**
  * Picks the session a plugin tool acts on (DESIGN.md, MCP): the one named by `sessionId`, which must
- * be active and have the plugin; without one, the only active session that has the plugin. Any other
- * case is a failure that names the choices.
+ * have the plugin and be active (unless the tool only reads stored data); without one, the only active
+ * session that has the plugin. Any other case is a failure that names the choices.
  */
-export function routeToSession(sessions: SessionRegistry, plugin: string, sessionId: string | undefined): Routing {
+export function routeToSession(
+  sessions: SessionRegistry,
+  plugin: string,
+  sessionId: string | undefined,
+  worksWhenDisconnected = false,
+): Routing {
   const all = sessions.list();
   const candidates = all.filter((s) => s.active && hasPlugin(s, plugin));
   const choices = candidates.length
@@ -26,7 +31,7 @@ export function routeToSession(sessions: SessionRegistry, plugin: string, sessio
         message: `there is no session "${sessionId}"; ${choices}. Call inspector_list_sessions to see them all.`,
       };
     }
-    if (!session.active) {
+    if (!session.active && !worksWhenDisconnected) {
       return {
         ok: false,
         message: `session ${label(session)} is inactive: its app disconnected; reconnect the app or pick an active session (${choices})`,

@@ -110,7 +110,12 @@ export class ToolService {
     }
 
     const { sessionId, ...toolArgs } = parsed.args as { sessionId?: string };
-    const routing = routeToSession(this.deps.sessions, tool.plugin, sessionId);
+    const routing = routeToSession(
+      this.deps.sessions,
+      tool.plugin,
+      sessionId,
+      tool.definition.worksWhenDisconnected === true,
+    );
     const call = history.start({
       ...base,
       plugin: tool.plugin,
