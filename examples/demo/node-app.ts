@@ -3,8 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from '../../agent/index.js';
 import { example } from '../../plugins/example/agent.js';
+import { network } from '../../plugins/network/agent.js';
 
-export async function startNodeApp(inspectorUrl: string) {
+export async function startNodeApp(inspectorUrl: string, { intervalMs = 3000 } = {}) {
   const backend = createServer((req, res) => {
     if (req.url?.startsWith('/orders')) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -25,10 +26,12 @@ export async function startNodeApp(inspectorUrl: string) {
   const base = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
 
   const events = example();
+  const traffic = network();
+  await traffic.ready;
   const agent = connect({
     url: inspectorUrl,
     app: { id: 'dev.porthole.demo.node', name: 'Demo Node service', version: '1.0.0' },
-    plugins: [events],
+    plugins: [events, traffic],
     onStatus: (s) => console.log(`[node app] ${s.state}${s.error ? ` (${s.error})` : ''}`),
   });
 
@@ -42,12 +45,13 @@ export async function startNodeApp(inspectorUrl: string) {
     } catch (e) {
       events.log('error', `GET ${path} failed`, { message: (e as Error).message });
     }
-  }, 3000);
+  }, intervalMs);
 
   return {
     stop() {
       clearInterval(timer);
       agent.disconnect();
+      traffic.dispose();
       backend.close();
     },
   };

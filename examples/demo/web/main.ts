@@ -2,6 +2,7 @@
 // The demo's browser debuggee: a page that connects to Porthole and makes some requests.
 import { connect } from '../../../agent/index.js';
 import { example } from '../../../plugins/example/agent.js';
+import { network } from '../../../plugins/network/agent.js';
 
 const events = example();
 const query = new URLSearchParams(location.search);
@@ -10,7 +11,7 @@ const status = document.getElementById('status')!;
 connect({
   url: query.get('inspector') ?? import.meta.env.VITE_PORTHOLE_URL ?? undefined,
   app: { id: 'dev.porthole.demo.web', name: 'Demo shop (browser)', version: '1.0.0' },
-  plugins: [events],
+  plugins: [events, network()],
   onStatus: (s) => {
     status.textContent = s.state === 'connected' ? 'connected to Porthole' : `${s.state}…`;
   },
