@@ -1,4 +1,7 @@
 // The layer rules of DESIGN.md ("Runtime layers"), checked by `npm run lint` in CI.
+// Helper files a plugin's agent part imports (e.g. plugins/network/capture-body.ts) are covered too:
+// `npm run build:agent` compiles everything agent code reaches without Node's types, so any
+// `node:*` import there fails the build.
 const NODE = { dependencyTypes: ['core'] };
 const ELECTRON = { path: '^node_modules/electron/' };
 const REACT = { path: '^node_modules/(react|react-dom|zustand)/' };
