@@ -52,6 +52,7 @@ test('sessions appear grouped by device and app, the example panel pings and log
     const debuggee = await context.newPage();
     await debuggee.goto(served.pageUrl({ inspector: inspector.info.debuggeeUrl, appName: 'Acme Shop' }));
     await expect(debuggee.locator('#status')).toHaveText('connected');
+    await page.bringToFront(); // a background tab gets few animation frames
 
     await expect(page.getByTestId('session')).toHaveCount(2);
     await expect(page.getByTestId('device-group')).toHaveCount(2);

@@ -27,7 +27,7 @@ export const BRIDGE_VERSION = 1;
 export const BRIDGE_PATH = '/bridge';
 
 /** Largest frame the page may send, in bytes of UTF-8. */
-export const MAX_BRIDGE_FRAME_BYTES = 4 * 1024 * 1024;
+export const MAX_BRIDGE_FRAME_BYTES = 16 * 1024 * 1024;
 
 /** Electron: the global the preload exposes with `contextBridge.exposeInMainWorld`, and its IPC channels. */
 export const PRELOAD_GLOBAL = 'portholeBridge';

@@ -179,7 +179,7 @@ describe('UI bridge over WebSocket', () => {
       error: { code: 'not-found' },
     });
     expect(await c.request('history.get', { id: 'c1' })).toMatchObject({ ok: false });
-    c.sendRaw(`{"type":"request","id":"big","method":"app.snapshot","params":"${'x'.repeat(5 * 1024 * 1024)}"}`);
+    c.sendRaw(`{"type":"request","id":"big","method":"app.snapshot","params":"${'x'.repeat(17 * 1024 * 1024)}"}`);
     await waitFor(() => c.closed, 'the oversized frame to close the socket');
     expect(c.closed?.code).toBe(1009);
 

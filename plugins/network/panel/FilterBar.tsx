@@ -1,4 +1,4 @@
-import { isFiltering, NO_FILTER, type NetworkFilter, type StatusClass } from './model.js';
+import { isFiltering, type NetworkFilter, NO_FILTER, type StatusClass } from './model.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const CLASSES: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'pending'];
@@ -54,7 +54,7 @@ export function FilterBar({
       </label>
       {isFiltering(filter) && (
         <button type="button" className="link" onClick={() => onChange(NO_FILTER)}>
-          Clear
+          Clear filters
         </button>
       )}
       <span className="spacer" />

@@ -1,0 +1,169 @@
+import { expect, type Page, test } from '@playwright/test';
+import { type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
+import { type RunningInspector, startInspector } from './support/inspector.js';
+import { buildRenderer, openWindow, screenshot } from './window.helpers.js';
+
+// A real 2×2 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let inspector: RunningInspector;
+let served: ServedPage;
+
+test.beforeAll(async () => {
+  await buildRenderer();
+});
+
+test.beforeEach(async () => {
+  inspector = await startInspector();
+  served = await serveDebuggeePage({
+    '/api/cart': (_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ items: [{ sku: 'A-1', qty: 2 }] }));
+    },
+    '/api/logo.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG),
+    '/api/blob': (_req, res) =>
+      void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 250, 251])),
+    '/api/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing'),
+  });
+});
+
+test.afterEach(async () => {
+  await served.close();
+  await inspector.stop();
+});
+
+/** Runs fetch in the debuggee page; answers the status and the body text. */
+function appFetch(debuggee: Page, path: string) {
+  return debuggee.evaluate(async (p) => {
+    const res = await fetch(p);
+    return { status: res.status, text: await res.text() };
+  }, path);
+}
+
+test('requests appear live, filter, show their bodies, and a mock made in the panel answers the next request', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openWindow(page, inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(
+    served.pageUrl({ inspector: inspector.info.debuggeeUrl, plugins: ['example', 'network'], appName: 'Acme Shop' }),
+  );
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await page.bringToFront(); // a background tab gets few animation frames
+  await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
+  const panel = page.getByTestId('network-panel');
+  await expect(panel).toContainText('No requests yet');
+
+  expect(await appFetch(debuggee, '/api/cart')).toMatchObject({ status: 200 });
+  await appFetch(debuggee, '/api/logo.png');
+  await appFetch(debuggee, '/api/blob');
+  await appFetch(debuggee, '/api/missing');
+  const rows = panel.getByTestId('network-row');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.filter({ hasText: '/api/missing' })).toContainText('404');
+
+  // The filter bar: text, status class, then cleared.
+  await panel.getByRole('searchbox', { name: 'Filter URLs' }).fill('logo');
+  await expect(rows).toHaveCount(1);
+  await expect(panel.getByTestId('network-count')).toHaveText('1 of 4 requests');
+  await panel.getByRole('searchbox', { name: 'Filter URLs' }).fill('');
+  await panel.getByRole('combobox', { name: 'Status class' }).selectOption('4xx');
+  await expect(rows).toHaveCount(1);
+  await panel.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(rows).toHaveCount(4);
+
+  // The detail: the JSON body as a tree, the image as an image, binary as hex.
+  await rows.filter({ hasText: '/api/cart' }).click();
+  const detail = page.getByTestId('network-detail');
+  await expect(detail.getByRole('region', { name: 'Response headers' })).toContainText('application/json');
+  await detail.getByRole('tab', { name: 'Response' }).click();
+  await expect(detail.getByRole('region', { name: 'Response body JSON' })).toContainText('sku: "A-1"');
+  await screenshot(page, 'network-detail-json');
+  await detail.getByRole('button', { name: 'Copy as cURL' }).click();
+  await expect(detail.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^curl '.*\/api\/cart'/);
+
+  await rows.filter({ hasText: '/api/logo.png' }).click();
+  await detail.getByRole('tab', { name: 'Response' }).click();
+  await expect(detail.getByRole('img', { name: 'Response body image' })).toBeVisible();
+  await rows.filter({ hasText: '/api/blob' }).click();
+  await detail.getByRole('tab', { name: 'Response' }).click();
+  await expect(detail.getByLabel('Response body hex')).toContainText('00 01 02 fa fb');
+
+  // Keyboard: the rows move with the arrow keys.
+  await page.getByRole('grid', { name: 'Requests' }).press('ArrowUp');
+  await expect(rows.filter({ hasText: '/api/logo.png' })).toHaveAttribute('aria-selected', 'true');
+
+  // "Mock this" on the cart request, with another body; the app's next fetch gets it.
+  await rows.filter({ hasText: '/api/cart' }).click();
+  await detail.getByRole('button', { name: 'Mock this' }).click();
+  const editor = page.getByRole('form', { name: 'New mock rule' });
+  await expect(editor.getByLabel('URL pattern')).toHaveValue(`${served.url}api/cart`);
+  await expect(editor.getByLabel('Body content')).toHaveValue(/"sku": "A-1"/);
+  await editor.getByLabel('Body content').fill('{ "items": [], "mocked": true }');
+  await editor.getByLabel('Status', { exact: true }).fill('99');
+  await editor.getByRole('button', { name: 'Create rule' }).click();
+  await expect(editor).toContainText('Too small');
+  await editor.getByLabel('Status', { exact: true }).fill('201');
+  await editor.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByTestId('mock-rule')).toHaveCount(1);
+  await expect(page.getByTestId('mock-sync')).toContainText('Applied in the app');
+
+  expect(await appFetch(debuggee, '/api/cart')).toEqual({ status: 201, text: '{"items":[],"mocked":true}' });
+  await expect(page.getByTestId('mock-hits')).toHaveText('1 hit');
+  await screenshot(page, 'network-mocks');
+
+  await page.getByRole('tab', { name: /Requests/ }).click();
+  await expect(rows).toHaveCount(5);
+  await expect(rows.last()).toContainText('mock');
+  await panel.getByRole('checkbox', { name: 'Mocked' }).check();
+  await expect(rows).toHaveCount(1);
+  await panel.getByRole('checkbox', { name: 'Mocked' }).uncheck();
+  await rows.last().click();
+  await detail.getByRole('tab', { name: 'Response' }).click();
+  await expect(detail.getByRole('region', { name: 'Response body JSON' })).toContainText('mocked: true');
+  await screenshot(page, 'network-requests');
+
+  // Turning the rule off lets the real server answer again.
+  await page.getByRole('tab', { name: /Mocks/ }).click();
+  // The box follows the saved config: it flips once the app has the change.
+  await page.getByRole('checkbox', { name: /^Enable / }).click();
+  await expect(page.getByRole('checkbox', { name: /^Enable / })).not.toBeChecked();
+  await expect(page.getByTestId('mock-sync')).toContainText('Applied in the app (revision 2)');
+  expect(await appFetch(debuggee, '/api/cart')).toMatchObject({ status: 200, text: expect.stringContaining('A-1') });
+
+  // Export HAR downloads what the table shows.
+  await page.getByRole('tab', { name: /Requests/ }).click();
+  const download = page.waitForEvent('download');
+  await panel.getByRole('button', { name: 'Export HAR' }).click();
+  const har = JSON.parse(
+    await (await (await download).createReadStream()).toArray().then((b) => Buffer.concat(b).toString()),
+  );
+  expect(har.log.entries).toHaveLength(6);
+});
+
+test('a rule the app refuses is shown as not applied, and nothing is saved', async ({ page, context }) => {
+  await openWindow(page, inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(
+    `${served.pageUrl({ inspector: inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Locked App' })}&mocking=off`,
+  );
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await page.bringToFront(); // a background tab gets few animation frames
+  await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
+  await page.getByRole('tab', { name: /Mocks/ }).click();
+  await page.getByRole('button', { name: 'New rule' }).click();
+  const editor = page.getByRole('form', { name: 'New mock rule' });
+  await editor.getByLabel('URL pattern').fill('/api/cart');
+  await editor.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByTestId('mocks-view').getByRole('alert')).toContainText('failed to apply on the debuggee');
+  await expect(page.getByTestId('mock-sync-failure')).toBeVisible();
+  await expect(page.getByTestId('mock-rule')).toHaveCount(0);
+  await screenshot(page, 'network-mock-sync-failed');
+});

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { ImagePreview } from '../../../renderer/src/components/ImagePreview.js';
+import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import type { Body } from '../protocol.js';
+import { hexDump, viewOf } from './body.js';
+import { formatBytes } from './format.js';
+
+/** A captured body: JSON as a tree, images as images, binary as hex; truncation always said. */
+export function BodyView({ body, contentType, label }: { body?: Body; contentType?: string; label: string }) {
+  const [raw, setRaw] = useState(false);
+  const view = viewOf(body, contentType);
+  if (!body || view.kind === 'empty') return <p className="muted">No {label.toLowerCase()}.</p>;
+  const total = body.totalSize ?? body.size;
+  return (
+    <section className="stack" aria-label={label} style={{ gap: 8 }}>
+      <div className="row small muted">
+        <span>{formatBytes(total)}</span>
+        {body.contentType && <span>· {body.contentType}</span>}
+        {body.encoding === 'base64' && <span>· binary</span>}
+        <span className="spacer" />
+        {view.kind === 'json' && (
+          <button type="button" className="link" onClick={() => setRaw(!raw)}>
+            {raw ? 'Show tree' : 'Show raw'}
+          </button>
+        )}
+      </div>
+      {body.truncated && (
+        <div className="banner warn" data-testid="truncated">
+          Truncated: showing the first {formatBytes(body.size)}
+          {body.totalSize !== undefined ? ` of ${formatBytes(body.totalSize)}` : ''} (the capture stops at the app's
+          maxBodyBytes).
+        </div>
+      )}
+      {view.kind === 'json' &&
+        (raw ? (
+          <pre className="code-block">{view.text}</pre>
+        ) : (
+          <JsonTree value={view.value} expandDepth={3} label={`${label} JSON`} />
+        ))}
+      {view.kind === 'text' && <pre className="code-block">{view.text}</pre>}
+      {view.kind === 'image' && <ImagePreview src={view.src} alt={`${label} image`} mimeType={view.mime} />}
+      {view.kind === 'binary' && (
+        <>
+          <section aria-label={`${label} hex`}>
+            <pre className="code-block hex">{hexDump(view.bytes)}</pre>
+          </section>
+          {total > view.bytes.length && (
+            <span className="muted small">
+              First {formatBytes(view.bytes.length)} of {formatBytes(total)} shown.
+            </span>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
