@@ -5,11 +5,9 @@ import { extname, join, normalize, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, shell } from 'electron';
 import { BRIDGE_IPC } from '../shared/bridge.js';
-import { Core, PortInUseError } from './host/core.js';
-import { resolveDataDir } from './host/data-dir.js';
-import { removeInstance, writeInstance } from './host/instance-file.js';
+import { type Core, PortInUseError } from './host/core.js';
+import { coreOptionsFromFlags, LAUNCH_FLAG_OPTIONS, type Launched, type LaunchFlags, launch } from './host/launch.js';
 import type { BridgeConnection } from './host/ui-bridge/index.js';
-import { VERSION } from './host/version.js';
 import { applicationMenu } from './menu.js';
 import { APP_ENTRY, APP_SCHEME, isAppUrl, isExternalUrl, WINDOW_CSP, windowOptions } from './window-options.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
@@ -21,17 +19,11 @@ protocol.registerSchemesAsPrivileged([
 const { values: flags } = parseArgs({
   args: process.argv.slice(app.isPackaged ? 1 : 2),
   strict: false,
-  options: {
-    'data-dir': { type: 'string' },
-    'debuggee-port': { type: 'string', default: '7360' },
-    'control-port': { type: 'string', default: '7361' },
-    'mcp-auth': { type: 'string', default: 'token' },
-  },
+  options: LAUNCH_FLAG_OPTIONS,
 });
-const dataDir = resolveDataDir(flags['data-dir'] as string | undefined);
 const rendererDir = join(app.getAppPath(), 'out', 'renderer');
 let window: BrowserWindow | undefined;
-let core: Core | undefined;
+let launched: Launched | undefined;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -47,25 +39,22 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   Menu.setApplicationMenu(applicationMenu(app.name));
   protocol.handle(APP_SCHEME, serveRendererFile);
-  core = new Core({
-    dataDir,
-    debuggeePort: Number(flags['debuggee-port']),
-    controlPort: Number(flags['control-port']),
+  const options = coreOptionsFromFlags(flags as LaunchFlags);
+  launched = await launch({
+    ...options,
     ui: { mode: 'desktop' },
-    mcp: flags['mcp-auth'] === 'none' ? { auth: 'none' } : {},
     windowCapture: async () => {
       if (!window) throw new Error('the inspector window is closed');
       const image = await window.webContents.capturePage();
       return { base64: image.toPNG().toString('base64'), ...image.getSize() };
     },
   });
-  const urls = await core.start();
-  writeInstance(dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
-  openWindow(core);
-  app.on('activate', () => core && !window && openWindow(core));
+  const running = launched;
+  openWindow(running.core, options.dataDir);
+  app.on('activate', () => !window && openWindow(running.core, options.dataDir));
 }
 
-function openWindow(running: Core): void {
+function openWindow(running: Core, dataDir: string): void {
   const state = loadWindowState(
     dataDir,
     screen.getAllDisplays().map((d) => d.workArea),
@@ -147,11 +136,9 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 app.on('will-quit', (event) => {
-  if (stopped || !core) return;
+  if (stopped || !launched) return;
   event.preventDefault();
-  const running = core;
-  void running.stop().finally(() => {
-    removeInstance(dataDir);
+  void launched.stop().finally(() => {
     stopped = true;
     app.quit();
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,6 +38,7 @@ describe('porthole serve', () => {
       const file = join(dir, 'instance.json');
       await waitFor(() => existsSync(file) && p.output().includes('Press Ctrl+C'), 'the inspector to start', 15_000);
       const info = JSON.parse(readFileSync(file, 'utf8'));
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(info).toMatchObject({ pid: p.child.pid, version: expect.any(String) });
       expect(info.debuggeeUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
       expect(info.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { Core, PortInUseError } from './core.js';
+import { type CoreOptions, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { removeInstance, writeInstance } from './instance-file.js';
+import { coreOptionsFromFlags, LAUNCH_FLAG_OPTIONS, type Launched, launch } from './launch.js';
 import { tokenPath } from './mcp/mcp-token.js';
 import { runStdioBridge } from './mcp/stdio-bridge.js';
 import { VERSION } from './version.js';
@@ -52,13 +52,8 @@ function parse(argv: string[]) {
     args: argv,
     allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' },
-      'debuggee-port': { type: 'string', default: '7360' },
-      'control-port': { type: 'string', default: '7361' },
+      ...LAUNCH_FLAG_OPTIONS,
       'no-open': { type: 'boolean', default: false },
-      lan: { type: 'string' },
-      'allow-origin': { type: 'string', multiple: true },
-      'mcp-auth': { type: 'string', default: 'token' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -67,45 +62,24 @@ function parse(argv: string[]) {
 
 type Flags = ReturnType<typeof parse>['values'];
 
-export function parsePort(value: string, flag: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535)
-    throw new Error(`${flag} must be a port number from 0 to 65535, got "${value}"`);
-  return port;
-}
-
 async function serve(values: Flags): Promise<number> {
-  let debuggeePort: number;
-  let controlPort: number;
+  let options: CoreOptions;
   try {
-    debuggeePort = parsePort(values['debuggee-port']!, '--debuggee-port');
-    controlPort = parsePort(values['control-port']!, '--control-port');
+    options = coreOptionsFromFlags(values);
   } catch (e) {
     console.error(`porthole: ${(e as Error).message}`);
     return 2;
   }
-  const mcpAuth = values['mcp-auth'];
-  if (mcpAuth !== 'token' && mcpAuth !== 'none') {
-    console.error(`porthole: --mcp-auth must be "token" or "none", got "${mcpAuth}"`);
-    return 2;
-  }
-  const dataDir = resolveDataDir(values['data-dir']);
-  const core = new Core({
-    mcp: { auth: mcpAuth },
-    dataDir,
-    debuggeePort,
-    controlPort,
-    lanPairingToken: values.lan,
-    allowedOrigins: values['allow-origin'],
-  });
-  let urls: Awaited<ReturnType<Core['start']>>;
+  let launched: Launched;
   try {
-    urls = await core.start();
+    launched = await launch(options);
   } catch (e) {
     console.error(`porthole: ${e instanceof PortInUseError ? e.message : (e as Error).stack}`);
     return 1;
   }
-  writeInstance(dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
+  const { urls } = launched;
+  const { dataDir } = options;
+  const mcpAuth = options.mcp?.auth;
 
   console.log(`Porthole ${VERSION} is running (headless).`);
   console.log(`  Debuggee link: ${urls.debuggeeUrl}${values.lan ? '  (LAN enabled)' : ''}`);
@@ -126,8 +100,7 @@ async function serve(values: Flags): Promise<number> {
       if (stopping) return;
       stopping = true;
       console.log(`\nPorthole: ${signal} received, stopping.`);
-      await core.stop();
-      removeInstance(dataDir);
+      await launched.stop();
       resolve(0);
     };
     process.once('SIGINT', () => void stop('SIGINT'));

@@ -18,7 +18,8 @@ export type InstanceInfo = z.infer<typeof InstanceInfoSchema>;
 export const instancePath = (dataDir: string) => join(dataDir, 'instance.json');
 
 export function writeInstance(dataDir: string, info: InstanceInfo): void {
-  writeFileAtomic(instancePath(dataDir), `${JSON.stringify(info, null, 2)}\n`);
+  // 0600: the UI URL in it carries the token that opens the window's bridge.
+  writeFileAtomic(instancePath(dataDir), `${JSON.stringify(info, null, 2)}\n`, 0o600);
 }
 
 /** Removes the file if it still describes this process (a newer instance may have replaced it). */
