@@ -129,6 +129,9 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
   await detail.getByRole('tab', { name: 'Response' }).click();
   await expect(detail.getByRole('region', { name: 'Response body JSON' })).toContainText('mocked: true');
   await screenshot(page, 'network-requests');
+  await page.getByRole('button', { name: /Switch to the dark theme/ }).click();
+  await screenshot(page, 'network-requests-dark');
+  await page.getByRole('button', { name: /Switch to the light theme/ }).click();
 
   // Turning the rule off lets the real server answer again.
   await page.getByRole('tab', { name: /Mocks/ }).click();

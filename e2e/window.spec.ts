@@ -122,3 +122,28 @@ test('the MCP area shows the URL, hides the token until revealed, and gives copy
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await screenshot(page, 'mcp-area-dark');
 });
+
+test('the window reconnects by itself when the inspector restarts, and shows the app again', async ({ page }) => {
+  await openWindow(page, inspector);
+  const node = connect({
+    url: inspector.info.debuggeeUrl,
+    app: { id: 'com.acme.api', name: 'Acme API' },
+    plugins: [example()],
+    reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+  });
+  try {
+    await expect(page.getByTestId('session')).toHaveCount(1);
+    const { dataDir } = inspector;
+    const ports = ['--control-port', new URL(inspector.info.controlUrl).port];
+    ports.push('--debuggee-port', new URL(inspector.info.debuggeeUrl).port);
+    await inspector.stop({ keepData: true });
+    await expect(page.getByTestId('connection-banner')).toContainText('Not connected');
+    await screenshot(page, 'disconnected-from-inspector');
+
+    inspector = await startInspector({ dataDir, args: ports });
+    await expect(page.getByTestId('connection-banner')).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByTestId('session').filter({ hasText: 'Active' })).toHaveCount(1, { timeout: 10_000 });
+  } finally {
+    node.disconnect();
+  }
+});

@@ -35,13 +35,15 @@ function useKeyboard(): void {
 export function App() {
   const view = useNav((s) => s.view);
   const theme = useNav((s) => s.theme);
+  // What is shown while the bridge is down may be out of date: dimmed and not clickable.
+  const stale = useConnection((s) => s.state !== 'open' && s.epoch > 0);
   useKeyboard();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
   return (
-    <div className="app">
+    <div className="app" data-stale={stale || undefined}>
       <TopBar />
       <Sidebar />
       <main className="main">

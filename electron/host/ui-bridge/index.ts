@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
 import type { ControlServer } from '../control-server.js';
+import { writeFileAtomic } from '../data-dir.js';
 import { serveRenderer } from './static-ui.js';
 import { UiBridge, type UiBridgeDeps } from './ui-bridge.js';
 import { attachBridgeEndpoint } from './ws-endpoint.js';
@@ -15,7 +18,7 @@ export interface UiOptions {
   mode?: 'headless' | 'desktop';
   /** The built renderer (default `out/renderer/`). */
   rendererDir?: string;
-  /** The token in the UI URL (default: random per run). */
+  /** The token in the UI URL (default: `<data-dir>/ui-token`, made on first run, mode 0600). */
   token?: string;
 }
 
@@ -34,22 +37,40 @@ export function installUi(
   options: UiOptions = {},
 ): InstalledUi {
   const mode = options.mode ?? 'headless';
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  let token = options.token;
+  // Read when first needed (the data dir is made at start); kept across runs so an open window reconnects.
+  const getToken = () => (token ??= loadOrCreateUiToken(deps.dataDir));
   const bridge = new UiBridge({ ...deps, mode, stdioCommand: () => stdioCommand(deps.dataDir) });
   let endpoint: { close(): void } | undefined;
   if (mode === 'headless') {
     serveRenderer(control, options.rendererDir);
-    endpoint = attachBridgeEndpoint(control, bridge, token);
+    endpoint = attachBridgeEndpoint(control, bridge, getToken);
   }
   return {
     bridge,
-    token,
-    url: (controlUrl) => `${controlUrl}/?token=${encodeURIComponent(token)}`,
+    get token() {
+      return getToken();
+    },
+    url: (controlUrl) => `${controlUrl}/?token=${encodeURIComponent(getToken())}`,
     close() {
       bridge.close();
       endpoint?.close();
     },
   };
+}
+
+/** The window's token in `<data-dir>/ui-token` (0600), made on first run. */
+function loadOrCreateUiToken(dataDir: string): string {
+  const path = join(dataDir, 'ui-token');
+  try {
+    const existing = readFileSync(path, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // none yet
+  }
+  const token = randomBytes(24).toString('base64url');
+  writeFileAtomic(path, `${token}\n`, 0o600);
+  return token;
 }
 
 /** `porthole mcp` for this checkout and data dir, with absolute paths so any MCP client can start it. */

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connect } from '../../../agent/connection.js';
@@ -81,6 +83,19 @@ describe('UI bridge over WebSocket', () => {
     await expect(BridgeClient.open(t, { origin: 'http://127.0.0.1:1' })).rejects.toMatchObject({ status: 403 });
     const ok = await BridgeClient.open(t, { origin: `http://127.0.0.1:${port}` });
     ok.ws.close();
+  });
+
+  it('keeps the UI token in the data dir (0600), so an open window reconnects after a restart', async () => {
+    const first = await startTestCore();
+    const token = first.core.ui.token;
+    await first.stop({ keepData: true });
+    const file = join(first.dataDir, 'ui-token');
+    expect(readFileSync(file, 'utf8').trim()).toBe(token);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    const second = await startTestCore({ dataDir: first.dataDir });
+    cleanups.push(() => second.stop());
+    expect(second.core.ui.token).toBe(token);
+    expect(second.urls.uiUrl).toContain(token);
   });
 
   it('answers the snapshot and pushes session events as a debuggee comes and goes', async () => {

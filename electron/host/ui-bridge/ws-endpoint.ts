@@ -15,16 +15,16 @@ export const BridgeClose = { slowConsumer: 4008, shuttingDown: 1001 } as const;
  * The headless window's bridge: a WebSocket at `/bridge?token=…` on the control server. Only pages
  * that know the token (from the printed UI URL) and come from the control server's own origin get in.
  */
-export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, token: string): { close(): void } {
+export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, token: () => string): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
   control.onUpgrade(BRIDGE_PATH, (req, socket, head, url) => {
-    const refusal = refuse(req, url, token);
+    const refusal = refuse(req, url, token());
     if (refusal) return void deny(socket, refusal.status, refusal.message);
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, bridge));
   });
   // Browsers hide why an upgrade failed; the window asks here to tell a wrong token from a dead inspector.
   control.route(BRIDGE_PATH, (req, res, url) => {
-    const refusal = refuse(req, url, token);
+    const refusal = refuse(req, url, token());
     const status = refusal?.status ?? 204;
     res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(refusal?.message);
   });

@@ -4,6 +4,8 @@ import type { ConnectionState } from '../bridge/bridge-client.js';
 
 export interface ConnectionStore {
   state: ConnectionState;
+  /** Raised on every (re)connect: panels remount and reload what they missed. */
+  epoch: number;
   /** Why the bridge is closed, in words a user can act on. */
   detail?: string;
   /** What the core is (from the last snapshot). */
@@ -14,6 +16,7 @@ export interface ConnectionStore {
 
 export const useConnection = create<ConnectionStore>()((set) => ({
   state: 'connecting',
-  setState: (state, detail) => set({ state, detail }),
+  epoch: 0,
+  setState: (state, detail) => set((s) => ({ state, detail, epoch: state === 'open' ? s.epoch + 1 : s.epoch })),
   setCore: (core) => set({ core }),
 }));

@@ -3,6 +3,7 @@ import { useBridge } from '../bridge/context.js';
 import { ConnectHelp } from '../components/ConnectHelp.js';
 import { ErrorBoundary } from '../components/ErrorBoundary.js';
 import { panels } from '../panels.js';
+import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
@@ -15,6 +16,7 @@ export function SessionView() {
   const anySessions = useSessions((s) => Object.keys(s.sessions).length > 0);
   const plugins = useSessions((s) => s.plugins);
   const { client } = useBridge();
+  const epoch = useConnection((s) => s.epoch);
   const [clearError, setClearError] = useState<string>();
 
   if (!session) {
@@ -77,7 +79,7 @@ export function SessionView() {
       )}
       <div className="panel-host">
         {Panel && plugin ? (
-          <ErrorBoundary key={`${session.id}/${pluginId}`} what={`${plugin.title} panel`}>
+          <ErrorBoundary key={`${session.id}/${pluginId}/${epoch}`} what={`${plugin.title} panel`}>
             <Panel session={session} plugin={plugin} />
           </ErrorBoundary>
         ) : (
