@@ -79,6 +79,7 @@ export async function serveDebuggeePage(
 export interface DebuggeeWindow {
   porthole: {
     agent: import('../../agent/index.js').Agent;
+    // biome-ignore lint/suspicious/noExplicitAny: each plugin's agent API differs; tests call what they loaded
     plugins: Record<string, any>;
   };
 }
