@@ -43,6 +43,12 @@ async function start(): Promise<void> {
   launched = await launch({
     ...options,
     ui: { mode: 'desktop' },
+    // MCP clients start `porthole mcp` with this app's own binary, run as Node.
+    stdioLauncher: {
+      command: process.execPath,
+      args: [join(app.getAppPath(), 'out', 'main', 'cli.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    },
     windowCapture: async () => {
       if (!window) throw new Error('the inspector window is closed');
       const image = await window.webContents.capturePage();

@@ -87,12 +87,20 @@ export const McpClientSchema = z.object({
   id: z.string(),
   name: z.string(),
   version: z.string(),
-  surface: CallSurfaceSchema,
+  surface: z.enum(['mcp-http', 'mcp-stdio']),
   connectedAt: z.number(),
   lastActivityAt: z.number().optional(),
   callsInFlight: z.number().int().optional(),
 });
 export type McpClient = z.infer<typeof McpClientSchema>;
+
+/** A command line an MCP client runs, with the environment it needs (e.g. Electron run as Node). */
+export const StdioCommandSchema = z.object({
+  command: z.string(),
+  args: z.array(z.string()),
+  env: z.record(z.string(), z.string()).optional(),
+});
+export type StdioCommand = z.infer<typeof StdioCommandSchema>;
 
 export const McpStatusSchema = z.object({
   /** False until the MCP server runs (or when it failed to start; see `error`). */
@@ -101,7 +109,7 @@ export const McpStatusSchema = z.object({
   auth: z.enum(['token', 'none']),
   clients: z.array(McpClientSchema),
   /** How an MCP client starts the stdio bridge (`porthole mcp`) for this inspector. */
-  stdio: z.object({ command: z.string(), args: z.array(z.string()) }),
+  stdio: StdioCommandSchema,
   error: z.string().optional(),
 });
 export type McpStatus = z.infer<typeof McpStatusSchema>;
@@ -114,8 +122,6 @@ export const SnapshotSchema = z.object({
   plugins: z.array(PluginSummarySchema),
   sessions: z.array(SessionInfoSchema),
   mcp: McpStatusSchema,
-  /** What the core offers; the window hides areas that are not there yet. */
-  features: z.object({ tools: z.boolean(), history: z.boolean() }),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 

@@ -6,7 +6,7 @@ import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
-import { McpService } from './mcp/mcp-service.js';
+import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
 import { createHostTools } from './tools/host-tools.js';
@@ -31,6 +31,8 @@ export interface CoreOptions {
   history?: HistoryOptions;
   /** Desktop mode: captures the inspector window as a PNG (the `inspector_screenshot` tool). */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
+  /** How MCP clients start this build's CLI for `porthole mcp` (default: Node and bin/porthole.js). */
+  stdioLauncher?: StdioLauncher;
 }
 
 export interface CoreUrls {
@@ -91,7 +93,13 @@ export class Core {
       bus: this.bus,
     });
     this.mcp = new McpService(
-      { dataDir: options.dataDir, bus: this.bus, tools: this.tools, control: this.control },
+      {
+        dataDir: options.dataDir,
+        bus: this.bus,
+        tools: this.tools,
+        control: this.control,
+        stdioLauncher: options.stdioLauncher,
+      },
       options.mcp,
     );
     this.tools.register(
@@ -118,9 +126,9 @@ export class Core {
         plugins: this.plugins,
         dataDir: options.dataDir,
         debuggeeUrl: () => this.urls?.debuggeeUrl ?? '',
-        tools: () => this.tools,
-        history: () => this.history,
-        mcp: () => this.mcp,
+        tools: this.tools,
+        history: this.history,
+        mcp: this.mcp,
       },
       options.ui,
     );

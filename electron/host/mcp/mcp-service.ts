@@ -4,7 +4,7 @@ import type { ControlServer } from '../control-server.js';
 import type { EventBus } from '../event-bus.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { DEFAULT_MCP_OPTIONS, McpHttpEndpoint, type McpHttpOptions } from './mcp-http.js';
-import type { McpClientInfo, McpStatus } from './mcp-status.js';
+import type { McpClientInfo, McpStatus, StdioCommand } from './mcp-status.js';
 import { loadOrCreateToken } from './mcp-token.js';
 
 export const MCP_PATH = '/mcp';
@@ -14,6 +14,8 @@ interface Deps {
   bus: EventBus;
   tools: ToolService;
   control: ControlServer;
+  /** The desktop app starts its CLI differently (Electron run as Node); see electron/main.ts. */
+  stdioLauncher?: StdioLauncher;
 }
 
 /**
@@ -59,7 +61,7 @@ export class McpService {
       url: this.url,
       auth: this.options.auth,
       clients: this.endpoint.clients(),
-      stdio: stdioCommand(this.deps.dataDir),
+      stdio: stdioCommand(this.deps.dataDir, this.deps.stdioLauncher),
     };
   }
 
@@ -81,11 +83,18 @@ export class McpService {
   }
 }
 
-/** `porthole mcp` for this checkout and data dir, with absolute paths so any MCP client can start it. */
-export function stdioCommand(dataDir: string): { command: string; args: string[] } {
-  const bin = fileURLToPath(new URL('../../../bin/porthole.js', import.meta.url));
-  const args = [bin, 'mcp'];
+/** What starts the Porthole CLI; `mcp` and the data dir are added to it. */
+export type StdioLauncher = StdioCommand;
+
+/** From a checkout or an npm install: Node running bin/porthole.js. */
+function checkoutLauncher(): StdioLauncher {
+  return { command: process.execPath, args: [fileURLToPath(new URL('../../../bin/porthole.js', import.meta.url))] };
+}
+
+/** `porthole mcp` for this inspector's data dir, with absolute paths so any MCP client can start it. */
+export function stdioCommand(dataDir: string, launcher: StdioLauncher = checkoutLauncher()): StdioCommand {
+  const args = [...launcher.args, 'mcp'];
   // An MCP client starts it without our environment, so anything but the OS default is spelled out.
   if (dataDir !== envPaths('porthole', { suffix: '' }).config) args.push('--data-dir', dataDir);
-  return { command: process.execPath, args };
+  return { ...launcher, args };
 }

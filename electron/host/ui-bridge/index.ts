@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import envPaths from 'env-paths';
 import type { ControlServer } from '../control-server.js';
 import { writeFileAtomic } from '../data-dir.js';
 import { serveRenderer } from './static-ui.js';
@@ -33,14 +31,14 @@ export interface InstalledUi {
 /** Wires the window's bridge to the core; in headless mode also serves the window and `/bridge`. */
 export function installUi(
   control: ControlServer,
-  deps: Omit<UiBridgeDeps, 'mode' | 'stdioCommand'> & { dataDir: string },
+  deps: Omit<UiBridgeDeps, 'mode'> & { dataDir: string },
   options: UiOptions = {},
 ): InstalledUi {
   const mode = options.mode ?? 'headless';
   let token = options.token;
   // Read when first needed (the data dir is made at start); kept across runs so an open window reconnects.
   const getToken = () => (token ??= loadOrCreateUiToken(deps.dataDir));
-  const bridge = new UiBridge({ ...deps, mode, stdioCommand: () => stdioCommand(deps.dataDir) });
+  const bridge = new UiBridge({ ...deps, mode });
   let endpoint: { close(): void } | undefined;
   if (mode === 'headless') {
     serveRenderer(control, options.rendererDir);
@@ -71,13 +69,4 @@ function loadOrCreateUiToken(dataDir: string): string {
   const token = randomBytes(24).toString('base64url');
   writeFileAtomic(path, `${token}\n`, 0o600);
   return token;
-}
-
-/** `porthole mcp` for this checkout and data dir, with absolute paths so any MCP client can start it. */
-function stdioCommand(dataDir: string): { command: string; args: string[] } {
-  const bin = fileURLToPath(new URL('../../../bin/porthole.js', import.meta.url));
-  const args = [bin, 'mcp'];
-  // An MCP client starts it without our environment, so anything but the OS default is spelled out.
-  if (dataDir !== envPaths('porthole', { suffix: '' }).config) args.push('--data-dir', dataDir);
-  return { command: process.execPath, args };
 }

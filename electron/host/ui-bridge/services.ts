@@ -9,7 +9,7 @@ export interface BridgeTools {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<{ callId?: string; result: ToolRunResult }>;
-  onChanged?(listener: () => void): () => void;
+  onChanged(listener: () => void): () => void;
 }
 
 /** The call history (provided by the MCP layer). */

@@ -9,7 +9,6 @@ import {
   ClientFrameSchema,
   isBridgeMethod,
   MAX_BRIDGE_FRAME_BYTES,
-  type McpStatus,
   type ServerFrame,
   type Snapshot,
 } from '../../../shared/bridge.js';
@@ -26,12 +25,9 @@ export interface UiBridgeDeps {
   sessions: SessionRegistry;
   plugins: PluginHost;
   debuggeeUrl(): string;
-  /** How `porthole mcp` is started for this inspector (shown in the copy-ready configs). */
-  stdioCommand(): { command: string; args: string[] };
-  /** The MCP layer's parts, once it runs; the window hides what is missing. */
-  tools?(): BridgeTools | undefined;
-  history?(): BridgeHistory | undefined;
-  mcp?(): BridgeMcp | undefined;
+  tools: BridgeTools;
+  history: BridgeHistory;
+  mcp: BridgeMcp;
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -109,12 +105,11 @@ class Connection implements BridgeConnection {
       bus.on('session:removed', forward('session:removed')),
       bus.on('plugin:event', forward('plugin:event')),
     );
-    const history = deps.history?.();
-    if (history) this.unsubscribe.push(history.subscribe((event, call) => this.push(event, { call })));
-    const mcp = deps.mcp?.();
-    if (mcp) this.unsubscribe.push(mcp.onStatus((status) => this.push('mcp:status', { status })));
-    const tools = deps.tools?.();
-    if (tools?.onChanged) this.unsubscribe.push(tools.onChanged(() => this.push('tools:changed', {})));
+    this.unsubscribe.push(
+      deps.history.subscribe((event, call) => this.push(event, { call })),
+      deps.mcp.onStatus((status) => this.push('mcp:status', { status })),
+      deps.tools.onChanged(() => this.push('tools:changed', {})),
+    );
   }
 
   receive(raw: unknown): void {
@@ -187,8 +182,7 @@ class Connection implements BridgeConnection {
 
   private createHandlers(): { [M in BridgeMethod]: Handler<M> } {
     const { deps } = this;
-    const tools = () => deps.tools?.() ?? unavailable('tools');
-    const history = () => deps.history?.() ?? unavailable('the call history');
+    const { tools, history } = deps;
     return {
       'app.snapshot': (): Snapshot => ({
         bridgeVersion: BRIDGE_VERSION,
@@ -202,8 +196,7 @@ class Connection implements BridgeConnection {
           panelMethods: Object.keys(d.protocol.panel?.requests ?? {}),
         })),
         sessions: deps.sessions.list(),
-        mcp: this.mcpStatus(),
-        features: { tools: !!deps.tools?.(), history: !!deps.history?.() },
+        mcp: deps.mcp.status(),
       }),
       'sessions.remove': ({ sessionId }) => {
         const session = deps.sessions.get(sessionId);
@@ -214,30 +207,18 @@ class Connection implements BridgeConnection {
         return { removed: deps.sessions.remove(sessionId) };
       },
       'panel.call': (p, signal) => this.panelCall(p, signal),
-      'tools.list': async () => ({ tools: await tools().list() }),
-      'tools.run': ({ name, args }, signal) => tools().run(name, args, signal),
-      'history.list': async ({ limit }) => ({ calls: await history().list(limit ?? 500) }),
+      'tools.list': async () => ({ tools: await tools.list() }),
+      'tools.run': ({ name, args }, signal) => tools.run(name, args, signal),
+      'history.list': async ({ limit }) => ({ calls: await history.list(limit ?? 500) }),
       'history.get': async ({ id }) => {
-        const call = await history().get(id);
+        const call = await history.get(id);
         if (!call) throw new BridgeError('not-found', `no call ${id} in the history; it may have been cleared`);
         return { call };
       },
-      'history.clear': async () => ({ cleared: await history().clear() }),
-      'mcp.status': () => this.mcpStatus(),
-      'mcp.token': () => ({ token: deps.mcp?.()?.token() }),
+      'history.clear': async () => ({ cleared: await history.clear() }),
+      'mcp.status': () => deps.mcp.status(),
+      'mcp.token': () => ({ token: deps.mcp.token() }),
     };
-  }
-
-  private mcpStatus(): McpStatus {
-    return (
-      this.deps.mcp?.()?.status() ?? {
-        running: false,
-        auth: 'token',
-        clients: [],
-        stdio: this.deps.stdioCommand(),
-        error: 'the MCP server is not part of this build yet',
-      }
-    );
   }
 
   private async panelCall(
@@ -326,8 +307,4 @@ class Connection implements BridgeConnection {
       return false;
     }
   }
-}
-
-function unavailable(what: string): never {
-  throw new BridgeError('unavailable', `${what} is not available in this inspector yet`);
 }

@@ -46,7 +46,6 @@ describe('BridgeClient against a real core', () => {
     const snapshot = await client.request('app.snapshot', {});
     expect(snapshot.bridgeVersion).toBe(1);
     expect(snapshot.plugins.map((p) => p.id)).toContain('example');
-    expect(snapshot.features).toEqual({ tools: true, history: true });
     const { tools } = await client.request('tools.list', {});
     expect(tools.find((t) => t.name === 'example_send_ping')?.plugin).toBe('example');
   });

@@ -1,6 +1,5 @@
 import type { KeyboardEvent } from 'react';
 import type { SessionInfo } from '../../../shared/session.js';
-import { useConnection } from '../stores/connection.js';
 import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
@@ -128,7 +127,6 @@ function McpNav() {
   const status = useMcp((s) => s.status);
   const toolCount = useMcp((s) => s.tools.length);
   const failed = useHistory((s) => s.calls.filter((c) => c.status === 'failed').length);
-  const features = useConnection((s) => s.core?.features);
   return (
     <section aria-label="MCP">
       <div className="nav-section">AI agents (MCP)</div>
@@ -139,22 +137,10 @@ function McpNav() {
           {status?.running ? `${status.clients.length} client${status.clients.length === 1 ? '' : 's'}` : 'off'}
         </span>
       </button>
-      <button
-        type="button"
-        className="nav-item"
-        aria-current={view === 'tools'}
-        onClick={() => show('tools')}
-        disabled={features && !features.tools}
-      >
+      <button type="button" className="nav-item" aria-current={view === 'tools'} onClick={() => show('tools')}>
         Tools <span className="count muted small">{toolCount || ''}</span>
       </button>
-      <button
-        type="button"
-        className="nav-item"
-        aria-current={view === 'history'}
-        onClick={() => show('history')}
-        disabled={features && !features.history}
-      >
+      <button type="button" className="nav-item" aria-current={view === 'history'} onClick={() => show('history')}>
         Call history
         {failed > 0 && (
           <span className="count badge failed" title={`${failed} failed call(s)`}>

@@ -12,13 +12,14 @@ const SERVER = 'porthole';
 
 /** Copy-ready configs that start `porthole mcp` (stdio) for the usual MCP clients. */
 export function stdioConfigs(stdio: McpStatus['stdio']): ClientConfig[] {
-  const server = { command: stdio.command, args: stdio.args };
+  const server = { command: stdio.command, args: stdio.args, ...(stdio.env ? { env: stdio.env } : {}) };
+  const envFlags = Object.entries(stdio.env ?? {}).map(([key, value]) => `-e ${shellQuote(`${key}=${value}`)} `);
   return [
     {
       id: 'claude-code',
       client: 'Claude Code',
       where: 'Run in a terminal:',
-      text: `claude mcp add ${SERVER} -- ${[stdio.command, ...stdio.args].map(shellQuote).join(' ')}`,
+      text: `claude mcp add ${SERVER} ${envFlags.join('')}-- ${[stdio.command, ...stdio.args].map(shellQuote).join(' ')}`,
     },
     {
       id: 'cursor',

@@ -9,7 +9,7 @@ export interface ConnectionStore {
   /** Why the bridge is closed, in words a user can act on. */
   detail?: string;
   /** What the core is (from the last snapshot). */
-  core?: Pick<Snapshot, 'version' | 'mode' | 'debuggeeUrl' | 'features'>;
+  core?: Pick<Snapshot, 'version' | 'mode' | 'debuggeeUrl'>;
   setState(state: ConnectionState, detail?: string): void;
   setCore(core: ConnectionStore['core']): void;
 }

@@ -23,14 +23,14 @@ export function wireStores(client: BridgeClient, hub: PluginEventHub): () => voi
 export async function load(client: BridgeClient): Promise<void> {
   try {
     const snapshot = await client.request('app.snapshot', {});
-    const { version, mode, debuggeeUrl, features } = snapshot;
-    useConnection.getState().setCore({ version, mode, debuggeeUrl, features });
+    const { version, mode, debuggeeUrl } = snapshot;
+    useConnection.getState().setCore({ version, mode, debuggeeUrl });
     useSessions.getState().load(snapshot.sessions, snapshot.plugins);
     useMcp.getState().setStatus(snapshot.mcp);
     selectDefaultSession();
     await Promise.all([
-      features.tools && client.request('tools.list', {}).then(({ tools }) => useMcp.getState().setTools(tools)),
-      features.history && client.request('history.list', {}).then(({ calls }) => useHistory.getState().load(calls)),
+      client.request('tools.list', {}).then(({ tools }) => useMcp.getState().setTools(tools)),
+      client.request('history.list', {}).then(({ calls }) => useHistory.getState().load(calls)),
     ]);
   } catch (e) {
     useSessions.getState().notify('error', `Could not load the inspector's state: ${(e as Error).message}`);

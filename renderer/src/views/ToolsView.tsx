@@ -3,7 +3,6 @@ import type { ToolInfo, ToolRunResult } from '../../../shared/bridge.js';
 import { useBridge } from '../bridge/context.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { ResultView } from '../components/ResultView.js';
-import { useConnection } from '../stores/connection.js';
 import { searchTools, useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
@@ -13,21 +12,11 @@ import { SchemaForm } from '../tools/SchemaForm.js';
 export function ToolsView() {
   const tools = useMcp((s) => s.tools);
   const loaded = useMcp((s) => s.toolsLoaded);
-  const available = useConnection((s) => s.core?.features.tools);
   const toolName = useNav((s) => s.toolName);
   const selectTool = useNav((s) => s.selectTool);
   const [query, setQuery] = useState('');
   const found = searchTools(tools, query);
   const tool = tools.find((t) => t.name === toolName) ?? found[0];
-
-  if (available === false) {
-    return (
-      <div className="empty">
-        <h2>Tools are not available</h2>
-        <p className="muted">This inspector runs without its MCP layer.</p>
-      </div>
-    );
-  }
 
   const onKeys = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
