@@ -67,6 +67,26 @@ export function latencyRow(
   };
 }
 
+/** A row for a throughput: higher is better, so ratio = floor median / median (still "x times worse"). */
+export function throughputRow(
+  scenario: string,
+  unit: string,
+  measured: Stats,
+  floorName: string,
+  floor: Stats,
+  note?: string,
+): BenchRow {
+  return {
+    scenario,
+    unit,
+    median: measured.median,
+    p95: measured.p95,
+    floor: { name: floorName, median: floor.median },
+    ratio: floor.median / measured.median,
+    note: note ?? `n=${measured.samples}`,
+  };
+}
+
 export function formatTable(rows: BenchRow[]): string {
   const header = ['scenario', 'median', 'p95', 'floor', 'floor median', 'ratio', 'note'];
   const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));

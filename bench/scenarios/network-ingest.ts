@@ -5,7 +5,7 @@ import { defineAgentPlugin } from '../../agent/plugin.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import type { NetworkHost } from '../../plugins/network/host-api.js';
 import { networkProtocol } from '../../plugins/network/protocol.js';
-import { type BenchRow, defineScenario, stats } from '../harness.js';
+import { type BenchRow, defineScenario, stats, throughputRow } from '../harness.js';
 
 const TRANSACTIONS = 10_000;
 const ROUNDS = 5;
@@ -99,15 +99,14 @@ export default defineScenario('network host ingest', async () => {
     const ingest = lowEnd(ingestRates);
     const floor = lowEnd(floorRates);
     return [
-      {
-        scenario: 'network host ingest (validate, store, events)',
-        unit: 'tx/s',
-        median: ingest.median,
-        p95: ingest.p95,
-        floor: { name: 'JSON.parse of the frames', median: floor.median },
-        ratio: floor.median / ingest.median,
-        note: `${ROUNDS} rounds of ${TRANSACTIONS} transactions (3 notifications each, ~1 KB response body)`,
-      },
+      throughputRow(
+        'network host ingest (validate, store, events)',
+        'tx/s',
+        ingest,
+        'JSON.parse of the frames',
+        floor,
+        `${ROUNDS} rounds of ${TRANSACTIONS} transactions (3 notifications each, ~1 KB response body)`,
+      ),
       {
         scenario: `network host memory per ${TRANSACTIONS / 1000}k transactions`,
         unit: 'MB',

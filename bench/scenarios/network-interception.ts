@@ -6,7 +6,7 @@ import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { network } from '../../plugins/network/agent.js';
 import type { NetworkHost } from '../../plugins/network/host-api.js';
-import { type BenchRow, defineScenario, type Stats, stats } from '../harness.js';
+import { defineScenario, type Stats, stats, throughputRow } from '../harness.js';
 
 const BATCHES = 30;
 const PER_BATCH = 100;
@@ -68,10 +68,10 @@ export default defineScenario('network interception overhead', async () => {
       const note = `${BATCHES}×${PER_BATCH} requests, ${CONCURRENCY} at a time; host kept ${stored.count}, dropped ${stored.dropped}`;
       const bareNote = 'the @mswjs/interceptors cost alone (empty listeners)';
       return [
-        row('fetch, @mswjs interceptor only', bareFetch, 'plain fetch', plainFetch, bareNote),
-        row('fetch, network() capturing', capturedFetch, 'plain fetch', plainFetch, note),
-        row('http.get, @mswjs interceptor only', bareHttp, 'plain http.get', plainHttp, bareNote),
-        row('http.get, network() capturing', capturedHttp, 'plain http.get', plainHttp, note),
+        throughputRow('fetch, @mswjs interceptor only', 'req/s', bareFetch, 'plain fetch', plainFetch, bareNote),
+        throughputRow('fetch, network() capturing', 'req/s', capturedFetch, 'plain fetch', plainFetch, note),
+        throughputRow('http.get, @mswjs interceptor only', 'req/s', bareHttp, 'plain http.get', plainHttp, bareNote),
+        throughputRow('http.get, network() capturing', 'req/s', capturedHttp, 'plain http.get', plainHttp, note),
       ];
     } finally {
       plugin.dispose();
@@ -106,16 +106,4 @@ async function throughput(request: () => Promise<void>): Promise<Stats> {
   }
   const sorted = [...rates].sort((a, b) => a - b);
   return { ...stats(rates), p95: sorted[Math.floor(0.05 * sorted.length)]! };
-}
-
-function row(scenario: string, measured: Stats, floorName: string, floor: Stats, note: string): BenchRow {
-  return {
-    scenario,
-    unit: 'req/s',
-    median: measured.median,
-    p95: measured.p95,
-    floor: { name: floorName, median: floor.median },
-    ratio: floor.median / measured.median,
-    note,
-  };
 }
