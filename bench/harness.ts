@@ -56,15 +56,7 @@ export function latencyRow(
   floor: Stats,
   note?: string,
 ): BenchRow {
-  return {
-    scenario,
-    unit: 'ms',
-    median: measured.median,
-    p95: measured.p95,
-    floor: { name: floorName, median: floor.median },
-    ratio: measured.median / floor.median,
-    note: note ?? `n=${measured.samples}`,
-  };
+  return row(scenario, 'ms', measured, floorName, floor, measured.median / floor.median, note);
 }
 
 /** A row for a throughput: higher is better, so ratio = floor median / median (still "x times worse"). */
@@ -76,15 +68,20 @@ export function throughputRow(
   floor: Stats,
   note?: string,
 ): BenchRow {
-  return {
-    scenario,
-    unit,
-    median: measured.median,
-    p95: measured.p95,
-    floor: { name: floorName, median: floor.median },
-    ratio: floor.median / measured.median,
-    note: note ?? `n=${measured.samples}`,
-  };
+  return row(scenario, unit, measured, floorName, floor, floor.median / measured.median, note);
+}
+
+function row(
+  scenario: string,
+  unit: string,
+  measured: Stats,
+  floorName: string,
+  floor: Stats,
+  ratio: number,
+  note = `n=${measured.samples}`,
+): BenchRow {
+  const { median, p95 } = measured;
+  return { scenario, unit, median, p95, floor: { name: floorName, median: floor.median }, ratio, note };
 }
 
 export function formatTable(rows: BenchRow[]): string {
