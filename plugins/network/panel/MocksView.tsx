@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type InputHTMLAttributes, useState } from 'react';
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
 import type { MockConfigView, MockRule, NetworkProtocol } from '../protocol.js';
 import {
@@ -191,6 +191,9 @@ function SyncState({ config, active }: { config: MockConfigView; active: boolean
   );
 }
 
+/** The draft's free-text fields. */
+type TextField = { [K in DraftField]: RuleDraft[K] extends string ? K : never }[DraftField];
+
 function RuleEditor({
   editor,
   busy,
@@ -210,6 +213,26 @@ function RuleEditor({
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const err = (field: DraftField) => errors[field] && <span className="error">{errors[field]}</span>;
   const invalid = (field: DraftField) => (errors[field] ? true : undefined);
+  /** A labelled one-line text input bound to a draft field, with its validation error. */
+  const textField = (
+    field: TextField,
+    id: string,
+    label: string,
+    extra: Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'> = {},
+  ) => (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="text"
+        value={draft[field]}
+        onChange={(e) => set({ [field]: e.target.value })}
+        aria-invalid={invalid(field)}
+        {...extra}
+      />
+      {err(field)}
+    </div>
+  );
 
   const save = () => {
     const result = ruleFromDraft(draft);
@@ -229,11 +252,7 @@ function RuleEditor({
     >
       <h3>{editor.id ? 'Edit rule' : 'New rule'}</h3>
       <div className="grid-2">
-        <div className="field">
-          <label htmlFor="rule-name">Name</label>
-          <input id="rule-name" type="text" value={draft.name} onChange={(e) => set({ name: e.target.value })} />
-          {err('name')}
-        </div>
+        {textField('name', 'rule-name', 'Name')}
         <div className="field">
           <label htmlFor="rule-method">Method</label>
           <select id="rule-method" value={draft.method} onChange={(e) => set({ method: e.target.value })}>
@@ -258,33 +277,8 @@ function RuleEditor({
             <option value="regex">matches regex</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="rule-url">URL pattern</label>
-          <input
-            id="rule-url"
-            type="text"
-            className="mono"
-            value={draft.urlValue}
-            placeholder="/api/cart"
-            onChange={(e) => set({ urlValue: e.target.value })}
-            aria-invalid={invalid('urlValue')}
-          />
-          {err('urlValue')}
-        </div>
-        {draft.urlKind === 'regex' && (
-          <div className="field">
-            <label htmlFor="rule-flags">Flags</label>
-            <input
-              id="rule-flags"
-              type="text"
-              value={draft.urlFlags}
-              placeholder="i"
-              onChange={(e) => set({ urlFlags: e.target.value })}
-              aria-invalid={invalid('urlFlags')}
-            />
-            {err('urlFlags')}
-          </div>
-        )}
+        {textField('urlValue', 'rule-url', 'URL pattern', { className: 'mono', placeholder: '/api/cart' })}
+        {draft.urlKind === 'regex' && textField('urlFlags', 'rule-flags', 'Flags', { placeholder: 'i' })}
       </div>
       <div className="field">
         <span className="label">Answer with</span>
@@ -312,27 +306,8 @@ function RuleEditor({
       {draft.action === 'respond' ? (
         <>
           <div className="grid-2">
-            <div className="field">
-              <label htmlFor="rule-status">Status</label>
-              <input
-                id="rule-status"
-                type="text"
-                inputMode="numeric"
-                value={draft.status}
-                onChange={(e) => set({ status: e.target.value })}
-                aria-invalid={invalid('status')}
-              />
-              {err('status')}
-            </div>
-            <div className="field">
-              <label htmlFor="rule-status-text">Status text</label>
-              <input
-                id="rule-status-text"
-                type="text"
-                value={draft.statusText}
-                onChange={(e) => set({ statusText: e.target.value })}
-              />
-            </div>
+            {textField('status', 'rule-status', 'Status', { inputMode: 'numeric' })}
+            {textField('statusText', 'rule-status-text', 'Status text')}
           </div>
           <div className="field">
             <label htmlFor="rule-headers">Headers</label>
@@ -375,30 +350,10 @@ function RuleEditor({
           </div>
         </>
       ) : (
-        <div className="field">
-          <label htmlFor="rule-error">Error message</label>
-          <input
-            id="rule-error"
-            type="text"
-            value={draft.errorMessage}
-            placeholder="mocked network error"
-            onChange={(e) => set({ errorMessage: e.target.value })}
-          />
-        </div>
+        textField('errorMessage', 'rule-error', 'Error message', { placeholder: 'mocked network error' })
       )}
       <div className="grid-2">
-        <div className="field">
-          <label htmlFor="rule-delay">Delay (ms)</label>
-          <input
-            id="rule-delay"
-            type="text"
-            inputMode="numeric"
-            value={draft.delayMs}
-            onChange={(e) => set({ delayMs: e.target.value })}
-            aria-invalid={invalid('delayMs')}
-          />
-          {err('delayMs')}
-        </div>
+        {textField('delayMs', 'rule-delay', 'Delay (ms)', { inputMode: 'numeric' })}
         <label className="row" style={{ alignSelf: 'end' }}>
           <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
           Enabled
