@@ -20,6 +20,8 @@ export interface AppStore {
   read<T>(key: string): T | undefined;
   /** Atomic: the file is written beside and renamed over the old one. */
   write(key: string, value: unknown): void;
+  /** Called when another session of the same app writes `key` (e.g. to push the change to its app). */
+  watch<T>(key: string, listener: (value: T) => void): () => void;
 }
 
 export interface HostPluginContext<P extends PluginProtocol> {

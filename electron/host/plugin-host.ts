@@ -19,6 +19,8 @@ type AnyInstance = HostPluginInstance<PluginProtocol>;
 export class PluginHost {
   private readonly definitions = new Map<string, HostPluginDefinition>();
   private readonly instances = new Map<string, Map<string, AnyInstance>>();
+  /** AppStore watchers by file: a write through one session's store reaches the others. */
+  private readonly watchers = new Map<string, Set<{ store: AppStore; listener: (value: unknown) => void }>>();
 
   constructor(
     definitions: readonly HostPluginDefinition[],
@@ -162,10 +164,28 @@ export class PluginHost {
 
   private appStore(plugin: string, appId: () => string): AppStore {
     const file = (key: string) => join(pluginAppDir(this.dataDir, plugin, appId()), `${safeName(key)}.json`);
-    return {
+    const store: AppStore = {
       read: <T>(key: string) => readJson<T>(file(key)),
-      write: (key, value) => writeFileAtomic(file(key), `${JSON.stringify(value, null, 2)}\n`),
+      write: (key, value) => {
+        const path = file(key);
+        writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+        for (const watcher of this.watchers.get(path) ?? []) {
+          if (watcher.store !== store) watcher.listener(value);
+        }
+      },
+      watch: (key, listener) => {
+        const path = file(key);
+        let set = this.watchers.get(path);
+        if (!set) this.watchers.set(path, (set = new Set()));
+        const watcher = { store, listener: listener as (value: unknown) => void };
+        set.add(watcher);
+        return () => {
+          set.delete(watcher);
+          if (set.size === 0) this.watchers.delete(path);
+        };
+      },
     };
+    return store;
   }
 
   private disposeSession(sessionId: string): void {

@@ -47,16 +47,14 @@ export interface NetworkHostOptions {
   limits?: Partial<StoreLimits>;
 }
 
-/** Live network hosts by app id: a mock change for an app is pushed to every session of it. */
-const byApp = new Map<string, Set<NetworkHostImpl>>();
-
 class NetworkHostImpl implements NetworkHost {
   private readonly store: TransactionStore;
   private info: AgentInfo | undefined;
   private readonly hits = new Map<string, number>();
   private sync: MockSync = { state: 'not-connected' };
   private queue: Promise<unknown> = Promise.resolve();
-  private appId: string;
+  private readonly appId: string;
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly ctx: HostPluginContext<NetworkProtocol>,
@@ -64,6 +62,11 @@ class NetworkHostImpl implements NetworkHost {
   ) {
     this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits });
     this.appId = ctx.session().app.id;
+    // Another session of the same app changed the rules: this app gets them too.
+    this.unwatch = ctx.store.watch<MockConfig>(CONFIG_KEY, (next) => {
+      if (this.ctx.active) void this.enqueue(() => this.push(next)).catch(() => {});
+      else this.emit('mock-config', this.mockConfig());
+    });
   }
 
   get sessionId(): string {
@@ -107,10 +110,6 @@ class NetworkHostImpl implements NetworkHost {
   };
 
   onConnect(): void {
-    this.appId = this.ctx.session().app.id;
-    let family = byApp.get(this.appId);
-    if (!family) byApp.set(this.appId, (family = new Set()));
-    family.add(this);
     // Not awaited: other plugins' connect handlers need not wait for the debuggee's ack.
     void this.enqueue(() => this.push(this.readConfig())).catch(() => {});
   }
@@ -121,7 +120,7 @@ class NetworkHostImpl implements NetworkHost {
   }
 
   dispose(): void {
-    byApp.get(this.appId)?.delete(this);
+    this.unwatch();
     this.store.clear();
   }
 
@@ -249,10 +248,6 @@ class NetworkHostImpl implements NetworkHost {
         }
       }
       this.ctx.store.write(CONFIG_KEY, next);
-      for (const sibling of byApp.get(this.appId) ?? []) {
-        if (sibling !== this && sibling.ctx.active) void sibling.enqueue(() => sibling.push(next)).catch(() => {});
-        else if (sibling !== this) sibling.emit('mock-config', sibling.mockConfig());
-      }
       const view = this.mockConfig();
       this.emit('mock-config', view);
       return view;

@@ -139,6 +139,40 @@ describe('mock rules applied in a Node debuggee', () => {
     expect(host.mockConfig().sync.state).toBe('failed');
   });
 
+  it('pushes a rule change to every connected session of the same app', async () => {
+    const t = await startTestCore();
+    cleanups.push(() => t.stop());
+    const received: Record<string, number[]> = { first: [], second: [] };
+    const instance = (name: 'first' | 'second') => {
+      const recorder = defineAgentPlugin(networkProtocol, (ctx) => {
+        ctx.handle('setMockConfig', (config) => {
+          received[name]!.push(config.rules.length);
+          return { revision: config.revision };
+        });
+      });
+      const agent = connect({
+        url: t.urls.debuggeeUrl,
+        app: { id: 'com.test.twice', name: 'Twice' },
+        plugins: [recorder],
+      });
+      cleanups.push(() => agent.disconnect());
+      return agent;
+    };
+    const first = instance('first');
+    const second = instance('second');
+    const firstSession = await waitFor(() => first.status.sessionId, 'the first app');
+    await waitFor(() => second.status.sessionId, 'the second app');
+    await waitFor(() => received.first!.length === 1 && received.second!.length === 1, 'the configs pushed on connect');
+
+    const host = t.core.plugins.instance(firstSession, 'network') as unknown as NetworkHost;
+    await host.addMockRule({
+      match: { url: { kind: 'contains', value: '/x' } },
+      action: { type: 'respond', status: 204 },
+    });
+    await waitFor(() => received.second!.at(-1) === 1, 'the rule in the other session');
+    expect(received).toEqual({ first: [0, 1], second: [0, 1] });
+  });
+
   it('keeps the rules across a restart of the inspector and of the app', async () => {
     const s = await real();
     const first = await startNetworkDebuggee({ appId: 'com.test.persist' });
