@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
 import { example } from '../plugins/example/agent.js';
 import type { ExampleHost } from '../plugins/example/host.js';
@@ -11,18 +12,15 @@ const app = { id: 'com.test.agent', name: 'Agent Test' };
 const fastReconnect = { initialDelayMs: 20, maxDelayMs: 100 };
 
 describe('agent ↔ inspector', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
   const core = async (options?: Parameters<typeof startTestCore>[0]) => {
     const t = await startTestCore(options);
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     return t;
   };
   const agent = (options: Parameters<typeof connect>[0]) => {
     const a = connect(options);
-    cleanups.push(() => a.disconnect());
+    defer(() => a.disconnect());
     return a;
   };
   const connected = (a: Agent) =>
@@ -165,7 +163,7 @@ describe('agent ↔ inspector', () => {
   it('stops for good when the inspector rejects its protocol version, saying why', async () => {
     const { WebSocketServer } = await import('ws');
     const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    cleanups.push(() => new Promise((r) => server.close(r)));
+    defer(() => new Promise((r) => server.close(r)));
     let connections = 0;
     server.on('connection', (ws) => {
       connections++;

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BRIDGE_IPC, type ServerFrame, ServerFrameSchema } from '../shared/bridge.js';
+import { cleanupAfterEach } from './host/test-cleanup.js';
 import { startTestCore, waitFor } from './host/testing.js';
 import { createPreloadBridge } from './preload-bridge.js';
 
@@ -24,14 +25,11 @@ function ipcPair() {
 }
 
 describe('preload bridge', () => {
-  const stops: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const stop of stops.splice(0)) await stop();
-  });
+  const defer = cleanupAfterEach();
 
   it('carries the same frames as the WebSocket bridge, validated by the same contract', async () => {
     const t = await startTestCore();
-    stops.push(() => t.stop());
+    defer(() => t.stop());
 
     // Desktop: preload ⇄ IPC ⇄ the core's bridge.
     const ipc = ipcPair();

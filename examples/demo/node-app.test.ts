@@ -1,18 +1,16 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import type { ExampleHost } from '../../plugins/example/host.js';
 import { startNodeApp } from './node-app.js';
 
-const stops: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-});
+const defer = cleanupAfterEach();
 
 it('the demo Node service shows up as a session with its plugins, answers ping, and its traffic is captured', async () => {
   const t = await startTestCore();
-  stops.push(() => t.stop());
+  defer(() => t.stop());
   const app = await startNodeApp(t.urls.debuggeeUrl, { intervalMs: 50 });
-  stops.push(() => app.stop());
+  defer(() => app.stop());
   const session = await waitFor(() => t.core.sessions.list().find((s) => s.active), 'the demo session');
   expect(session.app).toMatchObject({ id: 'dev.porthole.demo.node', name: 'Demo Node service' });
   const host = t.core.plugins.instance(session.id, 'example') as ExampleHost;

@@ -1,6 +1,7 @@
 import { request as httpGet } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { waitFor } from '../../electron/host/testing.js';
 import { base64ToBytes } from './capture-body.js';
 import type { Transaction } from './protocol.js';
@@ -9,18 +10,15 @@ import { httpServer, httpsServer, type LocalServer, selfSignedCert, startNetwork
 type Debuggee = Awaited<ReturnType<typeof startNetworkDebuggee>>;
 
 describe('network agent in a Node debuggee', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
   const debuggee = async (options?: Parameters<typeof startNetworkDebuggee>[0]) => {
     const d = await startNetworkDebuggee(options);
-    cleanups.push(() => d.stop());
+    defer(() => d.stop());
     return d;
   };
   const server = async (make: () => Promise<LocalServer>) => {
     const s = await make();
-    cleanups.push(() => s.close());
+    defer(() => s.close());
     return s;
   };
   const finished = (d: Debuggee, urlPart: string) =>

@@ -1,18 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore, waitFor } from '../../electron/host/testing.js';
 import type { NetworkHost } from './host-api.js';
 
 describe('network host against a fake agent sending bad frames', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
 
   async function fakeAgent() {
     const t = await startTestCore();
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const peer = await RawPeer.open(t.urls.debuggeeUrl);
-    cleanups.push(() => peer.close());
+    defer(() => peer.close());
     peer.send(
       helloFrame({ app: { id: 'com.test.fake', name: 'Fake' }, plugins: [{ id: 'network', version: '1.0.0' }] }),
     );

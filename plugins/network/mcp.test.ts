@@ -1,9 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
 import { defineAgentPlugin } from '../../agent/plugin.js';
 import { connectMcpClient, startDiscoverableCore } from '../../electron/host/mcp/mcp-testing.js';
+import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { waitFor } from '../../electron/host/testing.js';
 import { network } from './agent.js';
 import { HarSchema } from './har-schema.js';
@@ -20,20 +21,17 @@ const textOf = (r: Result) =>
     .join('\n');
 
 describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node debuggee', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
 
   async function setup(options: Parameters<typeof startDiscoverableCore>[0] = {}) {
     const t = await startDiscoverableCore(options);
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const mcp = await connectMcpClient('http', {
       mcpUrl: t.urls.mcpUrl,
       dataDir: t.dataDir,
       token: t.core.mcp.token(),
     });
-    cleanups.push(() => mcp.close());
+    defer(() => mcp.close());
     await mcp.client.listTools(); // the SDK client checks structuredContent against the listed output schemas
     const call = async (name: string, args: Record<string, unknown> = {}) =>
       (await mcp.client.callTool({ name, arguments: args })) as Result;
@@ -69,12 +67,12 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     const { t, call } = await setup();
     const plugin = network({ ignoreUrls: [t.urls.mcpUrl] }); // the test's own MCP client runs in this process
     await plugin.ready;
-    cleanups.push(() => plugin.dispose());
+    defer(() => plugin.dispose());
     const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.mcp-net', name: 'Net' }, plugins: [plugin] });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     await waitFor(() => agent.status.state === 'connected', 'the agent');
     const s = await httpServer((req, res) => res.end(`real ${req.url}`));
-    cleanups.push(() => s.close());
+    defer(() => s.close());
 
     const added = await call('network_add_mock_rule', {
       name: 'slow teapot',
@@ -135,7 +133,7 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
       app: { id: 'com.test.silent', name: 'Silent' },
       plugins: [silent],
     });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     await waitFor(() => agent.status.state === 'connected', 'the agent');
 
     const result = await call('network_add_mock_rule', {
@@ -154,11 +152,11 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     const { t, call } = await setup();
     const plugin = network({ ignoreUrls: [t.urls.mcpUrl] });
     await plugin.ready;
-    cleanups.push(() => plugin.dispose());
+    defer(() => plugin.dispose());
     const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.gone', name: 'Gone' }, plugins: [plugin] });
     const sessionId = await waitFor(() => agent.status.state === 'connected' && agent.status.sessionId, 'the agent');
     const s = await httpServer((_req, res) => res.end('before the crash'));
-    cleanups.push(() => s.close());
+    defer(() => s.close());
     await (await fetch(`${s.url}/last-words`)).text();
     for (let i = 0; i < 100; i++) {
       const seen = await call('network_list_transactions', { urlContains: '/last-words' });

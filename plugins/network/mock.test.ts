@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
 import { defineAgentPlugin } from '../../agent/plugin.js';
+import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { network } from './agent.js';
 import type { NetworkHost } from './host-api.js';
@@ -8,13 +9,10 @@ import { networkProtocol } from './protocol.js';
 import { httpServer, type LocalServer, startNetworkDebuggee } from './testing.js';
 
 describe('mock rules applied in a Node debuggee', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
   const debuggee = async (options?: Parameters<typeof startNetworkDebuggee>[0]) => {
     const d = await startNetworkDebuggee(options);
-    cleanups.push(() => d.stop());
+    defer(() => d.stop());
     return d;
   };
   const real = async () => {
@@ -22,7 +20,7 @@ describe('mock rules applied in a Node debuggee', () => {
       res.setHeader('content-type', 'text/plain');
       res.end(`real ${req.url}`);
     });
-    cleanups.push(() => s.close());
+    defer(() => s.close());
     return s;
   };
 
@@ -120,7 +118,7 @@ describe('mock rules applied in a Node debuggee', () => {
 
   it('does not save a change the app never acknowledges', async () => {
     const t = await startTestCore({ link: { requestTimeoutMs: 200 } });
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const silent = defineAgentPlugin(networkProtocol, (ctx) => {
       ctx.handle('setMockConfig', () => new Promise(() => {}));
     });
@@ -129,7 +127,7 @@ describe('mock rules applied in a Node debuggee', () => {
       app: { id: 'com.test.silent', name: 'Silent' },
       plugins: [silent],
     });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     const sessionId = await waitFor(() => agent.status.sessionId, 'the agent');
     const host = t.core.plugins.instance(sessionId, 'network') as unknown as NetworkHost;
     await expect(
@@ -141,7 +139,7 @@ describe('mock rules applied in a Node debuggee', () => {
 
   it('pushes a rule change to every connected session of the same app', async () => {
     const t = await startTestCore();
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const received: Record<string, number[]> = { first: [], second: [] };
     const instance = (name: 'first' | 'second') => {
       const recorder = defineAgentPlugin(networkProtocol, (ctx) => {
@@ -155,7 +153,7 @@ describe('mock rules applied in a Node debuggee', () => {
         app: { id: 'com.test.twice', name: 'Twice' },
         plugins: [recorder],
       });
-      cleanups.push(() => agent.disconnect());
+      defer(() => agent.disconnect());
       return agent;
     };
     const first = instance('first');
@@ -176,7 +174,7 @@ describe('mock rules applied in a Node debuggee', () => {
   it('keeps the rules across a restart of the inspector and of the app', async () => {
     const s = await real();
     const first = await startNetworkDebuggee({ appId: 'com.test.persist' });
-    cleanups.push(() => first.stop());
+    defer(() => first.stop());
     const { dataDir } = first.t;
     const port = Number(new URL(first.t.urls.debuggeeUrl).port);
     await first.host.addMockRule({
@@ -187,7 +185,7 @@ describe('mock rules applied in a Node debuggee', () => {
 
     // The inspector restarts on the same port and data dir; the app reconnects by itself.
     const second = await startTestCore({ dataDir, debuggeePort: port });
-    cleanups.push(() => second.stop());
+    defer(() => second.stop());
     const sessionId = await waitFor(
       () => first.agent.status.state === 'connected' && first.agent.status.sessionId,
       'reconnect',
@@ -202,13 +200,13 @@ describe('mock rules applied in a Node debuggee', () => {
     first.agent.disconnect();
     const plugin = network();
     await plugin.ready;
-    cleanups.push(() => plugin.dispose());
+    defer(() => plugin.dispose());
     const agent = connect({
       url: second.urls.debuggeeUrl,
       app: { id: 'com.test.persist', name: 'Network Test' },
       plugins: [plugin],
     });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     await waitFor(() => plugin.mockConfig().rules.length === 1, 'the rules on the new app');
     expect(await (await fetch(`${s.url}/persisted`)).text()).toBe('from the rule');
     expect(await (await fetch(`${s.url}/other`)).text()).toBe('real /other');

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { waitFor } from '../../electron/host/testing.js';
 import type { CallSurface, PluginToolContext } from '../../shared/tool.js';
 import { TOOL_NAME_PATTERN } from '../../shared/tool.js';
@@ -15,20 +16,17 @@ const PNG = Buffer.from(
 );
 
 describe('network tools, run by the tool runner against a live session', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
 
   async function setup(options?: Parameters<typeof startNetworkDebuggee>[0]) {
     const d = await startNetworkDebuggee(options);
-    cleanups.push(() => d.stop());
+    defer(() => d.stop());
     const s: LocalServer = await httpServer((req, res, body) => {
       if (req.url === '/pixel.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
       res.writeHead(req.url?.startsWith('/missing') ? 404 : 200, { 'content-type': 'text/plain' });
       res.end(`answer to ${req.method} ${req.url} ${body.toString()}`);
     });
-    cleanups.push(() => s.close());
+    defer(() => s.close());
     const call = async (name: string, args: Record<string, unknown> = {}, surface: CallSurface = 'mcp-http') => {
       const tool = networkTools.find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name}`);

@@ -1,5 +1,6 @@
 import { networkInterfaces } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore } from '../testing.js';
 
 /** A non-loopback IPv4 address of this machine, to reach the link "from the LAN". */
@@ -8,14 +9,11 @@ const lanAddress = Object.values(networkInterfaces())
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 describe.skipIf(!lanAddress)('debuggee link on the LAN', () => {
-  const stops: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const stop of stops.splice(0)) await stop();
-  });
+  const defer = cleanupAfterEach();
 
   it('requires the pairing token from non-loopback peers and marks their sessions as LAN', async () => {
     const t = await startTestCore({ lanPairingToken: 'sesame' });
-    stops.push(() => t.stop());
+    defer(() => t.stop());
     const url = `ws://${lanAddress}:${t.core.link.port}`;
 
     const stranger = await RawPeer.open(url);
@@ -36,7 +34,7 @@ describe.skipIf(!lanAddress)('debuggee link on the LAN', () => {
 
   it('is not reachable from the LAN without --lan', async () => {
     const t = await startTestCore();
-    stops.push(() => t.stop());
+    defer(() => t.stop());
     await expect(RawPeer.open(`ws://${lanAddress}:${t.core.link.port}`)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../shared/tool.js';
+import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
 import { connectMcpClient, ROOT, startDiscoverableCore } from './mcp-testing.js';
 import { tokenPath } from './mcp-token.js';
@@ -35,14 +36,11 @@ function send(
 const jsonrpc = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 describe('the MCP endpoint refuses what it must, before any tool or the history sees it', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
 
   it('answers 401/401/403/403/413 and runs nothing; the same request done right reaches the tool', async () => {
     const t = await startTestCore({ mcp: { maxBodyBytes: 64 * 1024 } });
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     let reached = 0;
     t.core.tools.register([
       defineTool({
@@ -120,23 +118,23 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
 
   it('keeps the token in <data-dir>/mcp-token with mode 0600, the same across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-token-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    defer(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await startTestCore({ dataDir });
     const token = first.core.mcp.token();
     await first.stop({ keepData: true });
     expect(token).toMatch(/^[\w-]{40,}$/);
     expect(statSync(tokenPath(dataDir)).mode & 0o777).toBe(0o600);
     const second = await startTestCore({ dataDir });
-    cleanups.push(() => second.stop({ keepData: true }));
+    defer(() => second.stop({ keepData: true }));
     expect(second.core.mcp.token()).toBe(token);
     expect(second.core.mcp.status()).toMatchObject({ running: true, auth: 'token', url: second.urls.mcpUrl });
   });
 
   it('with auth "none" (--mcp-auth none) needs no token and writes none', async () => {
     const t = await startTestCore({ mcp: { auth: 'none' } });
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const { client, close } = await connectMcpClient('http', { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir });
-    cleanups.push(close);
+    defer(close);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     expect(t.core.mcp.token()).toBeUndefined();
     expect(existsSync(tokenPath(t.dataDir))).toBe(false);
@@ -144,13 +142,13 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
 
   it('refuses a client past the session cap, and sweeps idle sessions', async () => {
     const t = await startTestCore({ mcp: { maxSessions: 1, idleTimeoutMs: 400 } });
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const target = { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir, token: t.core.mcp.token() };
     const statuses: number[] = [];
-    cleanups.push(t.core.mcp.onStatus((s) => statuses.push(s.clients.length)));
+    defer(t.core.mcp.onStatus((s) => statuses.push(s.clients.length)));
 
     const first = await connectMcpClient('http', target, { name: 'first', version: '1' });
-    cleanups.push(first.close);
+    defer(first.close);
     await expect(connectMcpClient('http', target, { name: 'second', version: '1' })).rejects.toThrow(
       /Too many MCP sessions \(1\)/,
     );
@@ -160,7 +158,7 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
     await expect(first.client.listTools()).rejects.toThrow(/unknown or was closed/);
     expect(statuses).toContain(0);
     const second = await connectMcpClient('http', target, { name: 'second', version: '1' });
-    cleanups.push(second.close);
+    defer(second.close);
     expect(t.core.mcp.clients()).toMatchObject([{ name: 'second' }]);
   });
 });

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore } from '../testing.js';
 
 // A 1×1 PNG, standing in for what Electron's capturePage returns in the desktop app.
@@ -6,14 +7,11 @@ const ONE_PIXEL_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('inspector_screenshot', () => {
-  const stops: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const stop of stops.splice(0)) await stop();
-  });
+  const defer = cleanupAfterEach();
 
   it('fails in headless mode, saying it needs the desktop app and what to use instead', async () => {
     const t = await startTestCore();
-    stops.push(() => t.stop());
+    defer(() => t.stop());
     const { result, callId } = await t.core.tools.run('inspector_screenshot', {});
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({
@@ -28,7 +26,7 @@ describe('inspector_screenshot', () => {
     const t = await startTestCore({
       windowCapture: async () => ({ base64: ONE_PIXEL_PNG, width: 1, height: 1 }),
     });
-    stops.push(() => t.stop());
+    defer(() => t.stop());
     const { result } = await t.core.tools.run('inspector_screenshot', {});
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toBeUndefined();
@@ -41,7 +39,7 @@ describe('inspector_screenshot', () => {
         throw new Error('the inspector window is closed');
       },
     });
-    stops.push(() => t.stop());
+    defer(() => t.stop());
     const { result } = await t.core.tools.run('inspector_screenshot', {});
     expect(result).toMatchObject({ isError: true });
     expect(JSON.stringify(result.content)).toContain('the inspector window is closed; open the window and retry');

@@ -1,10 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connect } from '../../../agent/connection.js';
 import { example } from '../../../plugins/example/agent.js';
 import { BRIDGE_PATH, type ServerFrame } from '../../../shared/bridge.js';
+import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
 
 type Started = Awaited<ReturnType<typeof startTestCore>>;
@@ -57,18 +58,15 @@ class BridgeClient {
 }
 
 describe('UI bridge over WebSocket', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
   const core = async () => {
     const t = await startTestCore();
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     return t;
   };
   const client = async (t: Started) => {
     const c = await BridgeClient.open(t);
-    cleanups.push(() => c.ws.close());
+    defer(() => c.ws.close());
     return c;
   };
 
@@ -93,7 +91,7 @@ describe('UI bridge over WebSocket', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(token);
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
     const second = await startTestCore({ dataDir: first.dataDir });
-    cleanups.push(() => second.stop());
+    defer(() => second.stop());
     expect(second.core.ui.token).toBe(token);
     expect(second.urls.uiUrl).toContain(token);
   });
@@ -116,7 +114,7 @@ describe('UI bridge over WebSocket', () => {
       app: { id: 'com.test.ui', name: 'UI Test' },
       plugins: [example()],
     });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     await waitFor(() => c.events('session:connected').length === 1, 'session:connected');
     expect(c.events('session:connected')[0]!.data).toMatchObject({
       session: { app: { name: 'UI Test' }, active: true },
@@ -133,7 +131,7 @@ describe('UI bridge over WebSocket', () => {
       captureScreenshot: () => ({ base64: 'iVBORw0KGgo=', mimeType: 'image/png', width: 1, height: 1 }),
     });
     const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.ui', name: 'UI Test' }, plugins: [plugin] });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     const sessionId = await waitFor(() => agent.status.sessionId, 'the agent to connect');
 
     const pong = await c.result<{ roundTripMs: number }>('panel.call', {

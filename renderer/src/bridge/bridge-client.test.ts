@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../../agent/connection.js';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../../electron/host/testing.js';
 import { example } from '../../../plugins/example/agent.js';
 import type { BridgeEvent, ClientFrame } from '../../../shared/bridge.js';
@@ -27,14 +28,11 @@ function inProcessTransport(core: Awaited<ReturnType<typeof startTestCore>>['cor
 }
 
 describe('BridgeClient against a real core', () => {
-  const cleanups: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const defer = cleanupAfterEach();
 
   const setup = async () => {
     const t = await startTestCore();
-    cleanups.push(() => t.stop());
+    defer(() => t.stop());
     const transport = inProcessTransport(t.core);
     const client = new BridgeClient(transport);
     await waitFor(() => client.state === 'open', 'the client to open');
@@ -65,7 +63,7 @@ describe('BridgeClient against a real core', () => {
     const events: BridgeEvent[] = [];
     client.onEvents((batch) => events.push(...batch));
     const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'a', name: 'A' }, plugins: [example()] });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     await waitFor(() => events.some((e) => e.event === 'session:connected'), 'session:connected');
 
     const { callId, result } = await client.request('tools.run', { name: 'example_send_ping', args: {} });
@@ -87,7 +85,7 @@ describe('BridgeClient against a real core', () => {
       app: { id: 'a', name: 'A' },
       plugins: [example({ captureScreenshot: () => new Promise(() => {}) })],
     });
-    cleanups.push(() => agent.disconnect());
+    defer(() => agent.disconnect());
     const sessionId = await waitFor(() => agent.status.sessionId, 'the agent to connect');
     const pending = client.request('panel.call', { sessionId, plugin: 'example', method: 'captureScreenshot' });
     transport.drop();

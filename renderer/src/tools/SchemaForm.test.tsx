@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { button, byLabel, click, render, type } from '../test/dom.js';
 import { SchemaForm } from './SchemaForm.js';
 
@@ -17,10 +18,7 @@ const schema = z.toJSONSchema(
 );
 
 describe('SchemaForm', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => {
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  });
+  const defer = cleanupAfterEach();
   const mount = (props: Partial<Parameters<typeof SchemaForm>[0]> = {}) => {
     const submitted: Record<string, unknown>[] = [];
     const view = render(
@@ -31,7 +29,7 @@ describe('SchemaForm', () => {
         {...props}
       />,
     );
-    cleanups.push(view.unmount);
+    defer(view.unmount);
     return { ...view, submitted };
   };
 
