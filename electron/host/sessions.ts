@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Hello, PluginOffer } from '../../shared/protocol/messages.js';
 import type { Messenger } from '../../shared/protocol/messenger.js';
 import type { ConnectionSecurity, SessionInfo } from '../../shared/session.js';
 import type { EventBus } from './event-bus.js';
+import { newSecret, secretMatches } from './secrets.js';
 
 /** The live half of a session: the current connection's messenger and a way to close it. */
 export interface SessionLink {
@@ -73,7 +74,7 @@ export class SessionRegistry {
     }
 
     const session: Session = {
-      secret: randomBytes(24).toString('base64url'),
+      secret: newSecret(24),
       link: input.link,
       info: {
         id: randomUUID(),
@@ -139,10 +140,4 @@ export class SessionRegistry {
       apps: [...apps.values()].map((sessions) => ({ app: sessions[0]!.app, sessions })),
     }));
   }
-}
-
-function secretMatches(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -3,10 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { originAllowed } from '../link/origins.js';
+import { secretMatches } from '../secrets.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { createMcpSessionServer, type McpSessionServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
-import { bearerToken, tokenMatches } from './mcp-token.js';
+import { bearerToken } from './mcp-token.js';
 
 /** Set by `porthole mcp` on its requests, so calls it bridges are recorded with surface `mcp-stdio`. */
 export const SURFACE_HEADER = 'x-porthole-surface';
@@ -73,7 +74,7 @@ export class McpHttpEndpoint {
     if (this.options.auth === 'token') {
       const given = bearerToken(req.headers.authorization);
       const expected = this.token();
-      if (!given || !expected || !tokenMatches(expected, given)) {
+      if (!given || !expected || !secretMatches(expected, given)) {
         return refuse(
           res,
           401,

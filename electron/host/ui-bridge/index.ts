@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlServer } from '../control-server.js';
-import { writeFileAtomic } from '../data-dir.js';
+import { loadOrCreateSecretFile } from '../secrets.js';
 import { serveRenderer } from './static-ui.js';
 import { UiBridge, type UiBridgeDeps } from './ui-bridge.js';
 import { attachBridgeEndpoint } from './ws-endpoint.js';
@@ -37,7 +35,7 @@ export function installUi(
   const mode = options.mode ?? 'headless';
   let token = options.token;
   // Read when first needed (the data dir is made at start); kept across runs so an open window reconnects.
-  const getToken = () => (token ??= loadOrCreateUiToken(deps.dataDir));
+  const getToken = () => (token ??= loadOrCreateSecretFile(join(deps.dataDir, 'ui-token')));
   const bridge = new UiBridge({ ...deps, mode });
   let endpoint: { close(): void } | undefined;
   if (mode === 'headless') {
@@ -55,18 +53,4 @@ export function installUi(
       endpoint?.close();
     },
   };
-}
-
-/** The window's token in `<data-dir>/ui-token` (0600), made on first run. */
-function loadOrCreateUiToken(dataDir: string): string {
-  const path = join(dataDir, 'ui-token');
-  try {
-    const existing = readFileSync(path, 'utf8').trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // none yet
-  }
-  const token = randomBytes(24).toString('base64url');
-  writeFileAtomic(path, `${token}\n`, 0o600);
-  return token;
 }

@@ -1,9 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BRIDGE_PATH, MAX_BRIDGE_FRAME_BYTES } from '../../../shared/bridge.js';
 import { type ControlServer, isLoopbackHost } from '../control-server.js';
+import { secretMatches } from '../secrets.js';
 import type { UiBridge } from './ui-bridge.js';
 
 /** A window that stops reading is cut off (it reconnects and reloads its state) rather than filling memory. */
@@ -37,7 +37,7 @@ export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, t
 }
 
 function refuse(req: IncomingMessage, url: URL, token: string): { status: number; message: string } | undefined {
-  if (!tokenMatches(token, url.searchParams.get('token') ?? '')) {
+  if (!secretMatches(token, url.searchParams.get('token') ?? '')) {
     return { status: 401, message: 'the UI token is missing or wrong; open the UI URL that porthole serve printed' };
   }
   const origin = req.headers.origin;
@@ -55,12 +55,6 @@ function sameLoopbackOrigin(origin: string, host: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-function tokenMatches(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function deny(socket: Duplex, status: number, message: string): void {

@@ -1,0 +1,40 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from './data-dir.js';
+
+/** A random secret (base64url) for tokens and resume secrets. */
+export function newSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** Compares in constant time (hashing first, so the length of the secret does not leak either). */
+export function secretMatches(expected: string, given: string): boolean {
+  const a = createHash('sha256').update(expected).digest();
+  const b = createHash('sha256').update(given).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The secret kept in a file, if there is one. */
+export function readSecretFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The secret in `path` (mode 0600), made on first run and kept across runs. */
+export function loadOrCreateSecretFile(path: string): string {
+  const existing = readSecretFile(path);
+  if (existing && existing.length >= 32) {
+    try {
+      chmodSync(path, 0o600);
+    } catch {
+      // not ours to fix (another owner, a read-only dir); the secret still works
+    }
+    return existing;
+  }
+  const secret = newSecret();
+  writeFileAtomic(path, `${secret}\n`, 0o600);
+  return secret;
+}
