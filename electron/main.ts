@@ -1,13 +1,14 @@
 // The desktop app: one window on the same core that `porthole serve` runs headless. Thin on purpose:
 // everything but window handling lives in electron/host, which never imports Electron.
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, shell } from 'electron';
 import { BRIDGE_IPC } from '../shared/bridge.js';
 import { type Core, PortInUseError } from './host/core.js';
 import { coreOptionsFromFlags, LAUNCH_FLAG_OPTIONS, type Launched, type LaunchFlags, launch } from './host/launch.js';
 import type { BridgeConnection } from './host/ui-bridge/index.js';
+import { contentTypeOf, resolveRendererFile } from './host/ui-bridge/static-ui.js';
 import { applicationMenu } from './menu.js';
 import { APP_ENTRY, APP_SCHEME, isAppUrl, isExternalUrl, WINDOW_CSP, windowOptions } from './window-options.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
@@ -109,33 +110,11 @@ function openWindow(running: Core, dataDir: string): void {
 
 /** Serves out/renderer/ on porthole://app/ with the window's CSP. */
 async function serveRendererFile(request: Request): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  const file = normalize(join(rendererDir, decodeURIComponent(pathname === '/' ? '/index.html' : pathname)));
-  if (!file.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
-  try {
-    const body = await readFile(file);
-    return new Response(body, {
-      headers: {
-        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': WINDOW_CSP,
-        'x-content-type-options': 'nosniff',
-      },
-    });
-  } catch {
-    return new Response('not found', { status: 404 });
-  }
+  const file = resolveRendererFile(rendererDir, new URL(request.url).pathname);
+  if (!file) return new Response('not found', { status: 404 });
+  const headers = { 'content-security-policy': WINDOW_CSP, 'x-content-type-options': 'nosniff' };
+  return new Response(await readFile(file), { headers: { ...headers, 'content-type': contentTypeOf(file) } });
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-  '.map': 'application/json',
-};
 
 let stopped = false;
 app.on('window-all-closed', () => {

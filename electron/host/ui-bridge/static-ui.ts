@@ -37,6 +37,31 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+export function contentTypeOf(file: string): string {
+  return TYPES[extname(file)] ?? 'application/octet-stream';
+}
+
+/**
+ * The file inside `dir` that a URL path names (`/` is index.html), or undefined when the path is
+ * malformed, leaves `dir`, or names no file. Shared by headless serving and the desktop app's scheme.
+ */
+export function resolveRendererFile(dir: string, urlPath: string): string | undefined {
+  const root = normalize(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+  if (!isDecodable(urlPath)) return undefined;
+  const path = decodeURIComponent(urlPath);
+  const file = normalize(join(root, path === '/' ? 'index.html' : path));
+  return file.startsWith(root) && existsSync(file) && statSync(file).isFile() ? file : undefined;
+}
+
+function isDecodable(urlPath: string): boolean {
+  try {
+    decodeURIComponent(urlPath);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Porthole</title>
 <h1>The Porthole window is not built</h1>
 <p>Run <code>npm run build:renderer</code> in the Porthole folder, then reload this page.
@@ -44,7 +69,6 @@ The MCP server and the debuggee link work without it.</p></body>`;
 
 /** Serves the built renderer at `/` of the control server (headless mode), with a strict CSP. */
 export function serveRenderer(control: ControlServer, dir = DEFAULT_RENDERER_DIR): void {
-  const root = normalize(dir.endsWith(sep) ? dir : `${dir}${sep}`);
   control.route('/', (req, res, url) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed\n');
@@ -56,15 +80,11 @@ export function serveRenderer(control: ControlServer, dir = DEFAULT_RENDERER_DIR
       'cross-origin-opener-policy': 'same-origin',
       'x-frame-options': 'DENY',
     };
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad path\n');
-    }
+    const path = url.pathname;
+    if (!isDecodable(path)) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad path\n');
     const isPage = path === '/' || path === '/index.html';
-    const file = normalize(join(root, isPage ? 'index.html' : path));
-    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+    const file = resolveRendererFile(dir, path);
+    if (!file) {
       if (isPage) {
         return void res.writeHead(503, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(NOT_BUILT);
       }
@@ -72,7 +92,7 @@ export function serveRenderer(control: ControlServer, dir = DEFAULT_RENDERER_DIR
     }
     res.writeHead(200, {
       ...headers,
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': contentTypeOf(file),
       // Hashed asset names never change; the page itself is always revalidated.
       'cache-control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
