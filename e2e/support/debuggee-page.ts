@@ -1,8 +1,9 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { build } from 'vite';
+import { contentTypeOf, resolveRendererFile } from '../../electron/host/ui-bridge/static-ui.js';
 import { ROOT } from './inspector.js';
 
 const OUT = join(ROOT, 'out/e2e-debuggee');
@@ -18,15 +19,6 @@ export function buildDebuggeePage(): Promise<void> {
   }).then(() => undefined);
   return built;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.map': 'application/json',
-  '.json': 'application/json',
-  '.png': 'image/png',
-};
 
 export interface ServedPage {
   /** Base URL (http://127.0.0.1:port/) of the built page; other routes are the test's own. */
@@ -52,12 +44,12 @@ export async function serveDebuggeePage(
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const route = routes[path];
     if (route) return route(req, res);
-    const file = normalize(join(OUT, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(OUT) || !existsSync(file) || !statSync(file).isFile()) {
+    const file = resolveRendererFile(OUT, path);
+    if (!file) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': contentTypeOf(file) });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
