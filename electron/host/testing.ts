@@ -3,19 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Message } from '../../shared/protocol/messages.js';
-import { Core, type CoreOptions } from './core.js';
+import type { CoreOptions } from './core.js';
+import { launch } from './launch.js';
 
-/** Helpers for tests that run a real core on port 0 with a throwaway data dir. */
+/**
+ * A real core on port 0 with a throwaway data dir, launched as `porthole serve` launches it (so
+ * instance.json is there for `porthole mcp`).
+ */
 export async function startTestCore(options: Partial<CoreOptions> = {}) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'porthole-test-'));
-  const core = new Core({ dataDir, debuggeePort: 0, controlPort: 0, ...options });
-  const urls = await core.start();
+  const { core, urls, stop } = await launch({ dataDir, debuggeePort: 0, controlPort: 0, ...options });
   return {
     core,
     urls,
     dataDir,
     async stop({ keepData = false } = {}) {
-      await core.stop();
+      await stop();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };

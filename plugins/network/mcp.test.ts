@@ -3,9 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
 import { defineAgentPlugin } from '../../agent/plugin.js';
-import { connectMcpClient, startDiscoverableCore } from '../../electron/host/mcp/mcp-testing.js';
+import { connectMcpClient } from '../../electron/host/mcp/mcp-testing.js';
 import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
-import { waitFor } from '../../electron/host/testing.js';
+import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { network } from './agent.js';
 import { HarSchema } from './har-schema.js';
 import { networkProtocol } from './protocol.js';
@@ -23,8 +23,8 @@ const textOf = (r: Result) =>
 describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node debuggee', () => {
   const defer = cleanupAfterEach();
 
-  async function setup(options: Parameters<typeof startDiscoverableCore>[0] = {}) {
-    const t = await startDiscoverableCore(options);
+  async function setup(options: Parameters<typeof startTestCore>[0] = {}) {
+    const t = await startTestCore(options);
     defer(() => t.stop());
     const mcp = await connectMcpClient('http', {
       mcpUrl: t.urls.mcpUrl,

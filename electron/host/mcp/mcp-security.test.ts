@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../shared/tool.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
-import { connectMcpClient, ROOT, startDiscoverableCore } from './mcp-testing.js';
+import { connectMcpClient, ROOT } from './mcp-testing.js';
 import { tokenPath } from './mcp-token.js';
 
 interface Reply {
@@ -184,12 +184,12 @@ describe('porthole mcp (stdio bridge)', () => {
 
   it('carries on when the inspector restarts, without the MCP client restarting', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-restart-'));
-    const first = await startDiscoverableCore({ dataDir });
+    const first = await startTestCore({ dataDir });
     const { client, close } = await connectMcpClient('stdio', { mcpUrl: first.urls.mcpUrl, dataDir });
     try {
       expect((await client.callTool({ name: 'inspector_get_status', arguments: {} })).isError).toBeFalsy();
       await first.stop({ keepData: true });
-      const second = await startDiscoverableCore({ dataDir });
+      const second = await startTestCore({ dataDir });
       try {
         const status = await client.callTool({ name: 'inspector_get_status', arguments: {} });
         expect(status.isError).toBeFalsy();

@@ -2,19 +2,9 @@ import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { writeInstance } from '../instance-file.js';
-import { startTestCore } from '../testing.js';
-import { VERSION } from '../version.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export type McpTransportKind = 'http' | 'stdio';
-
-/** A test core that other processes can find (instance.json), as `porthole mcp` needs. */
-export async function startDiscoverableCore(options: Parameters<typeof startTestCore>[0] = {}) {
-  const t = await startTestCore(options);
-  writeInstance(t.dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...t.urls });
-  return t;
-}
 
 /** An MCP SDK client connected to the core over real Streamable HTTP, or over stdio through `porthole mcp`. */
 export async function connectMcpClient(

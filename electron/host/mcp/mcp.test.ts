@@ -10,10 +10,10 @@ import { exampleProtocol } from '../../../plugins/example/protocol.js';
 import type { CallSummary } from '../../../shared/call-record.js';
 import { defineTool, TOOL_NAME_PATTERN, ToolArgumentError } from '../../../shared/tool.js';
 import { mirrorText } from '../../../shared/tool-result.js';
-import { waitFor } from '../testing.js';
-import { connectMcpClient, type McpTransportKind, startDiscoverableCore } from './mcp-testing.js';
+import { startTestCore, waitFor } from '../testing.js';
+import { connectMcpClient, type McpTransportKind } from './mcp-testing.js';
 
-type TestCore = Awaited<ReturnType<typeof startDiscoverableCore>>;
+type TestCore = Awaited<ReturnType<typeof startTestCore>>;
 type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
 
 const app = { id: 'com.test.mcp', name: 'MCP Test App' };
@@ -63,7 +63,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
   const lastCall = (tool: string) => t.core.history.list(undefined, { tool })[0]!;
 
   beforeAll(async () => {
-    t = await startDiscoverableCore({ link: { requestTimeoutMs: 300 } });
+    t = await startTestCore({ link: { requestTimeoutMs: 300 } });
     unregister = t.core.tools.register([failingTool]);
     const connected = await connectMcpClient(
       kind,
