@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { RequestError } from './protocol/messenger.js';
+import { describeIssues } from './zod-issues.js';
 
 export interface RequestSpec {
   params: z.ZodType;
@@ -78,10 +79,6 @@ export type PanelEventData<P extends PluginProtocol, E extends PanelEventName<P>
 /** Major version of a semver string, or the whole string when it is not semver. */
 export function majorOf(version: string): string {
   return version.split('.')[0] ?? version;
-}
-
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
 /** Validates a value crossing the wire against its schema; a mismatch is a RequestError with `code`. */

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { describeIssues } from './plugin-protocol.js';
 import { RequestError } from './protocol/messenger.js';
 import { type AnyObject, type ToolCallContext, type ToolDefinition, ToolError } from './tool.js';
 import { isToolResult, ToolResult } from './tool-result.js';
+import { describeIssues } from './zod-issues.js';
 
 /** How a finished call ended. */
 export type CallOutcomeStatus = 'succeeded' | 'failed' | 'cancelled';

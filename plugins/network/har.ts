@@ -1,6 +1,6 @@
 import type { Content, Cookie, Entry, Har, PostData, Timings } from 'har-format';
 import { z } from 'zod';
-import { describeIssues } from '../../shared/plugin-protocol.js';
+import { describeIssues } from '../../shared/zod-issues.js';
 import { HarSchema } from './har-schema.js';
 import {
   type Body,

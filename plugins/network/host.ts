@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
 import { definePlugin, type HostPluginContext } from '../../shared/host-plugin.js';
-import { describeIssues } from '../../shared/plugin-protocol.js';
 import { ToolArgumentError } from '../../shared/tool.js';
+import { describeIssues } from '../../shared/zod-issues.js';
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import {

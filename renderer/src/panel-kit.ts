@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { PluginSummary } from '../../shared/bridge.js';
-import {
-  describeIssues,
-  type PanelEventData,
-  type PanelEventName,
-  type PanelMethod,
-  type PanelParams,
-  type PanelResult,
-  type PluginProtocol,
+import type {
+  PanelEventData,
+  PanelEventName,
+  PanelMethod,
+  PanelParams,
+  PanelResult,
+  PluginProtocol,
 } from '../../shared/plugin-protocol.js';
 import type { SessionInfo } from '../../shared/session.js';
+import { describeIssues } from '../../shared/zod-issues.js';
 import { BridgeRequestError } from './bridge/bridge-client.js';
 import { useBridge } from './bridge/context.js';
 

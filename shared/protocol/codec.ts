@@ -1,3 +1,4 @@
+import { describeIssues } from '../zod-issues.js';
 import { MESSAGE_TYPES, type Message, MessageSchema, type ProtocolError } from './messages.js';
 
 export type Decoded = { ok: true; message: Message } | { ok: false; error: ProtocolError };
@@ -50,8 +51,7 @@ export function decode(text: string): Decoded {
   }
   const parsed = MessageSchema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return fail('invalid-message', `invalid ${record.type} frame: ${issues}`, correlationId);
+    return fail('invalid-message', `invalid ${record.type} frame: ${describeIssues(parsed.error)}`, correlationId);
   }
   return { ok: true, message: parsed.data };
 }

@@ -12,7 +12,7 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '../../../shared/bridge.js';
-import { describeIssues } from '../../../shared/plugin-protocol.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';

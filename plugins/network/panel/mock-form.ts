@@ -1,4 +1,4 @@
-import { describeIssues } from '../../../shared/plugin-protocol.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
 import {
   type MockAction,
   type MockMatch,

@@ -9,7 +9,7 @@ import {
   isBridgeEvent,
   ServerFrameSchema,
 } from '../../../shared/bridge.js';
-import { describeIssues } from '../../../shared/plugin-protocol.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
