@@ -2,14 +2,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
-import { defineAgentPlugin } from '../../agent/plugin.js';
 import { connectMcpClient } from '../../electron/host/mcp/mcp-testing.js';
 import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { network } from './agent.js';
 import { HarSchema } from './har-schema.js';
-import { networkProtocol } from './protocol.js';
-import { httpServer } from './testing.js';
+import { connectSilentApp, httpServer } from './testing.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes
 type Result = CallToolResult & { structuredContent?: Record<string, any> };
@@ -125,14 +123,7 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
 
   it('a push the app does not acknowledge is an isError result, and the rule is not kept', async () => {
     const { t, call } = await setup({ link: { requestTimeoutMs: 250 } });
-    const silent = defineAgentPlugin(networkProtocol, (ctx) => {
-      ctx.handle('setMockConfig', () => new Promise(() => {}));
-    });
-    const agent = connect({
-      url: t.urls.debuggeeUrl,
-      app: { id: 'com.test.silent', name: 'Silent' },
-      plugins: [silent],
-    });
+    const agent = connectSilentApp(t.urls.debuggeeUrl);
     defer(() => agent.disconnect());
     await waitFor(() => agent.status.state === 'connected', 'the agent');
 

@@ -6,7 +6,7 @@ import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { network } from './agent.js';
 import type { NetworkHost } from './host-api.js';
 import { networkProtocol } from './protocol.js';
-import { httpServer, type LocalServer, startNetworkDebuggee } from './testing.js';
+import { connectSilentApp, httpServer, type LocalServer, startNetworkDebuggee } from './testing.js';
 
 describe('mock rules applied in a Node debuggee', () => {
   const defer = cleanupAfterEach();
@@ -119,14 +119,7 @@ describe('mock rules applied in a Node debuggee', () => {
   it('does not save a change the app never acknowledges', async () => {
     const t = await startTestCore({ link: { requestTimeoutMs: 200 } });
     defer(() => t.stop());
-    const silent = defineAgentPlugin(networkProtocol, (ctx) => {
-      ctx.handle('setMockConfig', () => new Promise(() => {}));
-    });
-    const agent = connect({
-      url: t.urls.debuggeeUrl,
-      app: { id: 'com.test.silent', name: 'Silent' },
-      plugins: [silent],
-    });
+    const agent = connectSilentApp(t.urls.debuggeeUrl);
     defer(() => agent.disconnect());
     const sessionId = await waitFor(() => agent.status.sessionId, 'the agent');
     const host = t.core.plugins.instance(sessionId, 'network') as unknown as NetworkHost;

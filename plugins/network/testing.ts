@@ -6,9 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Agent, connect } from '../../agent/connection.js';
+import { defineAgentPlugin } from '../../agent/plugin.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { type NetworkOptions, network } from './agent.js';
 import type { NetworkHost } from './host-api.js';
+import { networkProtocol } from './protocol.js';
 
 // Test helpers for the network plugin: real local servers and a debuggee agent in this process.
 
@@ -109,4 +111,12 @@ export async function startNetworkDebuggee(
       await t.stop({ keepData });
     },
   };
+}
+
+/** An app whose network plugin never acknowledges a mock config push (its setMockConfig hangs). */
+export function connectSilentApp(url: string): Agent {
+  const silent = defineAgentPlugin(networkProtocol, (ctx) => {
+    ctx.handle('setMockConfig', () => new Promise(() => {}));
+  });
+  return connect({ url, app: { id: 'com.test.silent', name: 'Silent' }, plugins: [silent] });
 }
