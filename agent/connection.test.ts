@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
-import { example } from '../plugins/example/agent.js';
-import type { ExampleHost } from '../plugins/example/host.js';
+import { example } from '../plugins/example/agent/index.js';
+import type { ExampleHost } from '../plugins/example/host/index.js';
 import { exampleProtocol } from '../plugins/example/protocol.js';
 import { RequestError } from '../shared/protocol/messenger.js';
 import { type Agent, backoffDelay, connect } from './connection.js';

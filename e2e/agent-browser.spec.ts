@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
-import type { ExampleHost } from '../plugins/example/host.js';
+import type { ExampleHost } from '../plugins/example/host/index.js';
 import { type DebuggeeWindow, serveDebuggeePage } from './support/debuggee-page.js';
 
 test('the agent connects from a real Chromium page, answers ping, sends its log and resumes after a reload', async ({

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { _electron as electron, expect, test } from '@playwright/test';
 import { connect } from '../agent/index.js';
-import { example } from '../plugins/example/agent.js';
+import { example } from '../plugins/example/agent/index.js';
 import { ROOT } from './support/inspector.js';
 
 /** The Electron executable if it is installed, without triggering its lazy download. */

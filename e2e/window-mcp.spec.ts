@@ -1,7 +1,7 @@
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from '@playwright/test';
 import { connect } from '../agent/index.js';
-import { example } from '../plugins/example/agent.js';
+import { example } from '../plugins/example/agent/index.js';
 import type { Screenshot } from '../plugins/example/protocol.js';
 import { type RunningInspector, startInspector } from './support/inspector.js';
 import { buildRenderer, mcpClient, openWindow, screenshot } from './window.helpers.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { connect } from '../agent/index.js';
-import { example } from '../plugins/example/agent.js';
+import { example } from '../plugins/example/agent/index.js';
 import { type DebuggeeWindow, serveDebuggeePage } from './support/debuggee-page.js';
 import { type RunningInspector, startInspector } from './support/inspector.js';
 import { buildRenderer, openWindow, screenshot } from './window.helpers.js';

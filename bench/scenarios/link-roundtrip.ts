@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import { example } from '../../plugins/example/agent.js';
-import type { ExampleHost } from '../../plugins/example/host.js';
+import { example } from '../../plugins/example/agent/index.js';
+import type { ExampleHost } from '../../plugins/example/host/index.js';
 import { defineScenario, latencyRow, sample } from '../harness.js';
 
 const ITERATIONS = 3000;

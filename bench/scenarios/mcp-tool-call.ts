@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { WebSocket, WebSocketServer } from 'ws';
 import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import { example } from '../../plugins/example/agent.js';
+import { example } from '../../plugins/example/agent/index.js';
 import { defineScenario, latencyRow, type Stats, sample } from '../harness.js';
 
 const ITERATIONS = 1500;

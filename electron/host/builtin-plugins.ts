@@ -1,4 +1,4 @@
-import example from '../../plugins/example/host.js';
+import example from '../../plugins/example/host/index.js';
 import network from '../../plugins/network/host.js';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
 

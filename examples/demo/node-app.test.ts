@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import type { ExampleHost } from '../../plugins/example/host.js';
+import type { ExampleHost } from '../../plugins/example/host/index.js';
 import { startNodeApp } from './node-app.js';
 
 const defer = cleanupAfterEach();

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import ExamplePanel from '../../plugins/example/panel.js';
+import ExamplePanel from '../../plugins/example/panel/index.js';
 import NetworkPanel from '../../plugins/network/panel.js';
 import type { PanelProps } from './panel-kit.js';
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Agent, connect } from '../../../agent/connection.js';
 import { type AgentPlugin, defineAgentPlugin } from '../../../agent/plugin.js';
-import { example } from '../../../plugins/example/agent.js';
+import { example } from '../../../plugins/example/agent/index.js';
 import { exampleProtocol } from '../../../plugins/example/protocol.js';
 import type { CallSummary } from '../../../shared/call-record.js';
 import { defineTool, TOOL_NAME_PATTERN, ToolArgumentError } from '../../../shared/tool.js';

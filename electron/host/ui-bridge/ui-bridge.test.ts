@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connect } from '../../../agent/connection.js';
-import { example } from '../../../plugins/example/agent.js';
+import { example } from '../../../plugins/example/agent/index.js';
 import { BRIDGE_PATH, type ServerFrame } from '../../../shared/bridge.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';

@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 // The demo's browser debuggee: a page that connects to Porthole and makes some requests.
 import { connect } from '../../../agent/index.js';
-import { example } from '../../../plugins/example/agent.js';
+import { example } from '../../../plugins/example/agent/index.js';
 import { network } from '../../../plugins/network/agent.js';
 
 const events = example();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { connect } from '../../../agent/connection.js';
 import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../../electron/host/testing.js';
-import { example } from '../../../plugins/example/agent.js';
+import { example } from '../../../plugins/example/agent/index.js';
 import type { BridgeEvent, ClientFrame } from '../../../shared/bridge.js';
 import { BridgeClient, BridgeRequestError, type ConnectionState, type Transport } from './bridge-client.js';
 

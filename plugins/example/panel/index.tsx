@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { ImagePreview } from '../../renderer/src/components/ImagePreview.js';
-import { JsonTree } from '../../renderer/src/components/JsonTree.js';
-import { type PanelProps, usePanelClient, usePluginEvents } from '../../renderer/src/panel-kit.js';
-import { exampleProtocol, type LogEntry, type Screenshot } from './protocol.js';
+import { ImagePreview } from '../../../renderer/src/components/ImagePreview.js';
+import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import { type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
 const MAX_ENTRIES = 1000;
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { RequestError } from '../../shared/protocol/messenger.js';
-import { definePluginTool, ToolError } from '../../shared/tool.js';
-import { ToolResult } from '../../shared/tool-result.js';
-import type { Screenshot } from './protocol.js';
+import { RequestError } from '../../../shared/protocol/messenger.js';
+import { definePluginTool, ToolError } from '../../../shared/tool.js';
+import { ToolResult } from '../../../shared/tool-result.js';
+import type { Screenshot } from '../protocol.js';
 
-/** What the example tools use of the example plugin's host instance (ExampleHost in host.ts). */
+/** What the example tools use of the example plugin's host instance (ExampleHost in index.ts). */
 export interface ExampleToolTarget {
   ping(signal?: AbortSignal): Promise<{ roundTripMs: number; agentTime: number }>;
   echo(text: string, signal?: AbortSignal): Promise<string>;

@@ -1,5 +1,5 @@
-import { definePlugin, type HostPluginContext, type HostPluginInstance } from '../../shared/host-plugin.js';
-import { exampleProtocol, type LogEntry, type Screenshot } from './protocol.js';
+import { definePlugin, type HostPluginContext, type HostPluginInstance } from '../../../shared/host-plugin.js';
+import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 import { exampleTools } from './tools.js';
 
 const LOG_CAPACITY = 1000;

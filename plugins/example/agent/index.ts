@@ -1,6 +1,6 @@
-import { defineAgentPlugin } from '../../agent/plugin.js';
-import { RequestError } from '../../shared/protocol/messenger.js';
-import { exampleProtocol, type LogEntry, type Screenshot } from './protocol.js';
+import { defineAgentPlugin } from '../../../agent/plugin.js';
+import { RequestError } from '../../../shared/protocol/messenger.js';
+import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
 export interface ExampleOptions {
   /** Captures the app's screen; defaults to rendering the page's DOM where there is one. */
