@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
-import type { NetworkHost } from '../plugins/network/host-api.js';
+import type { NetworkHost } from '../plugins/network/host/host-api.js';
 import type { Transaction } from '../plugins/network/protocol.js';
 import { serveDebuggeePage } from './support/debuggee-page.js';
 

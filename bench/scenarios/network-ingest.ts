@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { connect } from '../../agent/connection.js';
 import { defineAgentPlugin } from '../../agent/plugin.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import type { NetworkHost } from '../../plugins/network/host-api.js';
+import type { NetworkHost } from '../../plugins/network/host/host-api.js';
 import { networkProtocol } from '../../plugins/network/protocol.js';
 import { type BenchRow, defineScenario, stats, throughputRow } from '../harness.js';
 

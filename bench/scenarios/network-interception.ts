@@ -4,8 +4,8 @@ import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import { network } from '../../plugins/network/agent.js';
-import type { NetworkHost } from '../../plugins/network/host-api.js';
+import { network } from '../../plugins/network/agent/index.js';
+import type { NetworkHost } from '../../plugins/network/host/host-api.js';
 import { defineScenario, type Stats, stats, throughputRow } from '../harness.js';
 
 const BATCHES = 30;

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from '../../agent/index.js';
 import { example } from '../../plugins/example/agent/index.js';
-import { network } from '../../plugins/network/agent.js';
+import { network } from '../../plugins/network/agent/index.js';
 
 export async function startNodeApp(inspectorUrl: string, { intervalMs = 3000 } = {}) {
   const backend = createServer((req, res) => {

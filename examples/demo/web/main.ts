@@ -2,7 +2,7 @@
 // The demo's browser debuggee: a page that connects to Porthole and makes some requests.
 import { connect } from '../../../agent/index.js';
 import { example } from '../../../plugins/example/agent/index.js';
-import { network } from '../../../plugins/network/agent.js';
+import { network } from '../../../plugins/network/agent/index.js';
 
 const events = example();
 const query = new URLSearchParams(location.search);

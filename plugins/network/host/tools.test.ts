@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
-import { waitFor } from '../../electron/host/testing.js';
-import type { CallSurface, PluginToolContext } from '../../shared/tool.js';
-import { TOOL_NAME_PATTERN } from '../../shared/tool.js';
-import type { ToolResult } from '../../shared/tool-result.js';
-import { runTool } from '../../shared/tool-runner.js';
-import { HarSchema } from './har-schema.js';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
+import { waitFor } from '../../../electron/host/testing.js';
+import type { CallSurface, PluginToolContext } from '../../../shared/tool.js';
+import { TOOL_NAME_PATTERN } from '../../../shared/tool.js';
+import type { ToolResult } from '../../../shared/tool-result.js';
+import { runTool } from '../../../shared/tool-runner.js';
+import { HarSchema } from '../har-schema.js';
 import type { NetworkHost } from './host-api.js';
 import { httpServer, type LocalServer, startNetworkDebuggee } from './testing.js';
 import { networkTools } from './tools.js';

@@ -1,6 +1,6 @@
 import type { Har } from 'har-format';
-import type { HostPluginInstance } from '../../shared/host-plugin.js';
-import { ToolArgumentError, ToolError } from '../../shared/tool.js';
+import type { HostPluginInstance } from '../../../shared/host-plugin.js';
+import { ToolArgumentError, ToolError } from '../../../shared/tool.js';
 import type {
   AgentInfo,
   MockConfigView,
@@ -11,7 +11,7 @@ import type {
   NetworkProtocol,
   Transaction,
   TransactionFilter,
-} from './protocol.js';
+} from '../protocol.js';
 import type { Page, PageQuery, TransactionStore } from './transaction-store.js';
 
 // The network host's API: what its MCP tools (and anything else in the core) may call.

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
-import { definePlugin, type HostPluginContext } from '../../shared/host-plugin.js';
-import { ToolArgumentError } from '../../shared/tool.js';
-import { describeIssues } from '../../shared/zod-issues.js';
+import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import { ToolArgumentError } from '../../../shared/tool.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import {
@@ -25,7 +25,7 @@ import {
   networkProtocol,
   type Transaction,
   type TransactionFilter,
-} from './protocol.js';
+} from '../protocol.js';
 import { toCurl, toFetch } from './snippets.js';
 import { networkTools } from './tools.js';
 

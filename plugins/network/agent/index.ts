@@ -1,9 +1,9 @@
 import { getRawRequest } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
-import { type AgentPluginContext, defineAgentPlugin } from '../../agent/plugin.js';
-import type { NotificationMethod, NotificationParams } from '../../shared/plugin-protocol.js';
-import { RequestError } from '../../shared/protocol/messenger.js';
+import { type AgentPluginContext, defineAgentPlugin } from '../../../agent/plugin.js';
+import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
+import { RequestError } from '../../../shared/protocol/messenger.js';
 import { base64ToBytes, captureBody } from './capture-body.js';
 import { type CompiledRule, compileMockConfig, findMatchingRule } from './mock-match.js';
 import {
@@ -20,7 +20,7 @@ import {
   networkProtocol,
   REDACTED,
   type RedactionScope,
-} from './protocol.js';
+} from '../protocol.js';
 
 export interface NetworkOptions {
   /** Cap on each captured request and response body, in bytes. Default 1 MiB, at most 8 MiB. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { definePluginTool, type PluginToolContext, ToolArgumentError } from '../../shared/tool.js';
-import { ToolResult } from '../../shared/tool-result.js';
-import { HarSchema } from './har-schema.js';
+import { definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
+import { ToolResult } from '../../../shared/tool-result.js';
+import { HarSchema } from '../har-schema.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import {
@@ -16,7 +16,7 @@ import {
   type Transaction,
   TransactionFilterSchema,
   TransactionPageSchema,
-} from './protocol.js';
+} from '../protocol.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 

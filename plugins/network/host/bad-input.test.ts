@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
-import { helloFrame, RawPeer, startTestCore, waitFor } from '../../electron/host/testing.js';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
+import { helloFrame, RawPeer, startTestCore, waitFor } from '../../../electron/host/testing.js';
 import type { NetworkHost } from './host-api.js';
 
 describe('network host against a fake agent sending bad frames', () => {

@@ -1,4 +1,4 @@
-import type { Body } from './protocol.js';
+import type { Body } from '../protocol.js';
 
 // Body capture for the agent: web APIs only (streams, TextDecoder, btoa), so it runs in browsers,
 // Node and React Native alike.

@@ -1,12 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../agent/connection.js';
-import { connectMcpClient } from '../../electron/host/mcp/mcp-testing.js';
-import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
-import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import { network } from './agent.js';
-import { HarSchema } from './har-schema.js';
+import { connect } from '../../../agent/connection.js';
+import { connectMcpClient } from '../../../electron/host/mcp/mcp-testing.js';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
+import { startTestCore, waitFor } from '../../../electron/host/testing.js';
+import { network } from '../agent/index.js';
+import { HarSchema } from '../har-schema.js';
 import { connectSilentApp, httpServer } from './testing.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes

@@ -7,7 +7,7 @@ import type {
   TransactionFilter,
   TransactionStarted,
   TransactionSummary,
-} from './protocol.js';
+} from '../protocol.js';
 
 export interface StoreLimits {
   /** Transactions kept; the oldest go first beyond it. */

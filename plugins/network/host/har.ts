@@ -1,7 +1,7 @@
 import type { Content, Cookie, Entry, Har, PostData, Timings } from 'har-format';
 import { z } from 'zod';
-import { describeIssues } from '../../shared/zod-issues.js';
-import { HarSchema } from './har-schema.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
+import { HarSchema } from '../har-schema.js';
 import {
   type Body,
   type Header,
@@ -10,7 +10,7 @@ import {
   REDACTED,
   type Transaction,
   TransactionSchema,
-} from './protocol.js';
+} from '../protocol.js';
 import { headerValue } from './transaction-store.js';
 
 // HAR 1.2 export and import. Porthole's own details ride in a `_porthole` field per entry

@@ -1,4 +1,4 @@
-import { REDACTED, type Transaction } from './protocol.js';
+import { REDACTED, type Transaction } from '../protocol.js';
 
 // Copy-ready code that repeats a captured request. Headers a client sets by itself (host,
 // content-length, connection, …) are left out; redacted values stay visibly redacted.

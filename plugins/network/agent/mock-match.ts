@@ -1,4 +1,4 @@
-import { compileRegex, globToRegExp, type MockConfig, type MockMatch, type MockRule } from './protocol.js';
+import { compileRegex, globToRegExp, type MockConfig, type MockMatch, type MockRule } from '../protocol.js';
 
 /** What a rule is matched against: the request as the agent sees it. */
 export interface MatchableRequest {

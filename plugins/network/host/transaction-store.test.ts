@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransactionStarted } from './protocol.js';
+import type { TransactionStarted } from '../protocol.js';
 import { CursorError, TransactionStore } from './transaction-store.js';
 
 const started = (id: string, overrides: Partial<TransactionStarted> = {}): TransactionStarted => ({

@@ -5,12 +5,12 @@ import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Agent, connect } from '../../agent/connection.js';
-import { defineAgentPlugin } from '../../agent/plugin.js';
-import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import { type NetworkOptions, network } from './agent.js';
+import { type Agent, connect } from '../../../agent/connection.js';
+import { defineAgentPlugin } from '../../../agent/plugin.js';
+import { startTestCore, waitFor } from '../../../electron/host/testing.js';
+import { type NetworkOptions, network } from '../agent/index.js';
 import type { NetworkHost } from './host-api.js';
-import { networkProtocol } from './protocol.js';
+import { networkProtocol } from '../protocol.js';
 
 // Test helpers for the network plugin: real local servers and a debuggee agent in this process.
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../agent/connection.js';
-import { defineAgentPlugin } from '../../agent/plugin.js';
-import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
-import { startTestCore, waitFor } from '../../electron/host/testing.js';
-import { network } from './agent.js';
+import { connect } from '../../../agent/connection.js';
+import { defineAgentPlugin } from '../../../agent/plugin.js';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
+import { startTestCore, waitFor } from '../../../electron/host/testing.js';
+import { network } from '../agent/index.js';
 import type { NetworkHost } from './host-api.js';
-import { networkProtocol } from './protocol.js';
+import { networkProtocol } from '../protocol.js';
 import { connectSilentApp, httpServer, type LocalServer, startNetworkDebuggee } from './testing.js';
 
 describe('mock rules applied in a Node debuggee', () => {

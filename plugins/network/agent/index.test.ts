@@ -1,11 +1,11 @@
 import { request as httpGet } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanupAfterEach } from '../../electron/host/test-cleanup.js';
-import { waitFor } from '../../electron/host/testing.js';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
+import { waitFor } from '../../../electron/host/testing.js';
 import { base64ToBytes } from './capture-body.js';
-import type { Transaction } from './protocol.js';
-import { httpServer, httpsServer, type LocalServer, selfSignedCert, startNetworkDebuggee } from './testing.js';
+import type { Transaction } from '../protocol.js';
+import { httpServer, httpsServer, type LocalServer, selfSignedCert, startNetworkDebuggee } from '../host/testing.js';
 
 type Debuggee = Awaited<ReturnType<typeof startNetworkDebuggee>>;
 

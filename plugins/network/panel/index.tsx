@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { type PanelEvent, type PanelProps, usePanelClient, usePluginEvents } from '../../renderer/src/panel-kit.js';
-import { FilterBar } from './panel/FilterBar.js';
-import { type EditorState, MocksView } from './panel/MocksView.js';
-import { draftFromTransaction } from './panel/mock-form.js';
-import { type NetworkFilter, NO_FILTER, TransactionModel } from './panel/model.js';
-import { TransactionDetail } from './panel/TransactionDetail.js';
-import { TransactionTable } from './panel/TransactionTable.js';
-import type { MockConfigView, TransactionFilter, TransactionSummary } from './protocol.js';
-import { networkProtocol } from './protocol.js';
-import './panel/network.css';
+import { type PanelEvent, type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import { FilterBar } from './FilterBar.js';
+import { type EditorState, MocksView } from './MocksView.js';
+import { draftFromTransaction } from './mock-form.js';
+import { type NetworkFilter, NO_FILTER, TransactionModel } from './model.js';
+import { TransactionDetail } from './TransactionDetail.js';
+import { TransactionTable } from './TransactionTable.js';
+import type { MockConfigView, TransactionFilter, TransactionSummary } from '../protocol.js';
+import { networkProtocol } from '../protocol.js';
+import './network.css';
 
 const PAGE = 5000;
 /** The bridge carries frames up to 16 MiB; a HAR file is sent as text. */
