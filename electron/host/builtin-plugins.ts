@@ -1,9 +1,6 @@
-import example from '../../plugins/example/host/index.js';
-import network from '../../plugins/network/host/index.js';
-import type { HostPluginDefinition } from '../../shared/host-plugin.js';
-
-/** The plugins the inspector runs. Adding a plugin is adding its folder and one line here. */
-export const builtinPlugins: readonly HostPluginDefinition[] = [
-  example as unknown as HostPluginDefinition,
-  network as unknown as HostPluginDefinition,
-];
+// The built-in plugins, one line each: the host part of plugins/<id>/, exported as its id.
+// The core runs every plugin exported here; the window shows what the core runs and finds each
+// plugin's panel by its folder (renderer/src/panels.ts), so adding a plugin is its folder and one line.
+// Keep the lines sorted by id: that is the order an ES module namespace lists them in.
+export { default as example } from '../../plugins/example/host/index.js';
+export { default as network } from '../../plugins/network/host/index.js';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
-import { builtinPlugins } from './builtin-plugins.js';
+import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
 import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
@@ -14,6 +14,9 @@ import { ToolRegistry } from './tools/tool-registry.js';
 import { ToolService } from './tools/tool-service.js';
 import { type InstalledUi, installUi, type UiOptions } from './ui-bridge/index.js';
 import { VERSION } from './version.js';
+
+/** The built-in plugins as one typed list: a plugin of the wrong shape does not compile. */
+export const builtinPlugins: readonly HostPluginDefinition[] = Object.values(builtin);
 
 export interface CoreOptions {
   dataDir: string;

@@ -31,7 +31,7 @@ export class PluginHost {
     for (const definition of definitions) {
       const id = definition.protocol.id;
       if (this.definitions.has(id)) throw new Error(`plugin "${id}" is registered twice`);
-      this.definitions.set(id, definition as unknown as HostPluginDefinition);
+      this.definitions.set(id, definition);
     }
     bus.on('session:removed', ({ sessionId }) => this.disposeSession(sessionId));
   }
