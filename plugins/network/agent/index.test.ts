@@ -3,9 +3,9 @@ import { request as httpsRequest } from 'node:https';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { waitFor } from '../../../electron/host/testing.js';
-import { base64ToBytes } from './capture-body.js';
-import type { Transaction } from '../protocol.js';
 import { httpServer, httpsServer, type LocalServer, selfSignedCert, startNetworkDebuggee } from '../host/testing.js';
+import type { Transaction } from '../protocol.js';
+import { base64ToBytes } from './capture-body.js';
 
 type Debuggee = Awaited<ReturnType<typeof startNetworkDebuggee>>;
 

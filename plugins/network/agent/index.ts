@@ -4,8 +4,6 @@ import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { type AgentPluginContext, defineAgentPlugin } from '../../../agent/plugin.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
-import { base64ToBytes, captureBody } from './capture-body.js';
-import { type CompiledRule, compileMockConfig, findMatchingRule } from './mock-match.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_REDACTED_HEADERS,
@@ -21,6 +19,8 @@ import {
   REDACTED,
   type RedactionScope,
 } from '../protocol.js';
+import { base64ToBytes, captureBody } from './capture-body.js';
+import { type CompiledRule, compileMockConfig, findMatchingRule } from './mock-match.js';
 
 export interface NetworkOptions {
   /** Cap on each captured request and response body, in bytes. Default 1 MiB, at most 8 MiB. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileMockConfig, findMatchingRule, type MatchableRequest } from './mock-match.js';
 import { type MockConfig, type MockRule, MockRuleInputSchema } from '../protocol.js';
+import { compileMockConfig, findMatchingRule, type MatchableRequest } from './mock-match.js';
 
 const request = (
   overrides: Partial<MatchableRequest> & { headers?: Record<string, string> } = {},

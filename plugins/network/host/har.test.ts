@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToBase64 } from '../agent/capture-body.js';
-import { fromHar, HarImportError, toHar } from './har.js';
 import { HarSchema } from '../har-schema.js';
 import type { Transaction } from '../protocol.js';
+import { fromHar, HarImportError, toHar } from './har.js';
 import { TransactionStore } from './transaction-store.js';
 
 const creator = { name: 'Porthole', version: '1.0.0' };

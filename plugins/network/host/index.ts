@@ -4,8 +4,6 @@ import type { z } from 'zod';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
 import { ToolArgumentError } from '../../../shared/tool.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
-import { fromHar, toHar } from './har.js';
-import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import {
   type AgentInfo,
   EMPTY_MOCK_CONFIG,
@@ -26,6 +24,8 @@ import {
   type Transaction,
   type TransactionFilter,
 } from '../protocol.js';
+import { fromHar, toHar } from './har.js';
+import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import { toCurl, toFetch } from './snippets.js';
 import { networkTools } from './tools.js';
 

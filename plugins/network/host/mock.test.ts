@@ -4,8 +4,8 @@ import { defineAgentPlugin } from '../../../agent/plugin.js';
 import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../../electron/host/testing.js';
 import { network } from '../agent/index.js';
-import type { NetworkHost } from './host-api.js';
 import { networkProtocol } from '../protocol.js';
+import type { NetworkHost } from './host-api.js';
 import { connectSilentApp, httpServer, type LocalServer, startNetworkDebuggee } from './testing.js';
 
 describe('mock rules applied in a Node debuggee', () => {

@@ -9,8 +9,8 @@ import { type Agent, connect } from '../../../agent/connection.js';
 import { defineAgentPlugin } from '../../../agent/plugin.js';
 import { startTestCore, waitFor } from '../../../electron/host/testing.js';
 import { type NetworkOptions, network } from '../agent/index.js';
-import type { NetworkHost } from './host-api.js';
 import { networkProtocol } from '../protocol.js';
+import type { NetworkHost } from './host-api.js';
 
 // Test helpers for the network plugin: real local servers and a debuggee agent in this process.
 

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import { HarSchema } from '../har-schema.js';
-import type { NetworkHost } from './host-api.js';
-import { unknownTransaction } from './host-api.js';
 import {
   type Body,
   MockConfigViewSchema,
@@ -17,6 +15,8 @@ import {
   TransactionFilterSchema,
   TransactionPageSchema,
 } from '../protocol.js';
+import type { NetworkHost } from './host-api.js';
+import { unknownTransaction } from './host-api.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { type PanelEvent, type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import type { MockConfigView, TransactionFilter, TransactionSummary } from '../protocol.js';
+import { networkProtocol } from '../protocol.js';
 import { FilterBar } from './FilterBar.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { type NetworkFilter, NO_FILTER, TransactionModel } from './model.js';
 import { TransactionDetail } from './TransactionDetail.js';
 import { TransactionTable } from './TransactionTable.js';
-import type { MockConfigView, TransactionFilter, TransactionSummary } from '../protocol.js';
-import { networkProtocol } from '../protocol.js';
 import './network.css';
 
 const PAGE = 5000;
