@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../../agent/connection.js';
+import { inProcessTransport } from '../../../electron/host/plugin-testing.js';
 import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../../../electron/host/testing.js';
 import { example } from '../../../plugins/example/agent/index.js';
-import type { BridgeEvent, ClientFrame } from '../../../shared/bridge.js';
-import { BridgeClient, BridgeRequestError, type ConnectionState, type Transport } from './bridge-client.js';
-
-/**
- * The transport the Electron preload gives the window, minus Electron: frames go straight to the
- * core's transport-neutral bridge connection, through a JSON round trip as IPC's structured clone would.
- */
-function inProcessTransport(core: Awaited<ReturnType<typeof startTestCore>>['core']): Transport & { drop(): void } {
-  let onFrame: (frame: unknown) => void = () => {};
-  let onState: (state: ConnectionState, detail?: string) => void = () => {};
-  const connection = core.ui.bridge.connect((frame) => onFrame(JSON.parse(JSON.stringify(frame))));
-  queueMicrotask(() => onState('open'));
-  return {
-    send: (frame: ClientFrame) => connection.receive(JSON.parse(JSON.stringify(frame))),
-    onFrame: (listener) => (onFrame = listener),
-    onState: (listener) => (onState = listener),
-    close: () => connection.close(),
-    drop() {
-      connection.close();
-      onState('closed', 'the test dropped the connection');
-    },
-  };
-}
+import type { BridgeEvent } from '../../../shared/bridge.js';
+import { BridgeClient, BridgeRequestError } from './bridge-client.js';
 
 describe('BridgeClient against a real core', () => {
   const defer = cleanupAfterEach();
