@@ -210,7 +210,7 @@ ${invalidEvents.join('\n')}`);
       waitForEvent: (name, match = () => true) =>
         waitFor(
           () => events().find((e) => e.event === name && match(e.data as never))?.data as never,
-          `a ${protocol.id} ${name} event for the panel`,
+          `the panel to get a ${protocol.id} "${name}" event`,
         ),
     },
     async disconnect() {

@@ -1,20 +1,31 @@
+import { z } from 'zod';
 import { definePlugin, type HostPluginContext, type HostPluginInstance } from '../../../shared/host-plugin.js';
+import { RequestError } from '../../../shared/protocol/messenger.js';
+import { definePluginTool, ToolError } from '../../../shared/tool.js';
+import { ToolResult } from '../../../shared/tool-result.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
-import { exampleTools } from './tools.js';
 
 const LOG_CAPACITY = 1000;
 
+/** One per session: asks the app's example plugin, and keeps the log entries it sends. */
 export interface ExampleHost extends HostPluginInstance<typeof exampleProtocol> {
   ping(signal?: AbortSignal): Promise<{ roundTripMs: number; agentTime: number }>;
   echo(text: string, signal?: AbortSignal): Promise<string>;
   captureScreenshot(signal?: AbortSignal): Promise<Screenshot>;
-  /** The event log the app sent, oldest first; bounded, the oldest entries go first. */
+  /** The log the app sent, oldest first: the newest 1000 entries. */
   log(): LogEntry[];
 }
 
 export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>): ExampleHost {
   const entries: LogEntry[] = [];
-  const host: ExampleHost = {
+  const ping = async (signal?: AbortSignal) => {
+    const started = performance.now();
+    const { agentTime } = await ctx.request('ping', { sentAt: Date.now() }, { signal });
+    return { roundTripMs: Math.round((performance.now() - started) * 100) / 100, agentTime };
+  };
+  const captureScreenshot = (signal?: AbortSignal) =>
+    ctx.request('captureScreenshot', {}, { signal, timeoutMs: 20_000 });
+  return {
     notifications: {
       log(entry) {
         entries.push(entry);
@@ -22,28 +33,71 @@ export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>
         ctx.emit('log', entry);
       },
     },
-    async ping(signal) {
-      const started = performance.now();
-      const { agentTime } = await ctx.request('ping', { sentAt: Date.now() }, { signal });
-      return { roundTripMs: Math.round((performance.now() - started) * 100) / 100, agentTime };
-    },
-    async echo(text, signal) {
-      return (await ctx.request('echo', { text }, { signal })).text;
-    },
-    captureScreenshot: (signal) => ctx.request('captureScreenshot', {}, { signal, timeoutMs: 20_000 }),
-    log: () => [...entries],
     panel: {
-      ping: (_params, signal) => host.ping(signal),
-      log: () => ({ entries: host.log() }),
-      captureScreenshot: (_params, signal) => host.captureScreenshot(signal),
+      ping: (_params, signal) => ping(signal),
+      log: () => ({ entries: [...entries] }),
+      captureScreenshot: (_params, signal) => captureScreenshot(signal),
     },
+    ping,
+    captureScreenshot,
+    echo: async (text, signal) => (await ctx.request('echo', { text }, { signal })).text,
+    log: () => [...entries],
   };
-  return host;
 }
 
-export default definePlugin<typeof exampleProtocol, ExampleHost>({
+const tool = definePluginTool<ExampleHost>();
+
+/** Awaits a request to the app; its failure becomes a ToolError saying what failed. A cancellation stays one. */
+async function fromApp<T>(what: string, request: Promise<T>): Promise<T> {
+  try {
+    return await request;
+  } catch (e) {
+    if (e instanceof RequestError && e.code === 'cancelled') throw e;
+    throw new ToolError(`${what}: ${(e as Error).message}`);
+  }
+}
+
+const sendPing = tool({
+  name: 'example_send_ping',
+  title: 'Ping the app',
+  description:
+    'Sends a ping to the app through the example plugin and measures the round trip. Use it to check that the app is connected and responsive.',
+  input: z.object({}),
+  output: z.object({
+    roundTripMs: z.number().describe('Time from sending the ping to receiving the answer, in milliseconds.'),
+    agentTime: z.number().describe("The app's clock when it answered, in ms since the epoch."),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: (_args, { instance, signal }) => fromApp('the debuggee did not answer ping', instance.ping(signal)),
+});
+
+const echo = tool({
+  name: 'example_echo',
+  title: 'Echo text through the app',
+  description: 'Sends text to the app, which sends it straight back. Answers with the text the app returned.',
+  input: z.object({ text: z.string().max(100_000).describe('The text to send.') }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ text }, { instance, signal }) =>
+    fromApp('the debuggee did not echo the text', instance.echo(text, signal)),
+});
+
+const captureScreenshot = tool({
+  name: 'example_capture_screenshot',
+  title: 'Capture a screenshot of the app',
+  description:
+    "Captures the app's screen as an image: a web page renders its DOM; other apps answer through the captureScreenshot hook they pass to example(). Apps without either answer with a failure that says so.",
+  input: z.object({}),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  handler: async (_args, { instance, signal, session }) => {
+    const shot = await fromApp('the debuggee could not capture a screenshot', instance.captureScreenshot(signal));
+    const size = shot.width && shot.height ? ` (${shot.width}×${shot.height})` : '';
+    return ToolResult.image(shot.base64, shot.mimeType, `Screenshot of ${session.app.name}${size}`);
+  },
+});
+
+export default definePlugin({
   protocol: exampleProtocol,
   title: 'Example',
   create: createExampleHost,
-  tools: exampleTools,
+  tools: [sendPing, echo, captureScreenshot],
 });

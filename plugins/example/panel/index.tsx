@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ImagePreview } from '../../../renderer/src/components/ImagePreview.js';
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
 import { type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
 const MAX_ENTRIES = 1000;
+const SHOWN_ENTRIES = 300;
 
 /** The example plugin's panel: ping with its round trip, a screenshot of the app, and the app's event log. */
 export default function ExamplePanel({ session }: PanelProps) {
@@ -15,16 +16,14 @@ export default function ExamplePanel({ session }: PanelProps) {
   const [busy, setBusy] = useState<'ping' | 'shot'>();
   const [error, setError] = useState<string>();
   const [filter, setFilter] = useState('');
-  const [expanded, setExpanded] = useState<number>();
-  const filterRef = useRef<HTMLInputElement>(null);
 
+  // What the host kept, then what arrives: entries only ever grow at the end.
   useEffect(() => {
-    api
-      .call('log', {})
-      .then(({ entries }) => setEntries(entries))
-      .catch((e: Error) => setError(e.message));
+    api.call('log', {}).then(
+      (log) => setEntries(log.entries),
+      (e: Error) => setError(e.message),
+    );
   }, [api]);
-
   usePluginEvents(exampleProtocol, session.id, (events) => {
     const added = events.filter((e) => e.event === 'log').map((e) => e.data);
     setEntries((list) => [...list, ...added].slice(-MAX_ENTRIES));
@@ -36,7 +35,7 @@ export default function ExamplePanel({ session }: PanelProps) {
     try {
       if (what === 'ping') {
         const { roundTripMs } = await api.call('ping', {});
-        setPings((list) => [roundTripMs, ...list].slice(0, 10));
+        setPings((list) => [roundTripMs, ...list].slice(0, 5));
       } else {
         setShot(await api.call('captureScreenshot', {}));
       }
@@ -47,24 +46,24 @@ export default function ExamplePanel({ session }: PanelProps) {
     }
   };
 
-  const shown = filter
-    ? entries.filter((e) => `${e.level} ${e.message}`.toLowerCase().includes(filter.toLowerCase()))
-    : entries;
+  const needle = filter.toLowerCase();
+  const shown = entries.filter((e) => `${e.level} ${e.message}`.toLowerCase().includes(needle));
+  const idle = session.active && !busy;
 
   return (
     <div className="view stack" data-testid="example-panel">
       <div className="row">
-        <button type="button" className="primary" disabled={!session.active || !!busy} onClick={() => void run('ping')}>
+        <button type="button" className="primary" disabled={!idle} onClick={() => void run('ping')}>
           {busy === 'ping' ? 'Pinging…' : 'Ping'}
         </button>
         {pings.length > 0 && (
           <span data-testid="ping-result">
             Round trip <strong>{pings[0]} ms</strong>
-            {pings.length > 1 && <span className="muted"> · previous {pings.slice(1, 5).join(', ')} ms</span>}
+            {pings.length > 1 && <span className="muted"> · previous {pings.slice(1).join(', ')} ms</span>}
           </span>
         )}
         <span className="spacer" />
-        <button type="button" disabled={!session.active || !!busy} onClick={() => void run('shot')}>
+        <button type="button" disabled={!idle} onClick={() => void run('shot')}>
           {busy === 'shot' ? 'Capturing…' : 'Take screenshot'}
         </button>
       </div>
@@ -88,7 +87,6 @@ export default function ExamplePanel({ session }: PanelProps) {
           <span className="muted small">{entries.length} entries</span>
           <span className="spacer" />
           <input
-            ref={filterRef}
             type="search"
             placeholder="Filter (press /)"
             value={filter}
@@ -105,30 +103,34 @@ export default function ExamplePanel({ session }: PanelProps) {
         ) : (
           <div className="log" role="log">
             {shown
-              .slice(-300)
+              .slice(-SHOWN_ENTRIES)
               .reverse()
               .map((entry, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: entries have no id; the list only grows at the end
-                <div key={`${entry.time}-${i}`}>
-                  <button
-                    type="button"
-                    className="entry list-item"
-                    onClick={() => setExpanded(expanded === entry.time ? undefined : entry.time)}
-                  >
-                    <span className="muted">{new Date(entry.time).toLocaleTimeString()}</span>
-                    <span className={`level-${entry.level}`}>{entry.level}</span>
-                    <span>{entry.message}</span>
-                  </button>
-                  {expanded === entry.time && entry.data !== undefined && (
-                    <div className="pane">
-                      <JsonTree value={entry.data} />
-                    </div>
-                  )}
-                </div>
+                <EntryRow key={`${entry.time}-${shown.length - i}`} entry={entry} />
               ))}
           </div>
         )}
       </section>
+    </div>
+  );
+}
+
+/** One log entry; a click shows its data. */
+function EntryRow({ entry }: { entry: LogEntry }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div>
+      <button type="button" className="entry list-item" onClick={() => setOpen(!open)}>
+        <span className="muted">{new Date(entry.time).toLocaleTimeString()}</span>
+        <span className={`level-${entry.level}`}>{entry.level}</span>
+        <span>{entry.message}</span>
+      </button>
+      {open && entry.data !== undefined && (
+        <div className="pane">
+          <JsonTree value={entry.data} />
+        </div>
+      )}
     </div>
   );
 }
