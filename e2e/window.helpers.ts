@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { build } from 'vite';
+import { build, type Plugin } from 'vite';
 import { connectMcpClient } from '../electron/host/mcp/mcp-testing.js';
 import { ROOT, type RunningInspector } from './support/inspector.js';
 
@@ -14,8 +14,34 @@ export function buildRenderer(): Promise<void> {
   return built;
 }
 
+/** The window built with the panels of e2e/fixtures/plugins/ too, for a core started with those plugins. */
+export const FIXTURE_WINDOW_DIR = join(ROOT, 'out/e2e-fixture-window');
+const PRODUCT_PANELS = join(ROOT, 'renderer/src/panels.ts');
+const FIXTURE_PANELS = join(ROOT, 'e2e/fixtures/plugins/panels.ts');
+let builtWithFixtures: Promise<void> | undefined;
+
+/** Builds the window once per test process with e2e/fixtures/plugins/panels.ts as its panel list. */
+export function buildFixtureWindow(): Promise<void> {
+  const fixturePanels: Plugin = {
+    name: 'porthole-fixture-panels',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || importer === FIXTURE_PANELS || !/\/panels(\.js)?$/.test(source)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === PRODUCT_PANELS ? FIXTURE_PANELS : null;
+    },
+  };
+  builtWithFixtures ??= build({
+    configFile: join(ROOT, 'vite.renderer.config.ts'),
+    logLevel: 'warn',
+    plugins: [fixturePanels],
+    build: { outDir: FIXTURE_WINDOW_DIR },
+  }).then(() => undefined);
+  return builtWithFixtures;
+}
+
 /** Opens the window at the URL the inspector printed and waits for the bridge to connect. */
-export async function openWindow(page: Page, inspector: RunningInspector): Promise<void> {
+export async function openWindow(page: Page, inspector: { info: { uiUrl: string } }): Promise<void> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(inspector.info.uiUrl);
