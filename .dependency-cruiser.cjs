@@ -2,15 +2,18 @@
 // folders are its layers: plugins/<id>/agent/ is agent code, host/ core, panel/ renderer, and the
 // .ts files beside them (protocol.ts and any file of the contract it imports) are shared.
 // `npm run build:agent` also compiles everything agent code reaches without Node's types, so any
-// `node:*` import there fails the build.
+// `node:*` import there fails the build. A plugins folder elsewhere (the test fixture
+// e2e/fixtures/plugins/) follows the same rules.
+const PLUGIN = '(?:^|/)plugins/[^/]+/';
 const NODE = { dependencyTypes: ['core'] };
 const ELECTRON = { path: '^node_modules/electron/' };
 const REACT = { path: '^node_modules/(react|react-dom|zustand)/' };
-const HOST = { path: '^(electron/|plugins/[^/]+/host/)' };
-const RENDERER = { path: '^(renderer/|plugins/[^/]+/panel/)' };
-const AGENT = { path: '^(agent/|plugins/[^/]+/agent/)' };
-// Tests and test helpers drive several layers at once (a core and an agent), so they are not checked.
-const NOT_TESTS = '\\.test\\.tsx?$|/testing\\.ts$';
+const HOST = { path: `^electron/|${PLUGIN}host/` };
+const RENDERER = { path: `^renderer/|${PLUGIN}panel/` };
+const AGENT = { path: `^agent/|${PLUGIN}agent/` };
+// Tests and test helpers (`testing.ts`, `*-testing.ts`) drive several layers at once (a core, an
+// agent, the window's client), so they are not checked; and only they may import test helpers.
+const NOT_TESTS = '\\.test\\.tsx?$|[/-]testing\\.ts$';
 
 const layer = (name, from, forbidden) =>
   forbidden.map(([what, to]) => ({
@@ -23,7 +26,7 @@ const layer = (name, from, forbidden) =>
 
 module.exports = {
   forbidden: [
-    ...layer('shared', '^(shared/|plugins/[^/]+/[^/]+\\.ts$)', [
+    ...layer('shared', `^shared/|${PLUGIN}[^/]+\\.ts$`, [
       ['node-builtins', NODE],
       ['electron', ELECTRON],
       ['react', REACT],
@@ -31,20 +34,20 @@ module.exports = {
       ['renderer-code', RENDERER],
       ['agent-code', AGENT],
     ]),
-    ...layer('agent', '^(agent/|plugins/[^/]+/agent/)', [
+    ...layer('agent', AGENT.path, [
       ['node-builtins', NODE],
       ['electron', ELECTRON],
       ['react', REACT],
       ['host-code', HOST],
       ['renderer-code', RENDERER],
     ]),
-    ...layer('core', '^(electron/host/|plugins/[^/]+/host/)', [
+    ...layer('core', `^electron/host/|${PLUGIN}host/`, [
       ['electron', ELECTRON],
       ['renderer-code', RENDERER],
       ['react', REACT],
       ['agent-code', AGENT],
     ]),
-    ...layer('renderer', '^(renderer/|plugins/[^/]+/panel/)', [
+    ...layer('renderer', RENDERER.path, [
       ['node-builtins', NODE],
       ['electron', ELECTRON],
       ['host-code', HOST],
@@ -55,8 +58,15 @@ module.exports = {
       comment:
         "a plugin's agent/, host/ and panel/ meet only through the contract beside them (protocol.ts), in any plugin (DESIGN.md, Plugins)",
       severity: 'error',
-      from: { path: '^plugins/[^/]+/(agent|host|panel)/', pathNot: NOT_TESTS },
-      to: { path: '^plugins/[^/]+/(agent|host|panel)/', pathNot: '^plugins/[^/]+/$1/' },
+      from: { path: `${PLUGIN}(agent|host|panel)/`, pathNot: NOT_TESTS },
+      to: { path: `${PLUGIN}(agent|host|panel)/`, pathNot: `${PLUGIN}$1/` },
+    },
+    {
+      name: 'only-tests-import-test-helpers',
+      comment: 'test helpers (testing.ts, *-testing.ts) reach into every layer; product code must not depend on them',
+      severity: 'error',
+      from: { pathNot: NOT_TESTS },
+      to: { path: NOT_TESTS },
     },
     {
       name: 'no-circular',
