@@ -88,6 +88,11 @@ export interface PluginTest<P extends PluginProtocol, I, A> {
   /** The app disconnects; resolves once its session is inactive (its data stays). */
   disconnect(): Promise<void>;
   /**
+   * Stops only the inspector; the app keeps trying to reconnect. With `keepData`, start a core on
+   * the same `dataDir` and debuggee port to test what survives a restart.
+   */
+  stopCore(options?: { keepData?: boolean }): Promise<void>;
+  /**
    * Ends everything (also done when the test finishes). Fails when the host published an event
    * that its panel's schema refuses: the window would have dropped it.
    */
@@ -217,6 +222,7 @@ ${invalidEvents.join('\n')}`);
       connection.disconnect();
       await waitFor(() => t.core.sessions.get(sessionId)?.info.active === false, 'the session to go inactive');
     },
+    stopCore: (options) => t.stop(options),
     stop,
   };
 }

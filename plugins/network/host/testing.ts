@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Agent, connect } from '../../../agent/connection.js';
 import { defineAgentPlugin } from '../../../agent/plugin.js';
-import { startTestCore, waitFor } from '../../../electron/host/testing.js';
+import { type StartPluginOptions, startPlugin } from '../../../electron/host/plugin-testing.js';
 import { type NetworkOptions, network } from '../agent/index.js';
 import { networkProtocol } from '../protocol.js';
-import type { NetworkHost } from './host-api.js';
+import networkPlugin from './index.js';
 
 // Test helpers for the network plugin: real local servers and a debuggee agent in this process.
 
@@ -84,32 +84,26 @@ export function httpsServer(handler: Handler, tls: { key: string; cert: string }
   return listen(createHttps(tls, route(handler)), 'https');
 }
 
-/** A real core and, in this process, an agent with the network plugin installed (dispose it after each test). */
+/** A real core and, in this process, an app with the network plugin (the kit's startPlugin; it stops with the test). */
 export async function startNetworkDebuggee(
-  options: { network?: NetworkOptions; core?: Parameters<typeof startTestCore>[0]; appId?: string } = {},
+  options: { network?: NetworkOptions; core?: StartPluginOptions['core']; appId?: string } = {},
 ) {
-  const t = await startTestCore(options.core);
-  const plugin = network(options.network);
-  await plugin.ready;
-  const agent: Agent = connect({
-    url: t.urls.debuggeeUrl,
-    app: { id: options.appId ?? 'com.test.network', name: 'Network Test' },
-    plugins: [plugin],
-    reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
-  });
-  const sessionId = await waitFor(() => agent.status.state === 'connected' && agent.status.sessionId, 'the agent');
-  const host = t.core.plugins.instance(sessionId, 'network') as unknown as NetworkHost;
-  return {
-    t,
-    plugin,
-    agent,
-    sessionId,
-    host,
-    async stop({ keepData = false } = {}) {
-      plugin.dispose();
-      agent.disconnect();
-      await t.stop({ keepData });
+  const d = await startPlugin(
+    networkPlugin,
+    async () => {
+      const plugin = network(options.network);
+      await plugin.ready;
+      return plugin;
     },
+    { core: options.core, app: { id: options.appId ?? 'com.test.network', name: 'Network Test' } },
+  );
+  return {
+    t: { core: d.core, urls: d.urls, dataDir: d.dataDir, stop: d.stopCore },
+    plugin: d.agent,
+    agent: d.connection,
+    sessionId: d.sessionId,
+    host: d.host,
+    stop: d.stop,
   };
 }
 
