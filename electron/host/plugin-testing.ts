@@ -137,16 +137,7 @@ ${invalidEvents.join('\n')}`);
 
   const window = new BridgeClient(inProcessTransport(t.core));
   cleanups.push(() => window.close());
-  const received: { sessionId: string; event: PanelEvent<P> }[] = [];
-  window.onEvents((events) => {
-    for (const { event, data } of events) {
-      if (event !== 'plugin:event' || data.plugin !== protocol.id) continue;
-      const accepted = acceptPanelEvents(protocol, [data], (name, issues) =>
-        invalidEvents.push(`${name} (session ${data.sessionId}): ${issues}`),
-      );
-      for (const e of accepted) received.push({ sessionId: data.sessionId, event: e });
-    }
-  });
+  const panelView = watchPanelEvents(window, protocol, (problem) => invalidEvents.push(problem));
   await waitFor(() => window.state === 'open', 'the window bridge to open');
 
   const agentPart = typeof agent === 'function' ? await agent(t.urls) : agent;
@@ -178,7 +169,7 @@ ${invalidEvents.join('\n')}`);
     ));
 
   const panel = createPanelClient(window, protocol, sessionId);
-  const events = () => received.filter((r) => r.sessionId === sessionId).map((r) => r.event);
+  const events = () => panelView.of(sessionId);
   return {
     core: t.core,
     urls: t.urls,
@@ -212,11 +203,13 @@ ${invalidEvents.join('\n')}`);
       get events() {
         return events();
       },
-      waitForEvent: (name, match = () => true) =>
-        waitFor(
-          () => events().find((e) => e.event === name && match(e.data as never))?.data as never,
+      async waitForEvent(name, match = () => true) {
+        const found = await waitFor(
+          () => events().find((e) => e.event === name && match(e.data as never)),
           `the panel to get a ${protocol.id} "${name}" event`,
-        ),
+        );
+        return found.data as never;
+      },
     },
     async disconnect() {
       connection.disconnect();
@@ -225,6 +218,25 @@ ${invalidEvents.join('\n')}`);
     stopCore: (options) => t.stop(options),
     stop,
   };
+}
+
+/** The plugin's events as its panel in each session accepts them (what usePluginEvents does); refusals go to `onInvalid`. */
+function watchPanelEvents<P extends PluginProtocol>(
+  window: BridgeClient,
+  protocol: P,
+  onInvalid: (problem: string) => void,
+): { of(sessionId: string): PanelEvent<P>[] } {
+  const received: { sessionId: string; event: PanelEvent<P> }[] = [];
+  window.onEvents((events) => {
+    for (const { event, data } of events) {
+      if (event !== 'plugin:event' || data.plugin !== protocol.id) continue;
+      const accepted = acceptPanelEvents(protocol, [data], (name, issues) =>
+        onInvalid(`${name} (session ${data.sessionId}): ${issues}`),
+      );
+      for (const e of accepted) received.push({ sessionId: data.sessionId, event: e });
+    }
+  });
+  return { of: (sessionId) => received.filter((r) => r.sessionId === sessionId).map((r) => r.event) };
 }
 
 /** What MCP returns, read as Porthole's own result shape (an SDK client may leave out `isError: false`). */
