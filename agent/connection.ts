@@ -1,4 +1,4 @@
-import { decode, encode } from '../shared/protocol/codec.js';
+import { byteLength, decode, encode, FrameLimitError } from '../shared/protocol/codec.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
 import {
   type AppInfo,
@@ -6,9 +6,12 @@ import {
   type Message,
   PROTOCOL_VERSION,
   type Reject,
+  SESSION_FRAME_TYPES,
+  type SessionFrame,
   type Welcome,
 } from '../shared/protocol/messages.js';
 import { Messenger, RequestError } from '../shared/protocol/messenger.js';
+import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
 import { detectDevice } from './device.js';
 import { OfflineBuffer } from './offline-buffer.js';
 import type { AgentPlugin } from './plugin.js';
@@ -71,6 +74,9 @@ export function backoffDelay(attempt: number, initialMs: number, maxMs: number, 
   return Math.round(capped / 2 + random() * (capped / 2));
 }
 
+/** What the inspector may send before its welcome. */
+const HANDSHAKE_REPLIES = ['welcome', 'reject', 'heartbeat', 'protocol-error'] as const;
+
 class AgentConnection implements Agent {
   private readonly listeners = new Set<(status: AgentStatus) => void>();
   private readonly plugins = new Map<string, AgentPlugin>();
@@ -80,9 +86,11 @@ class AgentConnection implements Agent {
   private messenger: Messenger | undefined;
   private readonly resume: ResumeStore;
   private accepted = new Set<string>();
+  /** The limit the inspector announced in its welcome. */
+  private maxFrameBytes: number | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private stopped = false;
-  private lastSeen = 0;
+  private silence: SilenceWatch | undefined;
 
   constructor(private readonly options: ConnectOptions) {
     this.device = detectDevice(options.device);
@@ -138,7 +146,6 @@ class AgentConnection implements Agent {
     let reported: Record<string, number> | undefined;
 
     socket.addEventListener('open', () => {
-      this.lastSeen = Date.now();
       this.write(socket, {
         type: 'hello',
         protocolVersion: PROTOCOL_VERSION,
@@ -155,11 +162,19 @@ class AgentConnection implements Agent {
       }, Limits.handshakeTimeoutMs * 2);
     });
 
-    socket.addEventListener('message', (event) => {
-      if (this.socket !== socket) return;
-      this.lastSeen = Date.now();
-      const decoded = decode(typeof event.data === 'string' ? event.data : String(event.data));
-      if (!decoded.ok) return this.write(socket, decoded.error);
+    const receive = (data: unknown) => {
+      const refuse = (message: string) =>
+        this.write(socket, { type: 'protocol-error', code: 'invalid-message', message });
+      if (typeof data !== 'string') return refuse('frames must be UTF-8 JSON text, not binary');
+      const maxBytes = this.maxFrameBytes ?? Limits.maxFrameBytes;
+      if (data.length * 3 > maxBytes && byteLength(data) > maxBytes) {
+        return refuse(`a frame of ${byteLength(data)} bytes exceeds the ${maxBytes}-byte limit`);
+      }
+      const decoded = decode(data, { accept: welcomed ? SESSION_FRAME_TYPES : HANDSHAKE_REPLIES });
+      if (!decoded.ok) {
+        if (decoded.answer) this.write(socket, decoded.error);
+        return;
+      }
       const message = decoded.message;
       if (message.type === 'welcome') {
         welcomed = true;
@@ -174,19 +189,23 @@ class AgentConnection implements Agent {
         if (message.reason !== 'shutting-down') this.stopForGood(message);
         return;
       }
-      if (message.type === 'heartbeat' || message.type === 'protocol-error') {
-        if (message.type === 'protocol-error')
-          console.warn(`[porthole] the inspector refused a frame: ${message.message}`);
+      if (message.type === 'heartbeat') return;
+      if (message.type === 'protocol-error') {
+        console.warn(`[porthole] the inspector refused a frame: ${message.message}`);
         return;
       }
-      if (message.type === 'hello') {
-        return this.write(socket, {
-          type: 'protocol-error',
-          code: 'unexpected-message',
-          message: 'hello is sent by the agent, not to it',
-        });
+      this.messenger?.receive(message as SessionFrame);
+    };
+
+    socket.addEventListener('message', (event) => {
+      if (this.socket !== socket) return;
+      this.silence?.heard();
+      // Nothing the inspector sends may throw into the app.
+      try {
+        receive(event.data);
+      } catch (e) {
+        console.warn('[porthole] failed on a frame from the inspector:', e);
       }
-      this.messenger?.receive(message);
     });
 
     socket.addEventListener('close', (event) => {
@@ -204,6 +223,7 @@ class AgentConnection implements Agent {
 
   private welcomed(socket: WebSocketLike, welcome: Welcome): void {
     this.resume.set({ sessionId: welcome.sessionId, secret: welcome.resumeSecret });
+    this.maxFrameBytes = welcome.maxFrameBytes;
     this.accepted = new Set(welcome.plugins.accepted.map((p) => p.id));
     this.messenger = new Messenger({
       idPrefix: 'a',
@@ -252,7 +272,7 @@ class AgentConnection implements Agent {
       return true;
     } catch (e) {
       if (e instanceof RequestError && e.code === 'plugin-not-active') return true; // refused by the inspector: dropped
-      if (e instanceof Error && e.name === 'FrameTooLargeError') {
+      if (e instanceof FrameLimitError) {
         console.warn(`[porthole] dropped ${plugin}.${method}: ${e.message}`);
         return true;
       }
@@ -261,12 +281,22 @@ class AgentConnection implements Agent {
   }
 
   private startHeartbeat(socket: WebSocketLike, intervalMs: number): void {
+    // An inspector that stopped answering cannot finish a closing handshake: give up on it at once.
+    this.silence = watchSilence(intervalMs * Limits.heartbeatMissesAllowed, () => {
+      if (this.socket !== socket) return;
+      const reason = `no frames from the inspector for ${Limits.heartbeatMissesAllowed} heartbeat intervals`;
+      this.socket = undefined;
+      try {
+        socket.close(CloseCode.heartbeatTimeout, reason);
+        socket.terminate?.();
+      } catch {
+        // already closing
+      }
+      this.lost(reason);
+      this.retry(reason);
+    });
     const tick = () => {
       if (this.socket !== socket) return;
-      if (Date.now() - this.lastSeen > intervalMs * Limits.heartbeatMissesAllowed) {
-        socket.close(CloseCode.heartbeatTimeout, 'no frames from the inspector for 3 heartbeat intervals');
-        return;
-      }
       this.write(socket, { type: 'heartbeat', t: Date.now() });
       this.later(tick, intervalMs);
     };
@@ -333,6 +363,8 @@ class AgentConnection implements Agent {
   private clearTimers(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers = [];
+    this.silence?.stop();
+    this.silence = undefined;
   }
 
   private setStatus(status: AgentStatus): void {

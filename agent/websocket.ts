@@ -3,6 +3,8 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
+  /** Drops the connection without a closing handshake (`ws` in Node has it; browsers do not). */
+  terminate?(): void;
   addEventListener(type: 'open', listener: () => void): void;
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
   addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;

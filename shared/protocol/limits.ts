@@ -3,6 +3,7 @@ export const CloseCode = {
   normal: 1000,
   goingAway: 1001,
   frameTooLarge: 1009,
+  internalError: 1011,
   handshakeTimeout: 4000,
   rejected: 4001,
   heartbeatTimeout: 4002,
@@ -14,6 +15,14 @@ export type CloseCodeName = keyof typeof CloseCode;
 export const Limits = {
   /** Largest frame either side accepts, in bytes of UTF-8. */
   maxFrameBytes: 16 * 1024 * 1024,
+  /** Largest hello the host reads; a hello is small (its icon is at most 64 KiB). */
+  maxHelloBytes: 256 * 1024,
+  /** Deepest nesting of arrays and objects in a frame, the frame object itself being level 1. */
+  maxDepth: 64,
+  /** Most values (array elements and object members) in one frame. */
+  maxValues: 100_000,
+  /** Longest `message` in a protocol-error, reject or reply-error; longer ones are cut. */
+  maxErrorMessageChars: 2048,
   /** The first frame must be a hello within this time. */
   handshakeTimeoutMs: 5_000,
   /** Each side sends a heartbeat this often; silence for 3 intervals closes the link. */

@@ -170,3 +170,12 @@ export const MESSAGE_TYPES = MessageSchema.options.map((o) => o.shape.type.value
 
 /** Frames exchanged after the handshake, in either direction. */
 export type SessionFrame = Notification | Request | ReplyOk | ReplyError | Cancel | Heartbeat | ProtocolError;
+export const SESSION_FRAME_TYPES = [
+  'notification',
+  'request',
+  'reply-ok',
+  'reply-error',
+  'cancel',
+  'heartbeat',
+  'protocol-error',
+] as const satisfies readonly SessionFrame['type'][];

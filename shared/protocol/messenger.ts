@@ -1,4 +1,4 @@
-import { FrameTooLargeError } from './codec.js';
+import { boundMessage, FrameLimitError } from './codec.js';
 import { Limits } from './limits.js';
 import type { ProtocolError, RequestErrorCode, SessionFrame } from './messages.js';
 
@@ -171,7 +171,7 @@ export class Messenger {
       return this.refuse('unknown-correlation-id', `no request is waiting for id "${frame.id}"`, frame.id);
     }
     if (frame.type === 'reply-ok') pending.resolve(frame.result);
-    else pending.reject(new RequestError(frame.error.code, frame.error.message, frame.error.data));
+    else pending.reject(new RequestError(frame.error.code, boundMessage(frame.error.message), frame.error.data));
   }
 
   private async onRequest(frame: Extract<SessionFrame, { type: 'request' }>): Promise<void> {
@@ -196,14 +196,17 @@ export class Messenger {
 
   private reply(id: string, error?: RequestError, result?: unknown): void {
     if (error) {
-      this.trySend({ type: 'reply-error', id, error: { code: error.code, message: error.message, data: error.data } });
+      const failure = { code: error.code, message: boundMessage(error.message) };
+      // Error data the frame cannot carry is left out rather than losing the reply.
+      if (error.data === undefined || !this.trySend({ type: 'reply-error', id, error: { ...failure, data: error.data } }))
+        this.trySend({ type: 'reply-error', id, error: failure });
       return;
     }
     try {
       this.options.send({ type: 'reply-ok', id, result });
     } catch (e) {
       const { code, message } = sendFailure(e);
-      this.trySend({ type: 'reply-error', id, error: { code, message } });
+      this.trySend({ type: 'reply-error', id, error: { code, message: boundMessage(message) } });
     }
   }
 
@@ -224,27 +227,29 @@ export class Messenger {
   }
 
   private refuse(code: ProtocolError['code'], message: string, id?: string): void {
-    const error: ProtocolError = { type: 'protocol-error', code, message, ...(id ? { id } : {}) };
+    const error: ProtocolError = { type: 'protocol-error', code, message: boundMessage(message), ...(id ? { id } : {}) };
     this.options.onProtocolError?.(error);
     this.trySend(error);
   }
 
-  private trySend(frame: SessionFrame): void {
+  /** Sends unless the link is closing (the peer learns from the close itself) or the frame is over a limit. */
+  private trySend(frame: SessionFrame): boolean {
     try {
       this.options.send(frame);
+      return true;
     } catch {
-      // The link is closing; the peer will learn from the close itself.
+      return false;
     }
   }
 }
 
 export function toRequestError(e: unknown): RequestError {
   if (e instanceof RequestError) return e;
-  if (e instanceof FrameTooLargeError) return new RequestError('frame-too-large', e.message);
+  if (e instanceof FrameLimitError) return new RequestError('frame-too-large', e.message);
   return new RequestError('handler-error', e instanceof Error ? e.message : String(e));
 }
 
 function sendFailure(e: unknown): RequestError {
-  if (e instanceof FrameTooLargeError) return new RequestError('frame-too-large', e.message);
+  if (e instanceof FrameLimitError) return new RequestError('frame-too-large', e.message);
   return new RequestError('peer-gone', `could not send: ${e instanceof Error ? e.message : String(e)}`);
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { decode, encode } from '../../../shared/protocol/codec.js';
+import { boundMessage, decode, encode } from '../../../shared/protocol/codec.js';
 import { CloseCode, Limits } from '../../../shared/protocol/limits.js';
 import {
   type Hello,
@@ -10,9 +10,12 @@ import {
   PROTOCOL_VERSION,
   type ProtocolError,
   type Reject,
+  SESSION_FRAME_TYPES,
+  type SessionFrame,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../../../shared/protocol/messages.js';
 import { Messenger } from '../../../shared/protocol/messenger.js';
+import { watchSilence } from '../../../shared/protocol/silence-watch.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { Session, SessionLink, SessionRegistry } from '../sessions.js';
@@ -88,16 +91,21 @@ export class LinkServer {
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    const origin = req.headers.origin;
-    const allowed = [...DEFAULT_ALLOWED_ORIGINS, ...(this.options.allowedOrigins ?? [])];
-    if (origin !== undefined && !originAllowed(origin, allowed)) {
-      const body = `Origin ${origin} is not allowed to connect; start the inspector with --allow-origin ${origin}\n`;
-      socket.end(
-        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      return;
+    try {
+      const origin = req.headers.origin;
+      const allowed = [...DEFAULT_ALLOWED_ORIGINS, ...(this.options.allowedOrigins ?? [])];
+      if (origin !== undefined && !originAllowed(origin, allowed)) {
+        const body = `Origin ${origin} is not allowed to connect; start the inspector with --allow-origin ${origin}\n`;
+        socket.end(
+          `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req.socket.remoteAddress ?? 'unknown'));
+    } catch (e) {
+      console.error(`[porthole] the debuggee link refused an upgrade it could not handle: ${(e as Error).message}`);
+      socket.destroy();
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req.socket.remoteAddress ?? 'unknown'));
   }
 
   private accept(ws: WebSocket, remoteAddress: string): void {
@@ -107,8 +115,9 @@ export class LinkServer {
     const loopback = isLoopbackAddress(remoteAddress);
     let session: Session | undefined;
     let link: SessionLink | undefined;
-    let lastSeen = Date.now();
     let protocolErrors = 0;
+    /** Why this side ended the link without a closing handshake (ws then reports 1006). */
+    let terminated: { code: number; reason: string } | undefined;
 
     const send = (message: Message) => {
       if (ws.readyState !== WebSocket.OPEN) throw new Error('the debuggee connection is closed');
@@ -117,19 +126,21 @@ export class LinkServer {
     const close = (code: number, reason: string) => {
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
     };
-    const reject = (reason: Reject['reason'], message: string) => {
-      try {
-        send({ type: 'reject', reason, message, supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS] });
-      } finally {
-        close(CloseCode.rejected, reason);
-      }
-    };
     const trySend = (message: Message) => {
       try {
         send(message);
       } catch {
         // the close handler cleans up
       }
+    };
+    const reject = (reason: Reject['reason'], message: string) => {
+      trySend({
+        type: 'reject',
+        reason,
+        message: boundMessage(message),
+        supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      });
+      close(CloseCode.rejected, reason);
     };
     const countError = (error: ProtocolError) => {
       protocolErrors++;
@@ -143,8 +154,8 @@ export class LinkServer {
       if (protocolErrors >= Limits.maxProtocolErrors)
         close(CloseCode.tooManyProtocolErrors, 'too many protocol errors');
     };
-    const refuse = (error: ProtocolError) => {
-      trySend(error);
+    const refuse = (error: ProtocolError, answer = true) => {
+      if (answer) trySend(error);
       countError(error);
     };
 
@@ -152,11 +163,16 @@ export class LinkServer {
       () => close(CloseCode.handshakeTimeout, 'no hello within the handshake timeout'),
       this.options.handshakeTimeoutMs ?? Limits.handshakeTimeoutMs,
     );
+    // A peer that stops answering cannot finish a closing handshake either: cut it off at once.
+    const silence = watchSilence(heartbeatMs * Limits.heartbeatMissesAllowed, () => {
+      terminated = {
+        code: CloseCode.heartbeatTimeout,
+        reason: `no frames from the debuggee for ${Limits.heartbeatMissesAllowed} heartbeat intervals`,
+      };
+      close(terminated.code, terminated.reason);
+      ws.terminate();
+    });
     const heartbeat = setInterval(() => {
-      if (Date.now() - lastSeen > heartbeatMs * Limits.heartbeatMissesAllowed) {
-        close(CloseCode.heartbeatTimeout, 'no frames from the debuggee for 3 heartbeat intervals');
-        return;
-      }
       if (session) trySend({ type: 'heartbeat', t: Date.now() });
       if (ws.readyState === WebSocket.OPEN) ws.ping();
     }, heartbeatMs);
@@ -205,15 +221,22 @@ export class LinkServer {
         maxFrameBytes: this.maxFrameBytes,
       });
       bus.emit('session:connected', { session: current.info, resumed: attached.resumed });
-      void plugins.connected(current);
+      plugins.connected(current).catch((e) => console.error('[porthole] a plugin failed to start its session:', e));
     };
 
-    // Browsers answer protocol pings without running page scripts, so throttled background tabs stay alive.
-    ws.on('pong', () => {
-      lastSeen = Date.now();
-    });
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      lastSeen = Date.now();
+    const handshake = (data: RawData, isBinary: boolean) => {
+      clearTimeout(handshakeTimer);
+      if (isBinary) return reject('invalid-hello', 'the first frame must be a hello as UTF-8 JSON text, not binary');
+      const bytes = rawLength(data);
+      if (bytes > Limits.maxHelloBytes) {
+        return reject('invalid-hello', `the hello is ${bytes} bytes; hellos are limited to ${Limits.maxHelloBytes}`);
+      }
+      const decoded = decode(rawToString(data), { accept: ['hello'] });
+      if (!decoded.ok) return reject('invalid-hello', `the first frame must be a valid hello: ${decoded.error.message}`);
+      welcome(decoded.message as Hello);
+    };
+
+    const receive = (data: RawData, isBinary: boolean) => {
       if (isBinary) {
         return refuse({
           type: 'protocol-error',
@@ -221,58 +244,59 @@ export class LinkServer {
           message: 'frames must be UTF-8 JSON text, not binary',
         });
       }
-      const decoded = decode(rawToString(data));
-      if (!decoded.ok) {
-        if (!session) return reject('invalid-hello', `the first frame must be a valid hello: ${decoded.error.message}`);
-        return refuse(decoded.error);
+      const decoded = decode(rawToString(data), { accept: SESSION_FRAME_TYPES });
+      if (!decoded.ok) return refuse(decoded.error, decoded.answer);
+      const message = decoded.message as SessionFrame;
+      if (message.type === 'heartbeat') return;
+      if (message.type === 'protocol-error') {
+        bus.emit('link:protocol-error', {
+          sessionId: session?.info.id,
+          remoteAddress,
+          code: message.code,
+          message: boundMessage(`the debuggee refused a frame: ${message.message}`),
+        });
+        return;
       }
-      const message = decoded.message;
-      if (!session) {
-        clearTimeout(handshakeTimer);
-        if (message.type !== 'hello')
-          return reject('invalid-hello', `the first frame must be a hello, got ${message.type}`);
-        return welcome(message);
-      }
-      switch (message.type) {
-        case 'heartbeat':
-          return;
-        case 'protocol-error':
-          bus.emit('link:protocol-error', {
-            sessionId: session.info.id,
-            remoteAddress,
-            code: message.code,
-            message: `the debuggee refused a frame: ${message.message}`,
-          });
-          return;
-        case 'hello':
-        case 'welcome':
-        case 'reject':
-          return refuse({
-            type: 'protocol-error',
-            code: 'unexpected-message',
-            message: `${message.type} is only valid during the handshake`,
-          });
-        default:
-          link?.messenger.receive(message);
+      link?.messenger.receive(message);
+    };
+
+    // Browsers answer protocol pings without running page scripts, so throttled background tabs stay alive.
+    ws.on('pong', () => silence.heard());
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      silence.heard();
+      // Frames already on the wire when this side closed (a reject, 4004) are not answered.
+      if (ws.readyState !== WebSocket.OPEN) return;
+      try {
+        if (session) receive(data, isBinary);
+        else handshake(data, isBinary);
+      } catch (e) {
+        console.error('[porthole] the debuggee link failed on a frame:', e);
+        close(CloseCode.internalError, 'the inspector failed on this frame');
       }
     });
 
     ws.on('close', (code, reasonBuffer) => {
       clearTimeout(handshakeTimer);
       clearInterval(heartbeat);
+      silence.stop();
       this.sockets.delete(ws);
       if (!session || !link) return;
-      const reason = reasonBuffer.toString() || 'connection closed';
-      link.messenger.close(`the debuggee disconnected (${code}${reason ? `: ${reason}` : ''})`);
+      const ended = terminated ?? { code, reason: reasonBuffer.toString() || 'connection closed' };
+      link.messenger.close(`the debuggee disconnected (${ended.code}: ${ended.reason})`);
       if (sessions.detach(session, link)) {
         plugins.disconnected(session.info.id);
-        bus.emit('session:disconnected', { session: session.info, code, reason });
+        bus.emit('session:disconnected', { session: session.info, ...ended });
       }
     });
     ws.on('error', () => {
       // 'close' follows; a frame over maxPayload arrives here first and ws closes with 1009.
     });
   }
+}
+
+function rawLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, chunk) => n + chunk.length, 0);
+  return (data as Buffer | ArrayBuffer).byteLength;
 }
 
 function rawToString(data: RawData): string {

@@ -1,0 +1,61 @@
+/** How deep and how many values a JSON text may hold before anything parses or validates it. */
+export interface JsonBudget {
+  /** Nesting of arrays and objects; the frame object itself is level 1. */
+  maxDepth: number;
+  /** Array elements plus object members, counted over the whole text. */
+  maxValues: number;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const OPEN_ARRAY = 91;
+const CLOSE_ARRAY = 93;
+const OPEN_OBJECT = 123;
+const CLOSE_OBJECT = 125;
+
+/**
+ * Why `text` is over the budget, or undefined when it is within it. One linear pass over the raw
+ * text that stops at the first level or value past the budget, so a hostile frame costs no more than
+ * that prefix: JSON.parse of 8 million nested arrays takes seconds, JSON.stringify and zod recurse
+ * on depth, and a schema error per element of a huge array needs gigabytes. Strings are skipped
+ * whole (indexOf), so text-heavy frames cost almost nothing. Any text is accepted, JSON or not.
+ */
+export function overJsonBudget(text: string, budget: JsonBudget): string | undefined {
+  let depth = 0;
+  // Every value but a container's first is preceded by a comma; every container adds at most one more.
+  let values = 1;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = closingQuote(text, i);
+      if (i < 0) return undefined;
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > budget.maxDepth) return `it nests arrays and objects deeper than ${budget.maxDepth} levels`;
+      if (++values > budget.maxValues) return tooMany(budget);
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--;
+    } else if (c === COMMA) {
+      if (++values > budget.maxValues) return tooMany(budget);
+    }
+  }
+  return undefined;
+}
+
+function tooMany(budget: JsonBudget): string {
+  return `it holds more than ${budget.maxValues} values (array elements and object members)`;
+}
+
+/** Index of the quote that closes the string opened at `open`, or -1 when the text ends first. */
+function closingQuote(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
