@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { refuseUpgrade } from './upgrade-refusal.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => void;
@@ -60,11 +61,10 @@ export class ControlServer {
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (!isLoopbackHost(req.headers.host)) {
-        return void res
-          .writeHead(403, { 'content-type': 'text/plain' })
-          .end('Forbidden: the Host header must be 127.0.0.1 or localhost\n');
+        return void res.writeHead(403, { 'content-type': 'text/plain' }).end(`${HOST_NOT_LOOPBACK}\n`);
       }
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const url = requestUrl(req);
+      if (!url) return void res.writeHead(400, { 'content-type': 'text/plain' }).end(`${BAD_TARGET}\n`);
       const route = this.routes.find(
         (r) => url.pathname === r.prefix || url.pathname.startsWith(r.prefix.endsWith('/') ? r.prefix : `${r.prefix}/`),
       );
@@ -77,14 +77,38 @@ export class ControlServer {
     }
   }
 
+  /** Nothing from the request may throw out of here: the page that sent it could otherwise end the process. */
   private dispatchUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const handler = this.upgrades.get(url.pathname);
-    if (!handler || !isLoopbackHost(req.headers.host)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
+    try {
+      if (!isLoopbackHost(req.headers.host)) return refuseUpgrade(socket, 403, HOST_NOT_LOOPBACK);
+      const url = requestUrl(req);
+      if (!url) return refuseUpgrade(socket, 400, BAD_TARGET);
+      const handler = this.upgrades.get(url.pathname);
+      if (!handler)
+        return refuseUpgrade(socket, 404, `Not found: no WebSocket is served at ${url.pathname.slice(0, 100)}`);
+      handler(req, socket, head, url);
+    } catch (e) {
+      console.error(`[porthole] control upgrade failed: ${(e as Error).message}`);
+      socket.destroy();
     }
-    handler(req, socket, head, url);
+  }
+}
+
+const BAD_TARGET = 'Bad request: the request target must be a path such as /mcp';
+const HOST_NOT_LOOPBACK = 'Forbidden: the Host header must be 127.0.0.1 or localhost';
+
+/**
+ * The request target as a URL on this server, or undefined when it is not a path: absolute-form
+ * (`http://…`), authority-form, `*`, or anything the URL parser refuses.
+ */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  const target = req.url ?? '';
+  if (!target.startsWith('/')) return undefined;
+  try {
+    // Prefixing the origin keeps `//x` a path: new URL('//x', base) would read it as a host and throw.
+    return new URL(`http://127.0.0.1${target}`);
+  } catch {
+    return undefined;
   }
 }

@@ -70,7 +70,10 @@ export function decode(text: string, options: DecodeOptions = {}): Decoded {
     value = JSON.parse(text);
   } catch (e) {
     const position = /position (\d+)/.exec((e as Error).message)?.[1];
-    return fail('malformed-json', `frame is not JSON${position ? ` (the syntax breaks at character ${position})` : ''}`);
+    return fail(
+      'malformed-json',
+      `frame is not JSON${position ? ` (the syntax breaks at character ${position})` : ''}`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('invalid-message', 'frame must be a JSON object with a "type" field');
@@ -87,7 +90,12 @@ export function decode(text: string, options: DecodeOptions = {}): Decoded {
   }
   const type = record.type as MessageType;
   if (options.accept && !options.accept.includes(type)) {
-    return fail('unexpected-message', `a ${type} frame is not valid here; expected ${options.accept.join(', ')}`, id, answer);
+    return fail(
+      'unexpected-message',
+      `a ${type} frame is not valid here; expected ${options.accept.join(', ')}`,
+      id,
+      answer,
+    );
   }
   const parsed = MessageSchema.safeParse(value);
   if (!parsed.success) {

@@ -198,7 +198,10 @@ export class Messenger {
     if (error) {
       const failure = { code: error.code, message: boundMessage(error.message) };
       // Error data the frame cannot carry is left out rather than losing the reply.
-      if (error.data === undefined || !this.trySend({ type: 'reply-error', id, error: { ...failure, data: error.data } }))
+      if (
+        error.data === undefined ||
+        !this.trySend({ type: 'reply-error', id, error: { ...failure, data: error.data } })
+      )
         this.trySend({ type: 'reply-error', id, error: failure });
       return;
     }
@@ -227,7 +230,12 @@ export class Messenger {
   }
 
   private refuse(code: ProtocolError['code'], message: string, id?: string): void {
-    const error: ProtocolError = { type: 'protocol-error', code, message: boundMessage(message), ...(id ? { id } : {}) };
+    const error: ProtocolError = {
+      type: 'protocol-error',
+      code,
+      message: boundMessage(message),
+      ...(id ? { id } : {}),
+    };
     this.options.onProtocolError?.(error);
     this.trySend(error);
   }

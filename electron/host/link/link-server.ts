@@ -19,6 +19,7 @@ import { watchSilence } from '../../../shared/protocol/silence-watch.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { Session, SessionLink, SessionRegistry } from '../sessions.js';
+import { refuseUpgrade } from '../upgrade-refusal.js';
 import { DEFAULT_ALLOWED_ORIGINS, isLoopbackAddress, originAllowed } from './origins.js';
 
 export interface LinkServerOptions {
@@ -95,11 +96,12 @@ export class LinkServer {
       const origin = req.headers.origin;
       const allowed = [...DEFAULT_ALLOWED_ORIGINS, ...(this.options.allowedOrigins ?? [])];
       if (origin !== undefined && !originAllowed(origin, allowed)) {
-        const body = `Origin ${origin} is not allowed to connect; start the inspector with --allow-origin ${origin}\n`;
-        socket.end(
-          `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        const shown = origin.slice(0, 200);
+        return refuseUpgrade(
+          socket,
+          403,
+          `Origin ${shown} is not allowed to connect; start the inspector with --allow-origin ${shown}`,
         );
-        return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req.socket.remoteAddress ?? 'unknown'));
     } catch (e) {
@@ -232,7 +234,8 @@ export class LinkServer {
         return reject('invalid-hello', `the hello is ${bytes} bytes; hellos are limited to ${Limits.maxHelloBytes}`);
       }
       const decoded = decode(rawToString(data), { accept: ['hello'] });
-      if (!decoded.ok) return reject('invalid-hello', `the first frame must be a valid hello: ${decoded.error.message}`);
+      if (!decoded.ok)
+        return reject('invalid-hello', `the first frame must be a valid hello: ${decoded.error.message}`);
       welcome(decoded.message as Hello);
     };
 

@@ -12,6 +12,9 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '../../../shared/bridge.js';
+import { boundMessage } from '../../../shared/protocol/codec.js';
+import { overJsonBudget } from '../../../shared/protocol/json-budget.js';
+import { Limits } from '../../../shared/protocol/limits.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
@@ -53,6 +56,8 @@ type Handler<M extends BridgeMethod> = (
 ) => BridgeResult<M> | Promise<BridgeResult<M>>;
 
 const EVENT_FLUSH_MS = 15;
+/** Deep values would make JSON.stringify throw further on; a HAR the window imports may hold any number of values. */
+const BRIDGE_BUDGET = { maxDepth: Limits.maxDepth, maxValues: Number.POSITIVE_INFINITY };
 
 /**
  * The core side of the window's bridge, independent of the transport: the WebSocket endpoint
@@ -137,6 +142,8 @@ class Connection implements BridgeConnection {
     if (typeof raw === 'string') {
       if (raw.length > MAX_BRIDGE_FRAME_BYTES)
         return this.frameError(`the frame is larger than ${MAX_BRIDGE_FRAME_BYTES} bytes`);
+      const over = overJsonBudget(raw, BRIDGE_BUDGET);
+      if (over) return this.frameError(`the frame was refused: ${over}`);
       try {
         value = JSON.parse(raw);
       } catch {
@@ -291,11 +298,11 @@ class Connection implements BridgeConnection {
   }
 
   private fail(id: string, code: BridgeErrorCode, message: string): void {
-    this.reply({ type: 'reply', id, ok: false, error: { code, message } });
+    this.reply({ type: 'reply', id, ok: false, error: { code, message: boundMessage(message) } });
   }
 
   private frameError(message: string): void {
-    this.reply({ type: 'frame-error', message });
+    this.reply({ type: 'frame-error', message: boundMessage(message) });
   }
 
   private trySend(frame: ServerFrame): boolean {

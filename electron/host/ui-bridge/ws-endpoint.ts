@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BRIDGE_PATH, MAX_BRIDGE_FRAME_BYTES } from '../../../shared/bridge.js';
 import { type ControlServer, isLoopbackHost } from '../control-server.js';
 import { secretMatches } from '../secrets.js';
+import { refuseUpgrade } from '../upgrade-refusal.js';
 import type { UiBridge } from './ui-bridge.js';
 
 /** A window that stops reading is cut off (it reconnects and reloads its state) rather than filling memory. */
@@ -19,7 +19,7 @@ export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, t
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
   control.onUpgrade(BRIDGE_PATH, (req, socket, head, url) => {
     const refusal = refuse(req, url, token());
-    if (refusal) return void deny(socket, refusal.status, refusal.message);
+    if (refusal) return refuseUpgrade(socket, refusal.status, refusal.message);
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, bridge));
   });
   // Browsers hide why an upgrade failed; the window asks here to tell a wrong token from a dead inspector.
@@ -36,7 +36,7 @@ export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, t
   };
 }
 
-function refuse(req: IncomingMessage, url: URL, token: string): { status: number; message: string } | undefined {
+function refuse(req: IncomingMessage, url: URL, token: string): { status: 401 | 403; message: string } | undefined {
   if (!secretMatches(token, url.searchParams.get('token') ?? '')) {
     return { status: 401, message: 'the UI token is missing or wrong; open the UI URL that porthole serve printed' };
   }
@@ -57,14 +57,6 @@ function sameLoopbackOrigin(origin: string, host: string | undefined): boolean {
   }
 }
 
-function deny(socket: Duplex, status: number, message: string): void {
-  const body = `${message}\n`;
-  const reason = status === 401 ? 'Unauthorized' : 'Forbidden';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
 function accept(ws: WebSocket, bridge: UiBridge): void {
   const connection = bridge.connect((frame) => {
     if (ws.readyState !== WebSocket.OPEN) throw new Error('the window is gone');
@@ -77,6 +69,7 @@ function accept(ws: WebSocket, bridge: UiBridge): void {
   ws.on('message', (data, isBinary) => {
     connection.receive(isBinary ? '\u0000binary' : data.toString());
   });
-  ws.on('error', () => ws.terminate());
+  // ws closes by itself after an error: with 1009 for a frame over maxPayload, so the window learns why.
+  ws.on('error', () => {});
   ws.on('close', () => connection.close());
 }
