@@ -1,5 +1,7 @@
+import type { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CloseCode } from '../../../shared/protocol/limits.js';
+import { CloseCode, Limits } from '../../../shared/protocol/limits.js';
+import { cleanupAfterEach } from '../test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore, waitFor } from '../testing.js';
 
 type TestCore = Awaited<ReturnType<typeof startTestCore>>;
@@ -150,5 +152,108 @@ describe('debuggee link', () => {
     peer.close();
     await waitFor(() => t.core.sessions.list()[0]?.active === false, 'the session to go inactive');
     expect(t.core.sessions.list()[0]?.disconnectedAt).toEqual(expect.any(Number));
+  });
+
+  it('rejects a binary first frame with invalid-hello and closes 4001', async () => {
+    const peer = await open();
+    peer.ws.send(Buffer.from(JSON.stringify(helloFrame())));
+    expect(await peer.next((f) => f.type === 'reject')).toMatchObject({
+      reason: 'invalid-hello',
+      message: expect.stringContaining('not binary'),
+    });
+    expect((await peer.waitClosed()).code).toBe(CloseCode.rejected);
+    expect(t.core.sessions.list()).toHaveLength(0);
+  });
+
+  it('rejects a deeply nested first frame, answers it on a session, and never echoes it back', async () => {
+    const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
+    const first = await open();
+    first.send(`{"type":${deep},"pairingToken":"x"}`);
+    const reject = await first.next((f) => f.type === 'reject');
+    expect(reject).toMatchObject({ reason: 'invalid-hello', message: expect.stringContaining('deeper than 64') });
+    expect(JSON.stringify(reject).length).toBeLessThan(1000);
+    expect((await first.waitClosed()).code).toBe(CloseCode.rejected);
+
+    const { peer } = await handshake();
+    peer.send(`{"type":"notification","plugin":"example","method":"log","params":{"data":${deep}}}`);
+    const error = await peer.next((f) => f.type === 'protocol-error');
+    expect(error).toMatchObject({ code: 'invalid-message', message: expect.stringContaining('deeper than 64') });
+    expect(peer.closed).toBeUndefined();
+  });
+
+  it('answers nothing that was already on the wire once it rejected (no crash on a closing socket)', async () => {
+    const peer = await open();
+    // Three frames in one go: the first is rejected, the others arrive while the socket is closing.
+    peer.send('not a hello');
+    peer.send(helloFrame());
+    peer.send('still not a hello');
+    expect((await peer.waitClosed()).code).toBe(CloseCode.rejected);
+    expect(peer.received.filter((f) => (f as { type?: string }).type === 'reject')).toHaveLength(1);
+    expect(peer.received.filter((f) => (f as { type?: string }).type === 'welcome')).toHaveLength(0);
+    expect(t.core.sessions.list()).toHaveLength(0);
+  });
+
+  it('closes with 4004 at the 50th protocol error, not before', async () => {
+    const { peer } = await handshake();
+    for (let i = 1; i < Limits.maxProtocolErrors; i++) peer.send(`garbage ${i}`);
+    await waitFor(() => peer.received.length === Limits.maxProtocolErrors - 1, '49 protocol errors');
+    expect(peer.closed).toBeUndefined();
+    peer.send('the fiftieth');
+    expect((await peer.waitClosed()).code).toBe(CloseCode.tooManyProtocolErrors);
+  });
+});
+
+describe('a debuggee that stops answering, or says too much', () => {
+  const defer = cleanupAfterEach();
+
+  it('rejects a hello over the hello size limit before parsing it', async () => {
+    const t = await startTestCore();
+    defer(() => t.stop());
+    const peer = await RawPeer.open(t.urls.debuggeeUrl);
+    defer(() => peer.close());
+    peer.send(JSON.stringify({ ...helloFrame(), pad: 'x'.repeat(Limits.maxHelloBytes) }));
+    const reject = await peer.next((f) => f.type === 'reject');
+    expect(reject).toMatchObject({ reason: 'invalid-hello', message: expect.stringContaining('hellos are limited') });
+    expect((await peer.waitClosed()).code).toBe(CloseCode.rejected);
+  });
+
+  it('is terminated and listed as disconnected within 3 heartbeat intervals, not after a closing handshake', async () => {
+    const heartbeatIntervalMs = 300;
+    const t = await startTestCore({ link: { heartbeatIntervalMs } });
+    defer(() => t.stop());
+    const disconnected: { at: number; code: number }[] = [];
+    t.core.bus.on('session:disconnected', ({ code }) => disconnected.push({ at: Date.now(), code }));
+    const peer = await RawPeer.open(t.urls.debuggeeUrl);
+    defer(() => peer.ws.terminate());
+    peer.send(helloFrame());
+    await peer.next((f) => f.type === 'welcome');
+    // The app hangs: its socket is not read any more, so pings go unanswered and nothing is sent.
+    const hungAt = Date.now();
+    (peer.ws as unknown as { _socket: Socket })._socket.pause();
+
+    await waitFor(() => disconnected.length > 0, 'the session to be disconnected', 5000);
+    const after = disconnected[0]!.at - hungAt;
+    const silence = heartbeatIntervalMs * Limits.heartbeatMissesAllowed;
+    expect(disconnected[0]!.code).toBe(CloseCode.heartbeatTimeout);
+    expect(after).toBeGreaterThanOrEqual(silence - 50);
+    // One interval of slack for a loaded machine; a closing handshake with a hung peer takes 30 s.
+    expect(after).toBeLessThan(silence + heartbeatIntervalMs);
+    expect(t.core.sessions.list()[0]).toMatchObject({ active: false });
+    // The connection is really gone: once the app reads again it finds the socket closed.
+    (peer.ws as unknown as { _socket: Socket })._socket.resume();
+    await peer.waitClosed();
+  });
+
+  it('is kept while it answers protocol pings, even if it sends no frames (a throttled background tab)', async () => {
+    const heartbeatIntervalMs = 100;
+    const t = await startTestCore({ link: { heartbeatIntervalMs } });
+    defer(() => t.stop());
+    const peer = await RawPeer.open(t.urls.debuggeeUrl);
+    defer(() => peer.close());
+    peer.send(helloFrame());
+    await peer.next((f) => f.type === 'welcome');
+    await new Promise((r) => setTimeout(r, heartbeatIntervalMs * Limits.heartbeatMissesAllowed * 3));
+    expect(peer.closed).toBeUndefined();
+    expect(t.core.sessions.list()[0]).toMatchObject({ active: true });
   });
 });
