@@ -1,12 +1,15 @@
+import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
 import { example } from '../plugins/example/agent/index.js';
 import type { ExampleHost } from '../plugins/example/host/index.js';
 import { exampleProtocol } from '../plugins/example/protocol.js';
+import { Limits } from '../shared/protocol/limits.js';
 import { RequestError } from '../shared/protocol/messenger.js';
 import { type Agent, backoffDelay, connect } from './connection.js';
 import { defineAgentPlugin } from './plugin.js';
+import { startFakeInspector } from './testing.js';
 
 const app = { id: 'com.test.agent', name: 'Agent Test' };
 const fastReconnect = { initialDelayMs: 20, maxDelayMs: 100 };
@@ -181,6 +184,69 @@ describe('agent ↔ inspector', () => {
     expect(a.status.error).toContain('unsupported-version');
     await new Promise((r) => setTimeout(r, 200));
     expect(connections).toBe(1);
+  });
+});
+
+describe('agent against an inspector that misbehaves', () => {
+  const defer = cleanupAfterEach();
+  const setup = async (welcome?: Parameters<typeof startFakeInspector>[0]) => {
+    const inspector = await startFakeInspector(welcome);
+    defer(() => inspector.close());
+    const a = connect({ url: inspector.url, app, plugins: [example()], reconnect: fastReconnect });
+    defer(() => a.disconnect());
+    const link = await inspector.link();
+    await waitFor(() => a.status.state === 'connected', 'the agent to connect');
+    return { inspector, a, link };
+  };
+
+  it('answers binary, deep, huge and out-of-place frames with protocol errors and stays connected', async () => {
+    const { a, link } = await setup({ maxFrameBytes: 64 * 1024 });
+    const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
+    const cases: [unknown, Record<string, unknown>][] = [
+      [
+        Buffer.from('{"type":"heartbeat","t":1}'),
+        { code: 'invalid-message', message: expect.stringContaining('binary') },
+      ],
+      [`{"type":${deep}}`, { code: 'invalid-message', message: expect.stringContaining('deeper than 64') }],
+      [
+        JSON.stringify({ type: 'heartbeat', t: 1, pad: 'x'.repeat(70 * 1024) }),
+        { message: expect.stringContaining('limit') },
+      ],
+      ['{"type":"welcome"}', { code: 'unexpected-message' }],
+      [
+        JSON.stringify({ type: 'reject', reason: 'invalid-hello', message: 'late', supportedVersions: [1] }),
+        { code: 'unexpected-message' },
+      ],
+      [JSON.stringify({ type: 'reply-ok', id: 'nobody', result: 1 }), { code: 'unknown-correlation-id', id: 'nobody' }],
+      [JSON.stringify({ type: 'x'.repeat(20_000), id: 'y'.repeat(20_000) }), { code: 'unknown-type' }],
+    ];
+    for (const [frame, expected] of cases) {
+      link.send(frame);
+      const error = await link.next((f) => f.type === 'protocol-error');
+      expect(error).toMatchObject(expected);
+      expect(JSON.stringify(error).length).toBeLessThan(1000);
+    }
+    // A broken protocol-error is not answered (no error loop); the next request still is.
+    link.send('{"type":"protocol-error","code":"???"}');
+    link.send({ type: 'request', id: 'h1', plugin: 'example', method: 'echo', params: { text: 'still here' } });
+    expect(await link.next()).toMatchObject({ type: 'reply-ok', id: 'h1', result: { text: 'still here' } });
+    expect(a.status).toMatchObject({ state: 'connected', sessionId: 's1' });
+  });
+
+  it('gives up on an inspector that stops answering within 3 heartbeat intervals and reconnects', async () => {
+    const heartbeatIntervalMs = 300;
+    const { inspector, a, link } = await setup({ heartbeatIntervalMs });
+    const hungAt = Date.now();
+    // The inspector hangs: it reads nothing and sends nothing more.
+    (link.ws as unknown as { _socket: Socket })._socket.pause();
+    await waitFor(() => a.status.state !== 'connected', 'the agent to notice', 5000);
+    const after = Date.now() - hungAt;
+    const silence = heartbeatIntervalMs * Limits.heartbeatMissesAllowed;
+    expect(a.status.error).toContain('no frames from the inspector');
+    expect(after).toBeGreaterThanOrEqual(silence - 50);
+    expect(after).toBeLessThan(silence + heartbeatIntervalMs);
+    await inspector.link(2);
+    await waitFor(() => a.status.state === 'connected', 'the agent to reconnect');
   });
 });
 
