@@ -3,13 +3,21 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell } from 'electron';
 import { BRIDGE_IPC } from '../shared/bridge.js';
-import { type Core, PortInUseError } from './host/core.js';
-import { coreOptionsFromFlags, LAUNCH_FLAG_OPTIONS, type Launched, type LaunchFlags, launch } from './host/launch.js';
+import type { Core, CoreOptions } from './host/core.js';
+import {
+  coreOptionsFromFlags,
+  describeStartupError,
+  LAUNCH_FLAG_OPTIONS,
+  type Launched,
+  type LaunchFlags,
+  launch,
+} from './host/launch.js';
 import type { BridgeConnection } from './host/ui-bridge/index.js';
 import { contentTypeOf, resolveRendererFile } from './host/ui-bridge/static-ui.js';
 import { applicationMenu } from './menu.js';
+import { windowMayUse } from './permissions.js';
 import { APP_ENTRY, APP_SCHEME, isAppUrl, isExternalUrl, WINDOW_CSP, windowOptions } from './window-options.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
 
@@ -25,6 +33,7 @@ const { values: flags } = parseArgs({
 const rendererDir = join(app.getAppPath(), 'out', 'renderer');
 let window: BrowserWindow | undefined;
 let launched: Launched | undefined;
+let options: CoreOptions | undefined;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -34,13 +43,14 @@ if (!app.requestSingleInstanceLock()) {
     if (window.isMinimized()) window.restore();
     window.focus();
   });
-  app.whenReady().then(start, fail);
+  app.whenReady().then(start).catch(fail);
 }
 
 async function start(): Promise<void> {
   Menu.setApplicationMenu(applicationMenu(app.name));
+  denyPermissions();
   protocol.handle(APP_SCHEME, serveRendererFile);
-  const options = coreOptionsFromFlags(flags as LaunchFlags);
+  options = coreOptionsFromFlags(flags as LaunchFlags);
   launched = await launch({
     ...options,
     ui: { mode: 'desktop' },
@@ -57,8 +67,23 @@ async function start(): Promise<void> {
     },
   });
   const running = launched;
-  openWindow(running.core, options.dataDir);
-  app.on('activate', () => !window && openWindow(running.core, options.dataDir));
+  const { dataDir } = options;
+  openWindow(running.core, dataDir);
+  app.on('activate', () => !window && openWindow(running.core, dataDir));
+}
+
+/** The window may write to the clipboard and nothing else; no page may reach devices or screens. */
+function denyPermissions(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(windowMayUse(permission, details.requestingUrl)),
+  );
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    windowMayUse(permission, requestingOrigin),
+  );
+  ses.setDevicePermissionHandler(() => false);
+  // Calling back without a stream refuses the capture.
+  ses.setDisplayMediaRequestHandler((_request, callback) => callback({}));
 }
 
 function openWindow(running: Core, dataDir: string): void {
@@ -130,10 +155,8 @@ app.on('will-quit', (event) => {
 });
 
 function fail(error: unknown): void {
-  const message =
-    error instanceof PortInUseError
-      ? `${error.message.replace(error.flag, `${error.flag} (e.g. npm start -- ${error.flag} 0)`)}`
-      : String((error as Error)?.stack ?? error);
+  // Bad flags have no options yet; their message already names the flag.
+  const message = options ? describeStartupError(error, options) : String((error as Error)?.message ?? error);
   dialog.showErrorBox('Porthole could not start', message);
   app.exit(1);
 }

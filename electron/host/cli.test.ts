@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeStartupError } from './launch.js';
 import { waitFor } from './testing.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
@@ -96,5 +97,47 @@ describe('porthole serve', () => {
     const q = run(['serve', '--frobnicate']);
     expect(await q.exit).toBe(2);
     expect(q.output()).toContain("Unknown option '--frobnicate'");
+  });
+
+  it('says in one line, without a stack, when the data dir cannot be used', async () => {
+    const file = join(dataDir(), 'a-file');
+    writeFileSync(file, 'not a folder');
+    const p = run(['serve', '--data-dir', join(file, 'data'), '--debuggee-port', '0', '--control-port', '0']);
+    expect(await p.exit).toBe(1);
+    const lines = p.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^porthole: cannot use the data dir .*a file is in the way .*pass --data-dir <dir>/);
+  });
+
+  it('refuses a short LAN pairing token and an origin with a path', async () => {
+    const p = run(['serve', '--lan', 'abc']);
+    expect(await p.exit).toBe(2);
+    expect(p.output().trim()).toBe(
+      'porthole: --lan needs a pairing token of at least 8 characters; apps on the LAN present it in their hello',
+    );
+    const q = run(['serve', '--allow-origin', 'http://myapp.test/']);
+    expect(await q.exit).toBe(2);
+    expect(q.output()).toContain('--allow-origin must be an origin such as http://myapp.test:*');
+  });
+});
+
+describe('describeStartupError', () => {
+  const options = { dataDir: '/data', debuggeePort: 7360, controlPort: 80 };
+  const errno = (fields: Record<string, unknown>) => Object.assign(new Error('raw'), fields);
+
+  it('names the port and its flag when listening is not allowed or the address is not here', () => {
+    expect(describeStartupError(errno({ syscall: 'listen', code: 'EACCES', port: 80 }), options)).toBe(
+      'cannot listen on port 80 (permission denied; ports below 1024 need privileges); pass --control-port <port> to use another (0 picks any free port)',
+    );
+    expect(
+      describeStartupError(
+        errno({ syscall: 'listen', code: 'EADDRNOTAVAIL', port: 7360, address: '10.9.9.9' }),
+        options,
+      ),
+    ).toContain('the address 10.9.9.9 is not on this machine); pass --debuggee-port <port>');
+  });
+
+  it('keeps anything else to its first line', () => {
+    expect(describeStartupError(new Error('first\n    at somewhere'), options)).toBe('could not start: first');
   });
 });

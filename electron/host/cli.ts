@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { type CoreOptions, PortInUseError } from './core.js';
+import type { CoreOptions } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { coreOptionsFromFlags, LAUNCH_FLAG_OPTIONS, type Launched, launch } from './launch.js';
+import { coreOptionsFromFlags, describeStartupError, LAUNCH_FLAG_OPTIONS, type Launched, launch } from './launch.js';
 import { tokenPath } from './mcp/mcp-token.js';
 import { runStdioBridge } from './mcp/stdio-bridge.js';
 import { VERSION } from './version.js';
@@ -74,7 +74,7 @@ async function serve(values: Flags): Promise<number> {
   try {
     launched = await launch(options);
   } catch (e) {
-    console.error(`porthole: ${e instanceof PortInUseError ? e.message : (e as Error).stack}`);
+    console.error(`porthole: ${describeStartupError(e, options)}`);
     return 1;
   }
   const { urls } = launched;

@@ -43,6 +43,8 @@ export class ControlServer {
       this.http.once('error', reject);
       this.http.listen(port, '127.0.0.1', () => {
         this.http.off('error', reject);
+        // Past the start (e.g. out of file descriptors on accept) an error is reported, never fatal.
+        this.http.on('error', (e) => console.error(`[porthole] the control server: ${(e as Error).message}`));
         resolve();
       });
     });

@@ -1,4 +1,4 @@
-import { Core, type CoreOptions, type CoreUrls } from './core.js';
+import { Core, type CoreOptions, type CoreUrls, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
 import { removeInstance, writeInstance } from './instance-file.js';
 import { VERSION } from './version.js';
@@ -30,11 +30,24 @@ export function parsePort(value: string, flag: string): number {
   return port;
 }
 
+/** An origin pattern for --allow-origin: scheme, host (may start with `*.`), optional port or `:*`; no path. */
+const ORIGIN_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/(\*\.)?[^/*\s]+(:(\d{1,5}|\*))?$/i;
+
 /** Core options from the shared flags; throws an Error naming the bad flag. */
 export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
   const mcpAuth = flags['mcp-auth'] ?? 'token';
   if (mcpAuth !== 'token' && mcpAuth !== 'none')
     throw new Error(`--mcp-auth must be "token" or "none", got "${mcpAuth}"`);
+  if (flags.lan !== undefined && flags.lan.trim().length < 8) {
+    throw new Error('--lan needs a pairing token of at least 8 characters; apps on the LAN present it in their hello');
+  }
+  for (const origin of flags['allow-origin'] ?? []) {
+    if (!ORIGIN_PATTERN.test(origin)) {
+      throw new Error(
+        `--allow-origin must be an origin such as http://myapp.test:* or https://*.example.com (no path), got "${origin}"`,
+      );
+    }
+  }
   return {
     dataDir: resolveDataDir(flags['data-dir']),
     debuggeePort: parsePort(flags['debuggee-port'] ?? '7360', '--debuggee-port'),
@@ -66,4 +79,42 @@ export async function launch(options: CoreOptions): Promise<Launched> {
         removeInstance(options.dataDir);
       })),
   };
+}
+
+const FILE_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'a file is in the way of a folder',
+  EEXIST: 'a file is in the way of a folder',
+  ENOSPC: 'the disk is full',
+  EISDIR: 'a folder is in the way of a file',
+};
+
+/**
+ * One line that says why the inspector could not start and what to change, for the failures a user
+ * can meet (a port taken or not allowed, a data dir that cannot be written); never a stack.
+ */
+export function describeStartupError(
+  error: unknown,
+  options: Pick<CoreOptions, 'dataDir' | 'debuggeePort' | 'controlPort'>,
+): string {
+  if (error instanceof PortInUseError) return error.message;
+  const e = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e?.syscall === 'listen' || e?.syscall === 'bind') {
+    const flag = e.port === options.controlPort ? '--control-port' : '--debuggee-port';
+    const why =
+      e.code === 'EACCES'
+        ? 'permission denied; ports below 1024 need privileges'
+        : e.code === 'EADDRNOTAVAIL'
+          ? `the address ${e.address} is not on this machine`
+          : e.code;
+    return `cannot listen on port ${e.port} (${why}); pass ${flag} <port> to use another (0 picks any free port)`;
+  }
+  if (typeof e?.path === 'string' && typeof e.code === 'string') {
+    const why = FILE_ERRORS[e.code] ?? e.code;
+    return `cannot use the data dir ${options.dataDir}: ${why} (${e.code} at ${e.path}); pass --data-dir <dir> or set PORTHOLE_DATA_DIR to use another`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `could not start: ${message.split('\n')[0]}`;
 }

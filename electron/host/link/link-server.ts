@@ -70,6 +70,8 @@ export class LinkServer {
       this.http.once('error', reject);
       this.http.listen(this.options.port, host, () => {
         this.http.off('error', reject);
+        // Past the start (e.g. out of file descriptors on accept) an error is reported, never fatal.
+        this.http.on('error', (e) => console.error(`[porthole] the debuggee link: ${(e as Error).message}`));
         resolve();
       });
     });
