@@ -6,6 +6,10 @@ export interface JsonBudget {
   maxValues: number;
 }
 
+const SPACE = 32;
+const TAB = 9;
+const LF = 10;
+const CR = 13;
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COMMA = 44;
@@ -23,17 +27,24 @@ const CLOSE_OBJECT = 125;
  */
 export function overJsonBudget(text: string, budget: JsonBudget): string | undefined {
   let depth = 0;
-  // Every value but a container's first is preceded by a comma; every container adds at most one more.
-  let values = 1;
+  // Every element or member but a container's first is preceded by a comma; the first is counted
+  // when something other than the closing bracket follows the opening one.
+  let values = 0;
+  let opened = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB || c === LF || c === CR) continue;
+    if (opened) {
+      opened = false;
+      if (c !== CLOSE_ARRAY && c !== CLOSE_OBJECT && ++values > budget.maxValues) return tooMany(budget);
+    }
     if (c === QUOTE) {
       i = closingQuote(text, i);
       if (i < 0) return undefined;
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > budget.maxDepth) return `it nests arrays and objects deeper than ${budget.maxDepth} levels`;
-      if (++values > budget.maxValues) return tooMany(budget);
+      opened = true;
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth--;
     } else if (c === COMMA) {
