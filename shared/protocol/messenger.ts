@@ -236,8 +236,9 @@ export class Messenger {
       message: boundMessage(message),
       ...(id ? { id } : {}),
     };
-    this.options.onProtocolError?.(error);
+    // Answer first: reporting it may close the link (the 50th error), and the peer should still learn why.
     this.trySend(error);
+    this.options.onProtocolError?.(error);
   }
 
   /** Sends unless the link is closing (the peer learns from the close itself) or the frame is over a limit. */

@@ -1,0 +1,533 @@
+// Generated link frames and what docs/protocol.md says the receiving side answers to each: the
+// oracle of the fuzz suites against the real inspector (link-fuzz.test.ts) and the real agent
+// (agent/connection-fuzz.test.ts). Test support only.
+import fc from 'fast-check';
+import type { z } from 'zod';
+import { exampleProtocol } from '../../../plugins/example/protocol.js';
+import { Limits } from '../../../shared/protocol/limits.js';
+import {
+  MESSAGE_TYPES,
+  MessageSchema,
+  type MessageType,
+  type ProtocolErrorCode,
+  type RejectReasonSchema,
+  type RequestErrorCode,
+  SESSION_FRAME_TYPES,
+} from '../../../shared/protocol/messages.js';
+
+export type Side = 'host' | 'agent';
+
+/** A frame made once its unique correlation id is known (ids are unique per frame, so answers never race). */
+export interface FrameRecipe {
+  kind: string;
+  /** How deep the frame nests, when the generator made it so (parsing 10,000 levels to learn it is slow). */
+  depth?: number;
+  build(uid: string): string | Uint8Array;
+}
+
+export type Answer =
+  | { type: 'protocol-error'; code: ProtocolErrorCode; id?: string }
+  | { type: 'reply-error'; id: string; code: RequestErrorCode }
+  | { type: 'reply-ok'; id: string; result?: unknown }
+  | { type: 'reject'; reason: z.infer<typeof RejectReasonSchema> }
+  | { type: 'welcome' };
+
+export interface Expected {
+  answer?: Answer;
+  /** The answer comes after a plugin handler ran (an await): it may be missing if the link closes in the same step. */
+  late?: boolean;
+  /** The host counts it toward the protocol errors that close a link with 4004. */
+  counted?: boolean;
+  /** The link closes because of it. */
+  close?: number;
+  /** A valid example log entry the host keeps. */
+  log?: boolean;
+}
+
+export interface LinkState {
+  side: Side;
+  phase: 'pre-hello' | 'pre-welcome' | 'session';
+  maxFrameBytes: number;
+  /** Plugins both sides accepted (the fuzz sessions accept `example` only). */
+  accepted: ReadonlySet<string>;
+}
+
+/** What a frame may never be in a run (the generators make them rarely; the drivers skip them). */
+export class UnfitFrame extends Error {}
+
+/** Marks huge generated strings, so a test can tell if an answer quoted one back. */
+export const MARKER = 'ZQX';
+/** Answers may name a value by its first 40 characters, never more. */
+export const MARKER_RUN = MARKER.repeat(20);
+
+const HANDSHAKE_REPLIES: readonly MessageType[] = ['welcome', 'reject', 'heartbeat', 'protocol-error'];
+
+// ─── The oracle ─────────────────────────────────────────────────────────────
+
+/**
+ * docs/protocol.md, applied to one frame: binary, then size, then the depth and value limits, then
+ * JSON, object, known type, type valid at this point, schema, and last what the message means.
+ */
+export function expectedAnswer(data: string | Uint8Array, state: LinkState, depth?: number): Expected {
+  if (state.phase === 'pre-hello') return expectedFirstFrame(data, state, depth);
+  const refused = (code: ProtocolErrorCode, id?: string): Expected => ({
+    answer: { type: 'protocol-error', code, ...(id ? { id } : {}) },
+    counted: true,
+  });
+  if (typeof data !== 'string') return refused('invalid-message');
+  if (Buffer.byteLength(data) > state.maxFrameBytes) {
+    return state.side === 'host' ? { close: 1009 } : refused('invalid-message');
+  }
+  if (depth !== undefined && depth > Limits.maxDepth) return refused('invalid-message');
+  const shape = measure(data);
+  if (shape.depth > Limits.maxDepth || shape.values > Limits.maxValues) return refused('invalid-message');
+  if (!shape.parsed) return refused('malformed-json');
+  const value = shape.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refused('invalid-message');
+  const record = value as Record<string, unknown>;
+  const id = typeof record.id === 'string' && record.id.length >= 1 && record.id.length <= 200 ? record.id : undefined;
+  if (typeof record.type !== 'string' || !(MESSAGE_TYPES as string[]).includes(record.type)) {
+    return refused('unknown-type', id);
+  }
+  const accept = state.phase === 'session' ? SESSION_FRAME_TYPES : HANDSHAKE_REPLIES;
+  if (!(accept as string[]).includes(record.type)) return refused('unexpected-message', id);
+  const parsed = MessageSchema.safeParse(value);
+  if (!parsed.success) {
+    // A broken protocol-error is not answered, or two peers could trade errors forever.
+    return record.type === 'protocol-error' ? { counted: true } : refused('invalid-message', id);
+  }
+  const message = parsed.data;
+  switch (message.type) {
+    case 'heartbeat':
+    case 'cancel':
+    case 'protocol-error':
+      return {};
+    case 'welcome':
+    case 'reject':
+      throw new UnfitFrame('a valid welcome or reject would end the agent fuzz run');
+    case 'notification': {
+      if (!state.accepted.has(message.plugin)) return refused('unexpected-message');
+      const direction: { notifications?: Record<string, z.ZodType> } = (
+        state.side === 'host' ? exampleProtocol.toHost : exampleProtocol.toAgent
+      ) as never;
+      const notifications = direction.notifications;
+      const schema =
+        notifications && Object.hasOwn(notifications, message.method)
+          ? (notifications as Record<string, z.ZodType>)[message.method]
+          : undefined;
+      if (!schema?.safeParse(message.params).success) return refused('invalid-message');
+      return { log: state.side === 'host' };
+    }
+    case 'request':
+      if (!state.accepted.has(message.plugin)) {
+        return { answer: { type: 'reply-error', id: message.id, code: 'plugin-not-active' } };
+      }
+      return { answer: answerToRequest(message.id, message.method, message.params, state), late: true };
+    case 'reply-ok':
+    case 'reply-error':
+      // No request of this side waits for it (the runs send their own replies to real requests).
+      return refused('unknown-correlation-id', message.id);
+    default:
+      throw new UnfitFrame(`no rule for ${message.type}`);
+  }
+}
+
+/** The example plugin's answer to a request from the peer. */
+function answerToRequest(id: string, method: string, params: unknown, state: LinkState): Answer {
+  if (state.side === 'host') return { type: 'reply-error', id, code: 'no-handler' };
+  const requests = exampleProtocol.toAgent.requests as Record<string, { params: z.ZodType }>;
+  const spec = Object.hasOwn(requests, method) ? requests[method] : undefined;
+  if (!spec) return { type: 'reply-error', id, code: 'no-handler' };
+  const checked = spec.params.safeParse(params);
+  if (!checked.success) return { type: 'reply-error', id, code: 'invalid-params' };
+  if (method === 'captureScreenshot') return { type: 'reply-error', id, code: 'handler-error' }; // Node has no DOM
+  if (method === 'echo') {
+    const result = checked.data as { text: string };
+    const reply = JSON.stringify({ type: 'reply-ok', id, result: { text: result.text } });
+    if (Buffer.byteLength(reply) > state.maxFrameBytes) return { type: 'reply-error', id, code: 'frame-too-large' };
+    return { type: 'reply-ok', id, result: { text: result.text } };
+  }
+  return { type: 'reply-ok', id };
+}
+
+/** The host before the hello: anything but a valid hello is rejected, and the link closes. */
+function expectedFirstFrame(data: string | Uint8Array, state: LinkState, depth?: number): Expected {
+  const reject = (reason: 'invalid-hello' | 'unsupported-version'): Expected => ({
+    answer: { type: 'reject', reason },
+    close: 4001,
+  });
+  if (typeof data !== 'string') return reject('invalid-hello');
+  const bytes = Buffer.byteLength(data);
+  if (bytes > state.maxFrameBytes) return { close: 1009 };
+  if (bytes > Limits.maxHelloBytes || (depth !== undefined && depth > Limits.maxDepth)) return reject('invalid-hello');
+  const shape = measure(data);
+  if (!shape.parsed || shape.depth > Limits.maxDepth || shape.values > Limits.maxValues) return reject('invalid-hello');
+  const parsed = MessageSchema.safeParse(shape.value);
+  if (!parsed.success || parsed.data.type !== 'hello') return reject('invalid-hello');
+  if (parsed.data.protocolVersion !== 1) return reject('unsupported-version');
+  return { answer: { type: 'welcome' } };
+}
+
+type Shape = { parsed: true; value: unknown; depth: number; values: number } | { parsed: false; depth: 0; values: 0 };
+
+/** Depth and values of the parsed frame, walked without recursion (generated frames nest 20,000 deep). */
+function measure(text: string): Shape {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const openers = text.match(/[[{]/g)?.length ?? 0;
+    if (openers > Limits.maxDepth || text.length > 100_000) {
+      throw new UnfitFrame('an unparseable frame that may be over a limit: which error comes first is not documented');
+    }
+    return { parsed: false, depth: 0, values: 0 };
+  }
+  let depth = 0;
+  let values = 0;
+  const stack: unknown[] = [value];
+  const levels: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    const level = levels.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (level > depth) depth = level;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    values += children.length;
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        levels.push(level + 1);
+      }
+    }
+  }
+  return { parsed: true, value, depth, values };
+}
+
+// ─── The generators ─────────────────────────────────────────────────────────
+
+const plain = (kind: string, make: fc.Arbitrary<(uid: string) => unknown>): fc.Arbitrary<FrameRecipe> =>
+  make.map((f) => ({ kind, build: (uid: string) => JSON.stringify(f(uid)) }));
+const text = (kind: string, make: fc.Arbitrary<(uid: string) => string | Uint8Array>): fc.Arbitrary<FrameRecipe> =>
+  make.map((build) => ({ kind, build }));
+
+const huge = (min: number, max: number) => fc.integer({ min, max }).map((n) => MARKER.repeat(Math.ceil(n / 3)));
+const json = fc.jsonValue({ maxDepth: 4 });
+const pluginName = fc.constantFrom('example', 'example', 'network', 'nope', 'Bad Id', '', 'x'.repeat(40));
+const methodName = fc.oneof(
+  fc.constantFrom('log', 'ping', 'echo', 'captureScreenshot', 'nope', 'toString'),
+  fc.string(),
+);
+/** An id: the frame's unique one, or one that is not a valid id (empty, too long, not a string). */
+const anyId = fc.oneof(
+  { weight: 6, arbitrary: fc.constant((uid: string) => uid) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>('', 7, null, true).map((v) => () => v) },
+  { weight: 1, arbitrary: huge(201, 3000).map((s) => () => s) },
+);
+const level = fc.constantFrom('debug', 'info', 'warn', 'error', 'loud');
+const logEntry = fc.record(
+  { level, message: fc.oneof(fc.string(), huge(9_990, 10_010)), time: fc.oneof(fc.integer(), fc.double()), data: json },
+  { requiredKeys: ['level', 'message', 'time'] },
+);
+const requestParams = fc.oneof(
+  fc.record({ sentAt: fc.oneof(fc.integer(), fc.string()) }),
+  fc.record({ text: fc.oneof(fc.string(), huge(1, 3000)) }),
+  fc.constant({}),
+  json,
+);
+const errorCode = fc.constantFrom(
+  'peer-gone',
+  'no-handler',
+  'timeout',
+  'invalid-params',
+  'handler-error',
+  'frame-too-large',
+  'bogus',
+);
+const protocolErrorCode = fc.constantFrom(
+  'malformed-json',
+  'invalid-message',
+  'unknown-type',
+  'unexpected-message',
+  '??',
+);
+const validHello = (protocolVersion: number) => ({
+  type: 'hello',
+  protocolVersion,
+  app: { id: 'com.fuzz.app', name: 'Fuzz' },
+  device: { id: 'fuzz-device', name: 'Fuzz Device', platform: 'node' },
+  plugins: [{ id: 'example', version: '1.0.0' }],
+});
+
+/** Frames a well-behaved peer sends, and nearly-right ones. */
+const wellFormed: fc.Arbitrary<FrameRecipe>[] = [
+  plain(
+    'heartbeat',
+    fc.oneof(fc.integer(), fc.double()).map((t) => () => ({ type: 'heartbeat', t })),
+  ),
+  plain(
+    'notification',
+    fc
+      .record({ plugin: pluginName, method: methodName, params: fc.oneof(logEntry, json) })
+      .map((n) => () => ({ type: 'notification', ...n })),
+  ),
+  plain(
+    'log',
+    logEntry.map((params) => () => ({ type: 'notification', plugin: 'example', method: 'log', params })),
+  ),
+  plain(
+    'request',
+    fc
+      .record(
+        {
+          id: anyId,
+          plugin: pluginName,
+          method: methodName,
+          params: requestParams,
+          timeoutMs: fc.oneof(fc.nat(), fc.constant(-1)),
+        },
+        { requiredKeys: ['id', 'plugin', 'method'] },
+      )
+      .map(({ id, ...rest }) => (uid: string) => ({ type: 'request', id: id(uid), ...rest })),
+  ),
+  plain(
+    'reply-ok',
+    fc.record({ id: anyId, result: json }).map(({ id, result }) => (uid: string) => ({
+      type: 'reply-ok',
+      id: id(uid),
+      result,
+    })),
+  ),
+  plain(
+    'reply-error',
+    fc
+      .record({ id: anyId, code: errorCode, message: fc.oneof(fc.string(), huge(100, 5000)), data: json })
+      .map(({ id, code, message, data }) => (uid: string) => ({
+        type: 'reply-error',
+        id: id(uid),
+        error: { code, message, data },
+      })),
+  ),
+  plain(
+    'cancel',
+    anyId.map((id) => (uid: string) => ({ type: 'cancel', id: id(uid) })),
+  ),
+  plain(
+    'protocol-error',
+    fc
+      .record(
+        { code: protocolErrorCode, message: fc.oneof(fc.string(), fc.integer()), id: fc.string() },
+        { requiredKeys: ['code'] },
+      )
+      .map((e) => () => ({ type: 'protocol-error', message: 'peer says no', ...e })),
+  ),
+  plain(
+    'handshake-type',
+    fc
+      .oneof(
+        fc.integer({ min: 0, max: 3 }).map((v) => validHello(v)),
+        fc.constant({ type: 'welcome', protocolVersion: 1, sessionId: 'x' }),
+        fc.constant({ type: 'reject', reason: 'shutting-down', message: 'bye' }),
+      )
+      .map((frame) => () => frame),
+  ),
+];
+
+/** Frames nobody should send. */
+const hostile: fc.Arbitrary<FrameRecipe>[] = [
+  plain(
+    'unknown-type',
+    fc
+      .record({ type: fc.oneof(fc.string(), fc.integer(), fc.constant(null), json, huge(100, 2000)), id: anyId })
+      .map(({ type, id }) => (uid: string) => ({ type, id: id(uid) })),
+  ),
+  plain(
+    'wrong-shape',
+    fc
+      .record(
+        {
+          type: fc.constantFrom(...MESSAGE_TYPES),
+          id: anyId,
+          plugin: fc.oneof(pluginName, json),
+          method: fc.oneof(methodName, json),
+          params: json,
+          result: json,
+          error: fc.oneof(json, fc.record({ code: errorCode, message: json })),
+          t: json,
+          code: fc.oneof(protocolErrorCode, json),
+          message: json,
+        },
+        { requiredKeys: ['type'] },
+      )
+      .map(({ id, ...rest }) => (uid: string) => ({ ...rest, ...(id ? { id: id(uid) } : {}) })),
+  ),
+  text(
+    'random-json',
+    json.map((v) => () => JSON.stringify(v) ?? 'null'),
+  ),
+  text(
+    'random-text',
+    // Any UTF-16 units, lone surrogates and control characters included (fc's 'binary' unit is slow to set up).
+    fc
+      .array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0x22, 0x5b, 0x5d, 0x7b, 0x7d, 0x5c, 0x2c)), {
+        maxLength: 300,
+      })
+      .map((units) => String.fromCharCode(...units))
+      .filter((s) => (s.match(/[[{]/g)?.length ?? 0) <= Limits.maxDepth)
+      .map((s) => () => s),
+  ),
+  text(
+    'binary',
+    fc.uint8Array({ maxLength: 300 }).map((bytes) => () => bytes),
+  ),
+  text(
+    'truncated',
+    fc
+      .tuple(fc.oneof(...wellFormed), fc.double({ min: 0, max: 1, noNaN: true }))
+      .map(([recipe, at]) => (uid: string) => {
+        const full = recipe.build(uid);
+        return typeof full === 'string' ? full.slice(0, Math.floor(full.length * at)) : full;
+      }),
+  ),
+  text(
+    'trailing-garbage',
+    fc
+      .tuple(fc.oneof(...wellFormed), fc.constantFrom('}', ']', ',', ' x', '{}', '\u0000'))
+      .map(([recipe, garbage]) => (uid: string) => {
+        const full = recipe.build(uid);
+        return typeof full === 'string' ? full + garbage : full;
+      }),
+  ),
+  fc
+    .record({
+      depth: fc.oneof(fc.integer({ min: Limits.maxDepth + 1, max: 200 }), fc.integer({ min: 201, max: 10_000 })),
+      where: fc.constantFrom('type', 'id', 'params', 'extra', 'result', 'error-data', 'plugin'),
+      object: fc.boolean(),
+    })
+    .map(({ depth, where, object }) => ({
+      kind: 'deep',
+      depth,
+      build: (uid: string) => {
+        const deep = object
+          ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+          : `${'['.repeat(depth)}${']'.repeat(depth)}`;
+        const id = JSON.stringify(uid);
+        switch (where) {
+          case 'type':
+            return `{"type":${deep},"id":${id}}`;
+          case 'id':
+            return `{"type":"reply-ok","id":${deep}}`;
+          case 'params':
+            return `{"type":"request","id":${id},"plugin":"example","method":"echo","params":{"text":${deep}}}`;
+          case 'result':
+            return `{"type":"reply-ok","id":${id},"result":${deep}}`;
+          case 'error-data':
+            return `{"type":"reply-error","id":${id},"error":{"code":"timeout","message":"m","data":${deep}}}`;
+          case 'plugin':
+            return `{"type":"notification","plugin":${deep},"method":"log"}`;
+          default:
+            return `{"type":"heartbeat","t":1,"extra":${deep}}`;
+        }
+      },
+    })),
+  text(
+    'at-depth-limit',
+    fc.integer({ min: Limits.maxDepth - 3, max: Limits.maxDepth + 1 }).map((depth) => () => {
+      // The frame is level 1 and params level 2, so data nests depth - 2 more levels.
+      const inner = depth - 2;
+      const data = `${'['.repeat(inner)}${']'.repeat(inner)}`;
+      return `{"type":"notification","plugin":"example","method":"log","params":{"level":"info","message":"deep","time":1,"data":${data}}}`;
+    }),
+  ),
+  text(
+    'huge-string',
+    fc
+      .record({
+        field: fc.constantFrom('id', 'method', 'plugin', 'type', 'message'),
+        size: fc.integer({ min: 150, max: 60_000 }),
+      })
+      .map(({ field, size }) => (uid: string) => {
+        const value = MARKER.repeat(Math.ceil(size / 3));
+        const frame: Record<string, unknown> = {
+          type: 'request',
+          id: uid,
+          plugin: 'example',
+          method: 'echo',
+          params: { text: 'x' },
+        };
+        if (field === 'message')
+          return JSON.stringify({
+            type: 'notification',
+            plugin: 'example',
+            method: 'log',
+            params: { level: 'info', message: value, time: 1 },
+          });
+        frame[field] = value;
+        return JSON.stringify(frame);
+      }),
+  ),
+];
+
+/** Rare and large: a frame at or over the value limit, or over the frame size. */
+const large: fc.Arbitrary<FrameRecipe>[] = [
+  text(
+    'values-limit',
+    fc.integer({ min: -2, max: 2 }).map((delta) => () => {
+      // 4 frame members + 4 params members + the array's elements.
+      const elements = Limits.maxValues - 8 + delta;
+      return `{"type":"notification","plugin":"example","method":"log","params":{"level":"info","message":"many","time":1,"data":[${'0,'.repeat(elements - 1)}0]}}`;
+    }),
+  ),
+  text(
+    'oversize',
+    fc
+      .integer({ min: 1, max: 2048 })
+      .map(
+        (extra) => () =>
+          JSON.stringify({ type: 'heartbeat', t: 1, pad: MARKER.repeat(Math.ceil((OVERSIZE + extra) / 3)) }),
+      ),
+  ),
+];
+
+/** The fuzz runs give their links this frame limit, so an over-size frame costs little to make. */
+export const FUZZ_MAX_FRAME_BYTES = 512 * 1024;
+const OVERSIZE = FUZZ_MAX_FRAME_BYTES;
+
+/** Any frame, weighted so that a run of 10,000 meets every kind many times and the large ones a few times. */
+export const frameRecipe: fc.Arbitrary<FrameRecipe> = fc.oneof(
+  ...wellFormed.map((arbitrary) => ({ weight: 10, arbitrary })),
+  ...hostile.map((arbitrary) => ({ weight: 8, arbitrary })),
+  ...large.map((arbitrary) => ({ weight: 1, arbitrary })),
+);
+
+/** How a run is cut into steps: frames per step, and whether the step starts on a fresh connection. */
+export const stepPlan = fc.record({
+  size: fc.integer({ min: 1, max: 8 }),
+  fresh: fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  /** The side under test sends a request of its own, and the step answers it in one of these ways. */
+  ownRequest: fc.oneof(
+    { weight: 10, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom('ok-then-duplicate', 'error', 'invalid-result', 'long-id-then-ok') },
+  ),
+});
+export type StepPlan = typeof stepPlan extends fc.Arbitrary<infer T> ? T : never;
+
+/** The seed of a run: $PORTHOLE_FUZZ_SEED to replay one, else a new one; printed either way. */
+export function fuzzSeed(suite: string): number {
+  const given = process.env.PORTHOLE_FUZZ_SEED;
+  const seed = given ? Number(given) : Math.floor(Math.random() * 2 ** 31);
+  console.log(`[fuzz] ${suite}: seed ${seed} (replay with PORTHOLE_FUZZ_SEED=${seed})`);
+  return seed;
+}
+
+/** A run's frames and steps, from its seed. */
+export function planRun(seed: number, frames: number) {
+  const recipes = fc.sample(frameRecipe, { seed, numRuns: frames });
+  const plans = fc.sample(stepPlan, { seed: seed + 1, numRuns: frames });
+  const steps: { plan: StepPlan; recipes: FrameRecipe[] }[] = [];
+  for (let i = 0, p = 0; i < recipes.length; p++) {
+    const plan = plans[p]!;
+    steps.push({ plan, recipes: recipes.slice(i, i + plan.size) });
+    i += plan.size;
+  }
+  return steps;
+}
