@@ -79,19 +79,25 @@ it(`answers ${FRAMES} generated link frames as docs/protocol.md says, and stays 
   };
 
   /** Sends a step's frames (and a barrier unless the link will be closed), waits, and checks every answer. */
-  const runStep = async (
-    n: number,
-    peer: FuzzPeer,
-    state: LinkState,
-    counted: number,
-    frames: { kind: string; data: string | Uint8Array; expected?: Expected }[],
-  ) => {
+  const runStep = async (n: number, peer: FuzzPeer, state: LinkState, counted: number, given: StepFrame[]) => {
     const expected: Expected[] = [];
+    const frames: StepFrame[] = [];
     let closing: number | undefined;
     let phase = state.phase;
-    for (const frame of frames) {
-      if (closing) break; // on the wire after the close: never looked at
-      const e = frame.expected ?? expectedAnswer(frame.data, { ...state, phase });
+    for (const frame of given) {
+      if (closing) {
+        frames.push(frame); // on the wire after the close: never looked at
+        continue;
+      }
+      let e: Expected;
+      try {
+        e = frame.expected ?? expectedAnswer(frame.data, { ...state, phase }, frame.depth);
+      } catch (error) {
+        if (!(error instanceof UnfitFrame)) throw error;
+        stats.skipped++;
+        continue;
+      }
+      frames.push(frame);
       expected.push(e);
       if (e.answer?.type === 'welcome') phase = 'session';
       if (e.counted && phase === 'session') counted++;
