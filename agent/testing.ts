@@ -10,6 +10,8 @@ export interface FakeLink {
   /** Frames from the agent after its hello, parsed. */
   received: Record<string, unknown>[];
   send(frame: unknown): void;
+  /** Sends the welcome (done at once unless the inspector was started with `manualWelcome`). */
+  welcome(): void;
   /** Waits for the next frame from the agent that matches, and takes it off `received`. */
   next(match?: (frame: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
@@ -18,18 +20,20 @@ export interface FakeLink {
  * A WebSocket server that speaks the host side of the handshake by hand, so a test can send the
  * real agent anything (the real inspector would never send a bad frame).
  */
-export async function startFakeInspector(welcome: Partial<Welcome> = {}) {
+export async function startFakeInspector(welcome: Partial<Welcome> = {}, { manualWelcome = false } = {}) {
   const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   const links: FakeLink[] = [];
   server.on('connection', (ws) => {
     ws.once('message', (data) => {
       const hello = JSON.parse(data.toString()) as Hello;
+      const number = links.length + 1;
       const link: FakeLink = {
         ws,
         hello,
         received: [],
         send: (frame) => ws.send(typeof frame === 'string' || Buffer.isBuffer(frame) ? frame : JSON.stringify(frame)),
+        welcome: () => {},
         next: (match = () => true, timeoutMs = 3000) =>
           waitFor(
             () => {
@@ -41,17 +45,19 @@ export async function startFakeInspector(welcome: Partial<Welcome> = {}) {
           ),
       };
       ws.on('message', (frame) => link.received.push(JSON.parse(frame.toString())));
-      link.send({
-        type: 'welcome',
-        protocolVersion: 1,
-        sessionId: `s${links.length + 1}`,
-        resumeSecret: 'secret',
-        resumed: false,
-        plugins: { accepted: hello.plugins, incompatible: [] },
-        heartbeatIntervalMs: 10_000,
-        maxFrameBytes: 16 * 1024 * 1024,
-        ...welcome,
-      } satisfies Welcome);
+      link.welcome = () =>
+        link.send({
+          type: 'welcome',
+          protocolVersion: 1,
+          sessionId: `s${number}`,
+          resumeSecret: 'secret',
+          resumed: false,
+          plugins: { accepted: hello.plugins, incompatible: [] },
+          heartbeatIntervalMs: 10_000,
+          maxFrameBytes: 16 * 1024 * 1024,
+          ...welcome,
+        } satisfies Welcome);
+      if (!manualWelcome) link.welcome();
       links.push(link);
     });
   });
