@@ -3,27 +3,44 @@ import { connect } from 'node:net';
 export interface RawAnswer {
   /** The status of the HTTP response, if one came before the socket closed. */
   status?: number;
+  /** Nothing came back for `idleMs`: the server waits for the rest of an incomplete request. */
+  waiting?: boolean;
   /** Everything received, as latin1 text. */
   text: string;
 }
 
 /**
  * Writes `request` as-is to 127.0.0.1:`port` (no client library to tidy it up) and collects what comes
- * back until the server closes, or `settleMs` after the first bytes of an answer (a 101 stays open).
+ * back until a response head is complete, the server closes, or `settleMs` after bytes that are not one.
  */
-export function rawRequest(port: number, request: string | Buffer, { settleMs = 50, timeoutMs = 3000 } = {}) {
+export function rawRequest(
+  port: number,
+  request: string | Buffer,
+  { settleMs = 50, timeoutMs = 3000, idleMs }: { settleMs?: number; timeoutMs?: number; idleMs?: number } = {},
+) {
   return new Promise<RawAnswer>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
     let settle: NodeJS.Timeout | undefined;
     const done = () => {
+      clearTimeout(idle);
       clearTimeout(settle);
       clearTimeout(timer);
       socket.destroy();
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1];
       resolve({ status: status ? Number(status) : undefined, text });
     };
+    const idle =
+      idleMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            if (text) return;
+            clearTimeout(timer);
+            socket.destroy();
+            resolve({ text, waiting: true });
+          }, idleMs);
     const timer = setTimeout(() => {
+      clearTimeout(idle);
       socket.destroy();
       reject(
         new Error(`no answer and no close within ${timeoutMs} ms to ${JSON.stringify(String(request).slice(0, 80))}`),
@@ -31,6 +48,8 @@ export function rawRequest(port: number, request: string | Buffer, { settleMs = 
     }, timeoutMs);
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
+      // A whole response head is enough; a kept-alive or upgraded socket would not close by itself.
+      if (/^HTTP\/1\.[01] \d{3}[^]*?\r\n\r\n/.test(text)) return done();
       clearTimeout(settle);
       settle = setTimeout(done, settleMs);
     });
