@@ -11,7 +11,7 @@ import {
 } from '../electron/host/fuzz/link-frames.js';
 import { cleanupAfterEach } from '../electron/host/test-cleanup.js';
 import { waitFor } from '../electron/host/testing.js';
-import { example } from '../plugins/example/agent.js';
+import { example } from '../plugins/example/agent/index.js';
 import { connect } from './connection.js';
 import { startFakeInspector } from './testing.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
-import { example } from '../../plugins/example/agent.js';
+import { example } from '../../plugins/example/agent/index.js';
 import { rawRequest, upgradeRequest } from './fuzz/raw-http.js';
 import { cleanupAfterEach } from './test-cleanup.js';
 import { startTestCore, waitFor } from './testing.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { connect } from '../../../agent/connection.js';
 import { startInspector } from '../../../e2e/support/inspector.js';
-import { example } from '../../../plugins/example/agent.js';
+import { example } from '../../../plugins/example/agent/index.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { waitFor } from '../testing.js';
 import { fuzzSeed } from './link-frames.js';

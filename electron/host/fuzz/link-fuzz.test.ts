@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { connect } from '../../../agent/connection.js';
-import { example } from '../../../plugins/example/agent.js';
-import type { ExampleHost } from '../../../plugins/example/host.js';
+import { example } from '../../../plugins/example/agent/index.js';
+import type { ExampleHost } from '../../../plugins/example/host/index.js';
 import { Limits } from '../../../shared/protocol/limits.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import { cleanupAfterEach } from '../test-cleanup.js';

@@ -49,7 +49,7 @@ export function rawRequest(
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
       // A whole response head is enough; a kept-alive or upgraded socket would not close by itself.
-      if (/^HTTP\/1\.[01] \d{3}[^]*?\r\n\r\n/.test(text)) return done();
+      if (/^HTTP\/1\.[01] \d{3}/.test(text) && text.includes('\r\n\r\n')) return done();
       clearTimeout(settle);
       settle = setTimeout(done, settleMs);
     });
