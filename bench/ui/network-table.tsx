@@ -2,8 +2,11 @@
 // everything is timed in the page with performance.now(), up to the frame that shows the result.
 import { useState, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { useColumnLayout } from '../../plugins/network/panel/column-layout.js';
 import { FilterBar } from '../../plugins/network/panel/FilterBar.js';
-import { type NetworkFilter, NO_FILTER, TransactionModel } from '../../plugins/network/panel/model.js';
+import { TransactionModel } from '../../plugins/network/panel/model.js';
+import { parseQuery } from '../../plugins/network/panel/query.js';
+import { vocabularyOf } from '../../plugins/network/panel/suggest.js';
 import { TransactionTable } from '../../plugins/network/panel/TransactionTable.js';
 import '../../plugins/network/panel/network.css';
 import type { TransactionSummary } from '../../plugins/network/protocol.js';
@@ -30,17 +33,26 @@ function summaries(n: number): TransactionSummary[] {
 /** Two animation frames: the DOM has been laid out and a frame with it painted. */
 const painted = () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
 
-let setFilterFromOutside: (f: NetworkFilter) => void = () => {};
+let setFilterFromOutside: (text: string) => void = () => {};
 
 function Bench({ model }: { model: TransactionModel }) {
   useSyncExternalStore(model.subscribe, model.getVersion);
-  const [filter, setFilter] = useState(NO_FILTER);
-  setFilterFromOutside = setFilter;
-  const rows = model.filtered(filter);
+  const [text, setText] = useState('');
+  setFilterFromOutside = setText;
+  const query = parseQuery(text);
+  const { layout, columns } = useColumnLayout();
+  const rows = model.filtered({ query });
   return (
     <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <FilterBar filter={filter} onChange={setFilter} shown={rows.length} total={model.size} />
-      <TransactionTable rows={rows} onSelect={() => {}} />
+      <FilterBar
+        text={text}
+        query={query}
+        onChange={setText}
+        vocabulary={() => vocabularyOf(model.all())}
+        shown={rows.length}
+        total={model.size}
+      />
+      <TransactionTable rows={rows} columns={columns} layout={layout} onSelect={() => {}} />
     </div>
   );
 }
@@ -70,7 +82,7 @@ const bench = {
   async filter(text: string): Promise<number> {
     const before = countText();
     const start = performance.now();
-    setFilterFromOutside({ ...NO_FILTER, text });
+    setFilterFromOutside(text);
     await waitUntil(() => countText() !== before);
     await painted();
     return performance.now() - start;

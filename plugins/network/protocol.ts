@@ -346,6 +346,29 @@ export type MockRuleWithOptionalId = z.input<typeof MockRuleWithOptionalIdSchema
 
 export const SnippetsSchema = z.object({ curl: z.string(), fetch: z.string() });
 
+/** One HAR 1.2 entry (what "Copy as HAR" puts on the clipboard). */
+export const HarEntrySchema = HarSchema.shape.log.shape.entries.element;
+
+/** Where a search hit is. */
+export const SearchPlaceSchema = z.enum(['url', 'requestHeaders', 'requestBody', 'responseHeaders', 'responseBody']);
+export type SearchPlace = z.infer<typeof SearchPlaceSchema>;
+
+/** The panel's search in headers and bodies (request and response), run where the bodies are. */
+export const SearchQuerySchema = z.object({
+  text: z.string().min(1).max(1000),
+  /** `text` is a regular expression (JavaScript syntax). */
+  regex: z.boolean().default(false),
+  caseSensitive: z.boolean().default(false),
+});
+export type SearchQuery = z.input<typeof SearchQuerySchema>;
+
+export const SearchResultSchema = z.object({
+  hits: z.array(z.object({ id, places: z.array(SearchPlaceSchema) })),
+  /** Transactions looked at. */
+  searched: z.number().int(),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
 // ─── Host → window events (ctx.emit) ─────────────────────────────────────────
 
 /** Events the host part publishes for the window, by name. */
@@ -410,7 +433,17 @@ export const networkProtocol = definePluginProtocol({
         params: z.object({ enabled: z.boolean() }),
         result: z.object({ config: MockConfigViewSchema }),
       },
-      exportHar: { params: z.object({ filter: TransactionFilterSchema.optional() }), result: HarSchema },
+      exportHar: {
+        params: z.object({
+          filter: TransactionFilterSchema.optional(),
+          /** Only these transactions (what the table shows), in this order. */
+          ids: z.array(id).max(200_000).optional(),
+        }),
+        result: HarSchema,
+      },
+      /** One transaction as a HAR entry; header values hidden from MCP (redaction scope `mcp`) are redacted, as in exports. */
+      harEntry: { params: z.object({ id }), result: HarEntrySchema },
+      search: { params: SearchQuerySchema, result: SearchResultSchema },
       /** `har` is the file's parsed JSON or its text. */
       importHar: {
         params: z.object({ har: z.unknown(), source: z.string().max(500).optional() }),

@@ -26,6 +26,8 @@ import {
 } from '../protocol.js';
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
+import { redactSensitive } from './redact.js';
+import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
 import { networkTools } from './tools.js';
 
@@ -105,7 +107,17 @@ class NetworkHostImpl implements NetworkHost {
     removeMockRule: async ({ id }, signal) => ({ config: await this.removeMockRule(id, signal) }),
     setMockRules: async ({ rules }, signal) => ({ config: await this.setMockRules(rules, signal) }),
     setMockingEnabled: async ({ enabled }, signal) => ({ config: await this.setMockingEnabled(enabled, signal) }),
-    exportHar: ({ filter }) => this.exportHar(filter) as never,
+    exportHar: ({ filter, ids }) =>
+      this.exportHar(
+        filter,
+        ids?.flatMap((id) => this.get(id) ?? []),
+      ) as never,
+    harEntry: ({ id }) => {
+      const tx = this.get(id);
+      if (!tx) throw unknownTransaction(id);
+      return this.exportHar(undefined, [redactSensitive(tx)]).log.entries[0] as never;
+    },
+    search: (query) => searchTransactions(this.store.all(), query),
     importHar: ({ har, source }) => this.importHar(har, source),
   };
 

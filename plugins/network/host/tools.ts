@@ -9,7 +9,6 @@ import {
   MockRuleInputSchema,
   MockRulePatchSchema,
   MockRuleWithOptionalIdSchema,
-  REDACTED,
   SortOrderSchema,
   type Transaction,
   TransactionFilterSchema,
@@ -17,6 +16,7 @@ import {
 } from '../protocol.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
+import { redactSensitive } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 
@@ -28,15 +28,7 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 
 /** Header values the app marked as hidden from MCP (redaction scope `mcp`) are redacted for MCP callers. */
 export function forSurface(tx: Transaction, ctx: Pick<Ctx, 'surface'>): Transaction {
-  if (ctx.surface === 'ui' || !tx.sensitiveHeaders?.length) return tx;
-  const hidden = new Set(tx.sensitiveHeaders.map((h) => h.toLowerCase()));
-  const redact = (headers: Transaction['request']['headers']) =>
-    headers.map((h) => (hidden.has(h.name.toLowerCase()) ? { name: h.name, value: REDACTED } : h));
-  return {
-    ...tx,
-    request: { ...tx.request, headers: redact(tx.request.headers) },
-    response: tx.response && { ...tx.response, headers: redact(tx.response.headers) },
-  };
+  return ctx.surface === 'ui' ? tx : redactSensitive(tx);
 }
 
 /** Cuts a body's data to `max` characters for an answer; `truncatedForOutput` says it was cut here. */

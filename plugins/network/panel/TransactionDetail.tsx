@@ -1,27 +1,54 @@
-import { useEffect, useState } from 'react';
+import { forwardRef, type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { CopyButton } from '../../../renderer/src/components/CopyButton.js';
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
-import type { Header, NetworkProtocol, Transaction, TransactionSummary } from '../protocol.js';
+import type { AgentInfo, NetworkProtocol, SearchPlace, Transaction, TransactionSummary } from '../protocol.js';
 import { BodyView } from './BodyView.js';
-import { formatDuration, statusLabel } from './format.js';
+import { formatClock, formatDuration, statusLabel } from './format.js';
+import { HeaderList } from './HeaderList.js';
+import { Marked } from './Marked.js';
+import { TimingView } from './TimingView.js';
 
-type Tab = 'headers' | 'request' | 'response' | 'timing';
+const TABS = [
+  { id: 'headers', label: 'Headers' },
+  { id: 'payload', label: 'Payload' },
+  { id: 'response', label: 'Response' },
+  { id: 'timing', label: 'Timing' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
 
-/** One transaction in full: headers, bodies, timing; copy as cURL or fetch; "Mock this". */
-export function TransactionDetail({
-  api,
-  summary,
-  onClose,
-  onMock,
-}: {
-  api: PanelClient<NetworkProtocol>;
-  summary: TransactionSummary;
-  onClose(): void;
-  onMock(tx: Transaction): void;
-}) {
+/** A body/header search in force: its pattern, and where it hit in this transaction. */
+export interface SearchHighlight {
+  pattern: RegExp;
+  places: readonly SearchPlace[];
+}
+
+/** The tab that shows where a search hit first. */
+function tabFor(places: readonly SearchPlace[]): Tab | undefined {
+  if (places.includes('requestHeaders') || places.includes('responseHeaders')) return 'headers';
+  if (places.includes('responseBody')) return 'response';
+  if (places.includes('requestBody')) return 'payload';
+  return undefined;
+}
+
+/**
+ * One transaction in full: headers (parsed or raw, redactions said), payload and query string,
+ * the response body, timing phases; copy as cURL, fetch, HAR or the body; "Mock this".
+ */
+export const TransactionDetail = forwardRef<
+  HTMLElement,
+  {
+    api: PanelClient<NetworkProtocol>;
+    summary: TransactionSummary;
+    agentInfo?: AgentInfo;
+    search?: SearchHighlight;
+    onClose(): void;
+    onMock(tx: Transaction): void;
+  }
+>(function TransactionDetail({ api, summary, agentInfo, search, onClose, onMock }, ref) {
   const [tx, setTx] = useState<Transaction>();
   const [error, setError] = useState<string>();
-  const [tab, setTab] = useState<Tab>('headers');
+  const [tab, setTab] = useState<Tab>(() => (search && tabFor(search.places)) ?? 'headers');
+  const ids = useId();
 
   // Fetch again when the summary changes (the response arrived, the transaction ended).
   useEffect(() => {
@@ -40,33 +67,83 @@ export function TransactionDetail({
   }, [api, summary]);
 
   const snippet = (kind: 'curl' | 'fetch') => async () => (await api.call('snippets', { id: summary.id }))[kind];
+  const harEntry = async () => JSON.stringify(await api.call('harEntry', { id: summary.id }), null, 2);
+  const responseBody = tx?.response?.body;
+
+  const onTabKeys = (e: KeyboardEvent<HTMLDivElement>) => {
+    const index = TABS.findIndex((t) => t.id === tab);
+    const to =
+      e.key === 'ArrowRight'
+        ? (index + 1) % TABS.length
+        : e.key === 'ArrowLeft'
+          ? (index + TABS.length - 1) % TABS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? TABS.length - 1
+              : undefined;
+    if (to === undefined) return;
+    e.preventDefault();
+    setTab(TABS[to]!.id);
+    document.getElementById(`${ids}-tab-${TABS[to]!.id}`)?.focus();
+  };
 
   return (
-    <aside className="net-detail" aria-label="Request detail" data-testid="network-detail">
-      <div className="row pane" style={{ paddingBottom: 6 }}>
-        <strong className="mono" style={{ overflowWrap: 'anywhere' }}>
-          {summary.method} {summary.url}
-        </strong>
-        <span className="spacer" />
+    <aside
+      ref={ref}
+      className="net-detail"
+      aria-label="Request detail"
+      data-testid="network-detail"
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        e.stopPropagation();
+        onClose();
+      }}
+    >
+      <div className="detail-head">
+        <h2 className="mono detail-title">
+          {summary.method}{' '}
+          <Marked text={summary.url} pattern={search?.places.includes('url') ? search.pattern : undefined} />
+        </h2>
         <button type="button" aria-label="Close detail" onClick={onClose}>
           ×
         </button>
       </div>
-      <div className="row" style={{ padding: '0 18px 8px', flexWrap: 'wrap' }}>
+      <div className="row detail-actions" role="toolbar" aria-label="Request actions">
         <CopyButton get={snippet('curl')} label="Copy as cURL" />
         <CopyButton get={snippet('fetch')} label="Copy as fetch" />
+        <CopyButton get={harEntry} label="Copy as HAR" />
+        <CopyButton
+          get={async () => responseBody?.data}
+          label={responseBody?.encoding === 'base64' ? 'Copy response (base64)' : 'Copy response'}
+          disabled={!responseBody?.data}
+        />
         <button type="button" disabled={!tx} onClick={() => tx && onMock(tx)}>
           Mock this
         </button>
       </div>
-      <div className="tabs" role="tablist">
-        {(['headers', 'request', 'response', 'timing'] as const).map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
-            {t[0]!.toUpperCase() + t.slice(1)}
+      <div className="tabs" role="tablist" aria-label="Request detail sections" onKeyDown={onTabKeys}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            id={`${ids}-tab-${t.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            aria-controls={`${ids}-panel`}
+            tabIndex={tab === t.id ? 0 : -1}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+            {search && tabFor(search.places.filter((p) => p !== 'url')) === t.id && (
+              <span className="hit-dot" title="The search matches here" />
+            )}
           </button>
         ))}
       </div>
-      <div className="pane stack">
+      <div className="pane stack" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`}>
         {error && <div className="banner error">{error}</div>}
         {tx?.error && (
           <div className="banner error" role="alert">
@@ -74,101 +151,146 @@ export function TransactionDetail({
             {tx.error.code ? ` (${tx.error.code})` : ''}
           </div>
         )}
-        {tx && tab === 'headers' && <HeadersTab tx={tx} />}
-        {tx && tab === 'request' && <BodyView body={tx.request.body} label="Request body" />}
+        {!tx && !error && <p className="muted">Loading…</p>}
+        {tx && tab === 'headers' && <HeadersTab tx={tx} agentInfo={agentInfo} pattern={search?.pattern} />}
+        {tx && tab === 'payload' && <PayloadTab tx={tx} pattern={search?.pattern} />}
         {tx &&
           tab === 'response' &&
           (tx.response ? (
-            <BodyView body={tx.response.body} label="Response body" />
+            <BodyView body={tx.response.body} label="Response body" pattern={search?.pattern} />
           ) : (
             <p className="muted">{tx.state === 'pending' ? 'Waiting for the response…' : 'No response.'}</p>
           ))}
-        {tx && tab === 'timing' && <TimingTab tx={tx} />}
+        {tx && tab === 'timing' && <TimingView tx={tx} />}
       </div>
     </aside>
   );
-}
+});
 
-function HeadersTab({ tx }: { tx: Transaction }) {
+function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: AgentInfo; pattern?: RegExp }) {
+  const [raw, setRaw] = useState(false);
+  const remote = (tx as Transaction & { remoteAddress?: string }).remoteAddress;
   return (
     <>
-      <dl className="kv">
-        <dt>URL</dt>
-        <dd className="mono small">{tx.request.url}</dd>
-        <dt>Method</dt>
-        <dd>{tx.request.method}</dd>
-        <dt>Status</dt>
-        <dd>
-          {tx.response
-            ? `${tx.response.status} ${tx.response.statusText}`
-            : statusLabel({ state: tx.state, status: undefined })}
-        </dd>
-        <dt>Initiator</dt>
-        <dd>{tx.initiator}</dd>
-        {tx.mock && (
-          <>
-            <dt>Mocked by</dt>
-            <dd>{tx.mock.ruleName ?? tx.mock.ruleId}</dd>
-          </>
-        )}
-        {tx.imported && (
-          <>
-            <dt>Imported</dt>
-            <dd>from {tx.imported.source}</dd>
-          </>
-        )}
-      </dl>
-      <HeaderList title="Response headers" headers={tx.response?.headers} />
-      <HeaderList title="Request headers" headers={tx.request.headers} sensitive={tx.sensitiveHeaders} />
+      <section aria-label="General">
+        <h3>General</h3>
+        <dl className="kv">
+          <dt>URL</dt>
+          <dd className="mono small">
+            <Marked text={tx.request.url} pattern={pattern} />
+          </dd>
+          <dt>Method</dt>
+          <dd>{tx.request.method}</dd>
+          <dt>Status</dt>
+          <dd>
+            {tx.response
+              ? `${tx.response.status} ${tx.response.statusText}`
+              : statusLabel({ state: tx.state, status: undefined })}
+          </dd>
+          {remote && (
+            <>
+              <dt>Remote address</dt>
+              <dd className="mono small">{remote}</dd>
+            </>
+          )}
+          <dt>Initiator</dt>
+          <dd>{tx.initiator}</dd>
+          <dt>Started</dt>
+          <dd>{formatClock(tx.timing.startedAt)}</dd>
+          <dt>Duration</dt>
+          <dd>{tx.timing.durationMs === undefined ? 'still running' : formatDuration(tx.timing.durationMs)}</dd>
+          {tx.mock && (
+            <>
+              <dt>Mocked by</dt>
+              <dd>{tx.mock.ruleName ?? tx.mock.ruleId}</dd>
+            </>
+          )}
+          {tx.imported && (
+            <>
+              <dt>Imported</dt>
+              <dd>from {tx.imported.source}</dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <div className="row small">
+        <span className="spacer" />
+        <button type="button" className="link" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+          {raw ? 'Show parsed headers' : 'Show raw headers'}
+        </button>
+      </div>
+      <HeaderList
+        title="Response headers"
+        headers={tx.response?.headers}
+        raw={raw && tx.response ? `HTTP/1.1 ${tx.response.status} ${tx.response.statusText}` : undefined}
+        pattern={pattern}
+      />
+      <HeaderList
+        title="Request headers"
+        headers={tx.request.headers}
+        raw={raw ? `${tx.request.method} ${pathOf(tx.request.url)} HTTP/1.1` : undefined}
+        sensitive={tx.sensitiveHeaders}
+        redactedInApp={agentInfo?.redaction.scope === 'all' ? agentInfo.redaction.headers : undefined}
+        pattern={pattern}
+      />
     </>
   );
 }
 
-function HeaderList({ title, headers, sensitive }: { title: string; headers?: Header[]; sensitive?: string[] }) {
-  const hidden = new Set(sensitive?.map((h) => h.toLowerCase()));
+function PayloadTab({ tx, pattern }: { tx: Transaction; pattern?: RegExp }) {
+  const [encoded, setEncoded] = useState(false);
+  const query = queryOf(tx.request.url);
   return (
-    <section aria-label={title}>
-      <h3>{title}</h3>
-      {!headers?.length ? (
-        <p className="muted">None.</p>
-      ) : (
-        <dl className="kv mono small">
-          {headers.map((h, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: headers repeat (set-cookie); position is their identity
-            <div key={i} style={{ display: 'contents' }}>
-              <dt title={hidden.has(h.name.toLowerCase()) ? 'Hidden from MCP clients' : undefined}>{h.name}</dt>
-              <dd>{h.value}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-    </section>
+    <>
+      <section aria-label="Query string parameters" className="stack" style={{ gap: 6 }}>
+        <div className="row">
+          <h3>Query string parameters</h3>
+          <span className="spacer" />
+          {query && query.params.length > 0 && (
+            <button type="button" className="link small" aria-pressed={encoded} onClick={() => setEncoded(!encoded)}>
+              {encoded ? 'Show decoded' : 'Show URL-encoded'}
+            </button>
+          )}
+        </div>
+        {!query || query.params.length === 0 ? (
+          <p className="muted">None.</p>
+        ) : encoded ? (
+          <pre className="code-block">{query.raw}</pre>
+        ) : (
+          <dl className="kv mono small">
+            {query.params.map(([name, value], i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parameters repeat; position is their identity
+              <div key={i} style={{ display: 'contents' }}>
+                <dt>
+                  <Marked text={name} pattern={pattern} />
+                </dt>
+                <dd>
+                  <Marked text={value} pattern={pattern} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </section>
+      <BodyView body={tx.request.body} label="Request body" pattern={pattern} />
+    </>
   );
 }
 
-function TimingTab({ tx }: { tx: Transaction }) {
-  const { startedAt, waitMs, durationMs } = tx.timing;
-  const total = durationMs ?? waitMs ?? 0;
-  const download = durationMs !== undefined && waitMs !== undefined ? durationMs - waitMs : undefined;
-  const pct = (ms: number) => `${total > 0 ? (ms / total) * 100 : 0}%`;
-  return (
-    <section className="stack" aria-label="Timing">
-      <dl className="kv">
-        <dt>Started</dt>
-        <dd>{new Date(startedAt).toLocaleTimeString(undefined, { hour12: false, fractionalSecondDigits: 3 })}</dd>
-        <dt>Waiting (to first byte)</dt>
-        <dd>{waitMs === undefined ? '—' : formatDuration(waitMs)}</dd>
-        <dt>Content download</dt>
-        <dd>{download === undefined ? '—' : formatDuration(download)}</dd>
-        <dt>Total</dt>
-        <dd>{durationMs === undefined ? 'still running' : formatDuration(durationMs)}</dd>
-      </dl>
-      {total > 0 && (
-        <div className="timing-bar" aria-hidden="true">
-          <span className="wait" style={{ width: pct(waitMs ?? total) }} />
-          {download !== undefined && <span className="download" style={{ width: pct(download) }} />}
-        </div>
-      )}
-    </section>
-  );
+function queryOf(url: string): { raw: string; params: [string, string][] } | undefined {
+  try {
+    const u = new URL(url);
+    return { raw: u.search.slice(1), params: [...u.searchParams.entries()] };
+  } catch {
+    return undefined;
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
 }

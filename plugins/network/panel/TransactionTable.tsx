@@ -1,117 +1,74 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { useMemo } from 'react';
+import { type GridColumn, VirtualGrid } from '../../../renderer/src/components/VirtualGrid.js';
 import type { TransactionSummary } from '../protocol.js';
-import { formatBytes, formatDuration, shortType, splitUrl, statusLabel, statusTone } from './format.js';
+import { type ColumnLayout, widthOf } from './column-layout.js';
+import { type Column, spanOf } from './columns.js';
+import { statusTone } from './format.js';
 
-const ROW_HEIGHT = 24;
+const rowKey = (tx: TransactionSummary) => tx.id;
+const rowClassName = (tx: TransactionSummary) => `net-row tone-${statusTone(tx)}`;
+const rowAttributes = (tx: TransactionSummary) => ({ 'data-state': tx.state });
 
 /**
- * The transactions as a virtualized table: only the rows in view are in the DOM, so 100,000 scroll
- * as smoothly as 100. Follows the newest row while scrolled to the bottom. Up/Down/Home/End move.
+ * The transactions as a virtualized grid with the chosen columns: sortable, resizable, a right-click
+ * on the header opens the columns menu. Follows the newest row while scrolled to the bottom.
  */
 export function TransactionTable({
   rows,
+  columns,
+  layout,
   selectedId,
   onSelect,
+  onOpen,
+  onSort,
+  onResize,
+  onHeaderMenu,
 }: {
   rows: readonly TransactionSummary[];
+  columns: Column[];
+  layout: ColumnLayout;
   selectedId?: string;
   onSelect(id: string | undefined): void;
+  onOpen?(id: string): void;
+  onSort?(id: string): void;
+  onResize?(id: string, width: number): void;
+  onHeaderMenu?(x: number, y: number): void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-  });
-
-  useEffect(() => {
-    if (atBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, virtualizer]);
-
-  const selectedIndex = selectedId === undefined ? -1 : rows.findIndex((r) => r.id === selectedId);
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    const last = rows.length - 1;
-    let next: number | undefined;
-    if (e.key === 'ArrowDown') next = Math.min(last, selectedIndex + 1);
-    else if (e.key === 'ArrowUp') next = Math.max(0, selectedIndex < 0 ? last : selectedIndex - 1);
-    else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = last;
-    else if (e.key === 'Escape') return onSelect(undefined);
-    if (next === undefined || next < 0) return;
-    e.preventDefault();
-    atBottom.current = next === last;
-    onSelect(rows[next]!.id);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
-  };
-
+  const span = useMemo(() => spanOf(rows), [rows]);
+  const gridColumns = useMemo(
+    (): GridColumn<TransactionSummary>[] =>
+      columns.map((c) => ({
+        id: c.id,
+        title: c.title,
+        width: widthOf(layout, c),
+        minWidth: c.minWidth,
+        align: c.align,
+        sortable: c.compare !== undefined,
+        cell: (tx) => c.cell(tx, span),
+        tooltip: c.tooltip,
+      })),
+    [columns, layout, span],
+  );
+  const template = gridColumns.map((c) => (c.id === 'url' ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
   return (
-    <div className="net-table" data-testid="network-table">
-      <div className="net-row net-head" aria-hidden="true">
-        <span>Status</span>
-        <span>Method</span>
-        <span>URL</span>
-        <span>Type</span>
-        <span className="num">Size</span>
-        <span className="num">Time</span>
-      </div>
-      {/* biome-ignore lint/a11y/useSemanticElements: a virtualized grid cannot be a <table> */}
-      <div
-        ref={scrollRef}
-        className="net-body"
-        role="grid"
-        aria-label="Requests"
-        aria-rowcount={rows.length}
-        tabIndex={0}
-        onKeyDown={onKeyDown}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT * 2;
-        }}
-      >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const tx = rows[item.index]!;
-            const { path, origin } = splitUrl(tx.url);
-            const tone = statusTone(tx);
-            return (
-              // biome-ignore lint/a11y/useFocusableInteractive: the grid takes focus; arrows move the selection
-              // biome-ignore lint/a11y/useSemanticElements: virtualized rows are positioned divs, not <tr>
-              // biome-ignore lint/a11y/useKeyWithClickEvents: the grid's onKeyDown handles the keyboard
-              <div
-                key={tx.id}
-                role="row"
-                aria-rowindex={item.index + 1}
-                aria-selected={tx.id === selectedId}
-                data-testid="network-row"
-                data-state={tx.state}
-                className={`net-row tone-${tone}`}
-                style={{ transform: `translateY(${item.start}px)` }}
-                onClick={() => onSelect(tx.id)}
-              >
-                <span className="net-status">
-                  {statusLabel(tx)}
-                  {tx.mockRuleId && (
-                    <span className="badge accent" title={`Answered by mock rule ${tx.mockRuleId}`}>
-                      mock
-                    </span>
-                  )}
-                </span>
-                <span>{tx.method}</span>
-                <span className="net-url" title={tx.url}>
-                  {path} <span className="muted">{origin}</span>
-                </span>
-                <span className="muted">{shortType(tx.responseType)}</span>
-                <span className="num">{formatBytes(tx.responseSize)}</span>
-                <span className="num">{tx.state === 'pending' ? '…' : formatDuration(tx.durationMs)}</span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
+    <VirtualGrid
+      label="Requests"
+      testId="network-table"
+      rowTestId="network-row"
+      rows={rows}
+      rowKey={rowKey}
+      rowClassName={rowClassName}
+      rowAttributes={rowAttributes}
+      columns={gridColumns}
+      template={template}
+      selectedKey={selectedId}
+      onSelect={onSelect}
+      onOpen={onOpen}
+      followTail={!layout.sort}
+      sort={layout.sort}
+      onSort={onSort}
+      onResize={onResize}
+      onHeaderMenu={onHeaderMenu}
+    />
   );
 }

@@ -1,5 +1,7 @@
 import type { TransactionSummary } from '../protocol.js';
 
+export { formatClock } from '../../../renderer/src/time.js';
+
 export function formatBytes(bytes: number | undefined): string {
   if (bytes === undefined) return '';
   if (bytes < 1024) return `${bytes} B`;
@@ -9,6 +11,7 @@ export function formatBytes(bytes: number | undefined): string {
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined) return '';
+  if (ms < 10) return `${Math.round(ms * 10) / 10} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(2)} s`;
 }

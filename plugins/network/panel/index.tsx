@@ -1,11 +1,19 @@
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Splitter } from '../../../renderer/src/components/Splitter.js';
 import { type PanelEvent, type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
-import type { MockConfigView, TransactionFilter, TransactionSummary } from '../protocol.js';
+import type { AgentInfo, MockConfigView, SearchQuery, TransactionSummary } from '../protocol.js';
 import { networkProtocol } from '../protocol.js';
+import { searchPattern } from '../search-pattern.js';
+import { ColumnMenu } from './ColumnMenu.js';
+import { orderOf, useColumnLayout } from './column-layout.js';
+import { COLUMNS } from './columns.js';
 import { FilterBar } from './FilterBar.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
-import { type NetworkFilter, NO_FILTER, TransactionModel } from './model.js';
+import { TransactionModel } from './model.js';
+import { explainEmpty, parseQuery, type Query, removeTerm } from './query.js';
+import { SearchBox, type SearchState } from './SearchBox.js';
+import { vocabularyOf } from './suggest.js';
 import { TransactionDetail } from './TransactionDetail.js';
 import { TransactionTable } from './TransactionTable.js';
 import './network.css';
@@ -13,22 +21,38 @@ import './network.css';
 const PAGE = 5000;
 /** The bridge carries frames up to 16 MiB; a HAR file is sent as text. */
 const MAX_HAR_BYTES = 15 * 1024 * 1024;
+const DETAIL_KEY = 'porthole.network.detailWidth';
+const DETAIL_MIN = 300;
 
-/** The network panel: live requests (virtualized, filtered), their details, and the app's mock rules. */
+function storedDetailWidth(): number {
+  const n = Number(globalThis.localStorage?.getItem(DETAIL_KEY));
+  return Number.isFinite(n) && n >= DETAIL_MIN ? n : 460;
+}
+
+/** The network panel: live requests (virtualized, queried, searched), their details, and the app's mock rules. */
 export default function NetworkPanel({ session }: PanelProps) {
   const api = usePanelClient(networkProtocol, session.id);
   const model = useMemo(() => new TransactionModel(), []);
-  useSyncExternalStore(model.subscribe, model.getVersion);
-  const [filter, setFilter] = useState<NetworkFilter>(NO_FILTER);
+  const version = useSyncExternalStore(model.subscribe, model.getVersion);
+  const [queryText, setQueryText] = useState('');
+  const query = useMemo(() => parseQuery(queryText), [queryText]);
+  const [search, setSearch] = useState<SearchState>();
+  const { layout, columns, toggle, resize, sortBy, reset } = useColumnLayout();
+  const [menu, setMenu] = useState<{ at?: { x: number; y: number } }>();
   const [selectedId, setSelectedId] = useState<string>();
   const [tab, setTab] = useState<'requests' | 'mocks'>('requests');
   const [config, setConfig] = useState<MockConfigView>();
+  const [agentInfo, setAgentInfo] = useState<AgentInfo>();
   const [editor, setEditor] = useState<EditorState>();
   const [syncFailure, setSyncFailure] = useState<string>();
   const [dropped, setDropped] = useState(0);
+  const [loaded, setLoaded] = useState(false);
+  const [detailWidth, setDetailWidth] = useState(storedDetailWidth);
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
   const loading = useRef<PanelEvent<typeof networkProtocol>[] | undefined>([]);
   const fileRef = useRef<HTMLInputElement>(null);
+  const detailRef = useRef<HTMLElement>(null);
+  const splitRef = useRef<HTMLDivElement>(null);
 
   const apply = (events: PanelEvent<typeof networkProtocol>[]) => {
     const upserts: TransactionSummary[] = [];
@@ -94,9 +118,14 @@ export default function NetworkPanel({ session }: PanelProps) {
           model.upsert(page.transactions);
           cursor = page.nextCursor;
         } while (cursor);
-        const [mocks, stats] = await Promise.all([api.call('mockConfig', {}), api.call('stats', {})]);
+        const [mocks, stats, info] = await Promise.all([
+          api.call('mockConfig', {}),
+          api.call('stats', {}),
+          api.call('agentInfo', {}),
+        ]);
         if (!live) return;
         setConfig(mocks);
+        setAgentInfo(info.info);
         if (mocks.sync.state === 'failed') setSyncFailure(mocks.sync.error);
         setDropped(stats.dropped);
       } catch (e) {
@@ -104,7 +133,10 @@ export default function NetworkPanel({ session }: PanelProps) {
       } finally {
         const buffered = loading.current ?? [];
         loading.current = undefined;
-        if (live) apply(buffered);
+        if (live) {
+          apply(buffered);
+          setLoaded(true);
+        }
       }
     })();
     return () => {
@@ -112,8 +144,42 @@ export default function NetworkPanel({ session }: PanelProps) {
     };
   }, [api, model]);
 
-  const rows = model.filtered(filter);
+  const order = useMemo(() => orderOf(layout.sort), [layout.sort]);
+  const rows = model.filtered({ query, hits: search?.ids, order });
   const selected = selectedId ? model.get(selectedId) : undefined;
+  // The detail of a row the filter (or a drop) took away closes.
+  const selectedShown = useMemo(() => !!selectedId && rows.some((r) => r.id === selectedId), [rows, selectedId]);
+  useEffect(() => {
+    if (selectedId && !selectedShown) setSelectedId(undefined);
+  }, [selectedId, selectedShown]);
+
+  const vocabulary = useMemo(() => {
+    let cached: ReturnType<typeof vocabularyOf> | undefined;
+    void version;
+    return () => (cached ??= vocabularyOf(model.all()));
+  }, [model, version]);
+
+  const pattern = useMemo(() => {
+    try {
+      return search?.hits ? searchPattern(search.query) : undefined;
+    } catch {
+      return undefined;
+    }
+  }, [search]);
+
+  const runSearch = useCallback(
+    async (q: SearchQuery) => {
+      setSearch({ query: q });
+      try {
+        const result = await api.call('search', q);
+        const hits = new Map(result.hits.map((h) => [h.id, h.places]));
+        setSearch((s) => (s?.query === q ? { query: q, hits, ids: new Set(hits.keys()) } : s));
+      } catch (e) {
+        setSearch((s) => (s?.query === q ? { query: q, error: (e as Error).message } : s));
+      }
+    },
+    [api],
+  );
 
   const act = async (what: string, action: () => Promise<string | undefined>) => {
     setMessage(undefined);
@@ -125,9 +191,10 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
   };
 
+  const filtering = !query.empty || search !== undefined;
   const exportHar = () =>
     act('Export', async () => {
-      const har = await api.call('exportHar', { filter: toHostFilter(filter) });
+      const har = await api.call('exportHar', filtering ? { ids: rows.map((r) => r.id) } : {});
       const name = `${session.app.name.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[:.]/g, '-')}.har`;
       const url = URL.createObjectURL(new Blob([JSON.stringify(har, null, 2)], { type: 'application/json' }));
       const link = Object.assign(document.createElement('a'), { href: url, download: name });
@@ -143,23 +210,36 @@ export default function NetworkPanel({ session }: PanelProps) {
       return undefined;
     });
 
+  const maxDetail = Math.max(DETAIL_MIN, (splitRef.current?.clientWidth ?? 1200) - 320);
+  const setDetail = (width: number) => {
+    setDetailWidth(width);
+    try {
+      globalThis.localStorage?.setItem(DETAIL_KEY, String(width));
+    } catch {
+      // kept for this window only
+    }
+  };
+
   const ruleCount = config?.rules.length ?? 0;
+  const detailShown = tab === 'requests' && selected && selectedShown;
 
   return (
     <div className="net-panel" data-testid="network-panel">
-      <div className="tabs net-tabs" role="tablist">
-        <button type="button" role="tab" aria-selected={tab === 'requests'} onClick={() => setTab('requests')}>
-          Requests <span className="muted">{model.size.toLocaleString()}</span>
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'mocks'} onClick={() => setTab('mocks')}>
-          Mocks{' '}
-          <span className="muted">
-            {ruleCount}
-            {config && !config.enabled ? ' (off)' : ''}
-          </span>
-        </button>
+      <div className="net-bar">
+        <div className="tabs net-tabs" role="tablist" aria-label="Network">
+          <button type="button" role="tab" aria-selected={tab === 'requests'} onClick={() => setTab('requests')}>
+            Requests <span className="muted">{model.size.toLocaleString()}</span>
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'mocks'} onClick={() => setTab('mocks')}>
+            Mocks{' '}
+            <span className="muted">
+              {ruleCount}
+              {config && !config.enabled ? ' (off)' : ''}
+            </span>
+          </button>
+        </div>
         <span className="spacer" />
-        <div className="net-actions">
+        <div className="net-actions" role="toolbar" aria-label="Network actions">
           {dropped > 0 && (
             <span className="muted small" title="The inspector keeps a bounded number of requests per session">
               {dropped.toLocaleString()} oldest dropped
@@ -176,6 +256,7 @@ export default function NetworkPanel({ session }: PanelProps) {
             type="file"
             accept=".har,application/json"
             hidden
+            aria-label="HAR file"
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
@@ -207,9 +288,35 @@ export default function NetworkPanel({ session }: PanelProps) {
       )}
       {tab === 'requests' ? (
         <>
-          <FilterBar filter={filter} onChange={setFilter} shown={rows.length} total={model.size} />
-          <div className={`net-split${selected ? ' with-detail' : ''}`}>
-            {model.size === 0 ? (
+          <FilterBar
+            text={queryText}
+            query={query}
+            onChange={setQueryText}
+            vocabulary={vocabulary}
+            shown={rows.length}
+            total={model.size}
+          >
+            <SearchBox state={search} onSearch={(q) => void runSearch(q)} onClear={() => setSearch(undefined)} />
+            <ColumnMenu
+              columns={COLUMNS}
+              visible={layout.visible}
+              open={menu !== undefined}
+              at={menu?.at}
+              onOpenChange={(open) => setMenu(open ? {} : undefined)}
+              onToggle={toggle}
+              onReset={reset}
+            />
+          </FilterBar>
+          <div
+            ref={splitRef}
+            className="net-split"
+            style={detailShown ? { gridTemplateColumns: `minmax(0, 1fr) auto ${detailWidth}px` } : undefined}
+          >
+            {!loaded && model.size === 0 ? (
+              <div className="empty" data-testid="network-loading" role="status">
+                <h2>Loading requests…</h2>
+              </div>
+            ) : model.size === 0 ? (
               <div className="empty">
                 <h2>No requests yet</h2>
                 <p className="muted">
@@ -217,20 +324,63 @@ export default function NetworkPanel({ session }: PanelProps) {
                   sure the app passes <code>network()</code> to <code>connect()</code>.
                 </p>
               </div>
-            ) : (
-              <TransactionTable rows={rows} selectedId={selectedId} onSelect={setSelectedId} />
-            )}
-            {selected && (
-              <TransactionDetail
-                key={selected.id}
-                api={api}
-                summary={selected}
-                onClose={() => setSelectedId(undefined)}
-                onMock={(tx) => {
-                  setEditor({ draft: draftFromTransaction(tx) });
-                  setTab('mocks');
-                }}
+            ) : rows.length === 0 ? (
+              <NoMatch
+                query={query}
+                search={search}
+                total={model.size}
+                explain={() =>
+                  explainEmpty(
+                    query,
+                    model.entries().filter((r) => !search?.ids || search.ids.has(r.tx.id)),
+                  )
+                }
+                onQuery={setQueryText}
+                onClearSearch={() => setSearch(undefined)}
               />
+            ) : (
+              <TransactionTable
+                rows={rows}
+                columns={columns}
+                layout={layout}
+                selectedId={selectedId}
+                onSelect={setSelectedId}
+                onOpen={() => detailRef.current?.focus()}
+                onSort={sortBy}
+                onResize={resize}
+                onHeaderMenu={(x, y) => setMenu({ at: { x, y } })}
+              />
+            )}
+            {detailShown && (
+              <>
+                <Splitter
+                  label="Resize the request detail"
+                  size={detailWidth}
+                  min={DETAIL_MIN}
+                  max={maxDetail}
+                  onResize={setDetail}
+                />
+                <TransactionDetail
+                  key={selected.id}
+                  ref={detailRef}
+                  api={api}
+                  summary={selected}
+                  agentInfo={agentInfo}
+                  search={
+                    pattern && search?.hits?.get(selected.id)
+                      ? { pattern, places: search.hits.get(selected.id)! }
+                      : undefined
+                  }
+                  onClose={() => {
+                    setSelectedId(undefined);
+                    document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus();
+                  }}
+                  onMock={(tx) => {
+                    setEditor({ draft: draftFromTransaction(tx) });
+                    setTab('mocks');
+                  }}
+                />
+              </>
             )}
           </div>
         </>
@@ -248,14 +398,58 @@ export default function NetworkPanel({ session }: PanelProps) {
   );
 }
 
-/** The filter bar as the host's filter (for the HAR export); "pending" has no host equivalent. */
-function toHostFilter(f: NetworkFilter): TransactionFilter {
-  const digit = Number(f.statusClass[0]);
-  return {
-    urlContains: f.text.trim() || undefined,
-    method: f.method || undefined,
-    status: Number.isInteger(digit) && digit > 0 ? { min: digit * 100, max: digit * 100 + 99 } : undefined,
-    failedOnly: f.failedOnly || undefined,
-    mockedOnly: f.mockedOnly || undefined,
-  };
+/** An empty result says why (which term, or the search) and offers to widen it. */
+function NoMatch({
+  query,
+  search,
+  total,
+  explain,
+  onQuery,
+  onClearSearch,
+}: {
+  query: Query;
+  search?: SearchState;
+  total: number;
+  explain(): { term: string; without: number }[];
+  onQuery(text: string): void;
+  onClearSearch(): void;
+}) {
+  const widen = useMemo(explain, [explain]);
+  return (
+    <div className="empty" data-testid="network-no-match" role="status">
+      <h2>No request matches</h2>
+      <p className="muted">
+        {total.toLocaleString()} requests are kept; none passes{' '}
+        {!query.empty && (
+          <>
+            the filter <code>{query.source.trim()}</code>
+          </>
+        )}
+        {!query.empty && search && ' and '}
+        {search && (
+          <>
+            the search for <code>{search.query.text}</code> in headers and bodies
+          </>
+        )}
+        .
+      </p>
+      <div className="row" style={{ flexWrap: 'wrap' }}>
+        {widen.slice(0, 4).map((w) => (
+          <button key={w.term} type="button" onClick={() => onQuery(removeTerm(query.source, w.term))}>
+            Remove <code>{w.term}</code> ({w.without.toLocaleString()} match)
+          </button>
+        ))}
+        {!query.empty && (
+          <button type="button" onClick={() => onQuery('')}>
+            Clear the filter
+          </button>
+        )}
+        {search && (
+          <button type="button" onClick={onClearSearch}>
+            Clear the search
+          </button>
+        )}
+      </div>
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionSummary } from '../protocol.js';
-import { NO_FILTER, TransactionModel } from './model.js';
+import { type RowView, TransactionModel } from './model.js';
+import { parseQuery } from './query.js';
 
 const tx = (n: number, over: Partial<TransactionSummary> = {}): TransactionSummary => ({
   id: `t${n}`,
@@ -45,7 +46,7 @@ describe('the network panel model', () => {
     expect(model.get('t6')?.id).toBe('t6');
   });
 
-  it('filters by text, method, status class, failed and mocked, combined', () => {
+  it('filters with a parsed query, keeps only search hits, and sorts', () => {
     const model = new TransactionModel();
     model.upsert([
       tx(1, { url: 'http://x/API/Cart' }),
@@ -53,20 +54,18 @@ describe('the network panel model', () => {
       tx(3, { state: 'failed', status: undefined, error: 'ECONNREFUSED' }),
       tx(4, { state: 'pending', status: undefined }),
       tx(5, { status: 503, mockRuleId: 'rule-1' }),
-      tx(6, { status: 302, method: 'post' }),
     ]);
-    const ids = (f: Partial<typeof NO_FILTER>) => model.filtered({ ...NO_FILTER, ...f }).map((t) => t.id);
-    expect(ids({})).toEqual(['t1', 't2', 't3', 't4', 't5', 't6']);
-    expect(ids({ text: 'api/cart' })).toEqual(['t1']);
-    expect(ids({ text: '  item ' })).toEqual(['t2', 't3', 't4', 't5', 't6']);
-    expect(ids({ method: 'POST' })).toEqual(['t2', 't6']);
-    expect(ids({ statusClass: '4xx' })).toEqual(['t2']);
-    expect(ids({ statusClass: '5xx' })).toEqual(['t5']);
-    expect(ids({ statusClass: '3xx', method: 'post' })).toEqual(['t6']);
-    expect(ids({ statusClass: 'pending' })).toEqual(['t4']);
-    expect(ids({ failedOnly: true })).toEqual(['t3']);
-    expect(ids({ mockedOnly: true })).toEqual(['t5']);
-    expect(ids({ mockedOnly: true, statusClass: '2xx' })).toEqual([]);
+    const ids = (view: Partial<RowView> & { q?: string } = {}) =>
+      model.filtered({ query: parseQuery(view.q ?? ''), ...view }).map((t) => t.id);
+    expect(ids()).toEqual(['t1', 't2', 't3', 't4', 't5']);
+    expect(ids({ q: 'api/cart' })).toEqual(['t1']);
+    expect(ids({ q: 'is:failed' })).toEqual(['t2', 't3', 't5']);
+    expect(ids({ q: 'is:failed', hits: new Set(['t3', 't4']) })).toEqual(['t3']);
+    const byStatus = {
+      key: 'status-desc',
+      compare: (a: TransactionSummary, b: TransactionSummary) => (b.status ?? 0) - (a.status ?? 0),
+    };
+    expect(ids({ order: byStatus })).toEqual(['t5', 't2', 't1', 't3', 't4']);
   });
 
   it('computes a filtered view once per change and tells subscribers about changes', () => {
@@ -74,11 +73,11 @@ describe('the network panel model', () => {
     let told = 0;
     const off = model.subscribe(() => told++);
     model.upsert([tx(1), tx(2)]);
-    const first = model.filtered({ ...NO_FILTER, text: 'item' });
-    expect(model.filtered({ ...NO_FILTER, text: 'item' })).toBe(first);
+    const first = model.filtered({ query: parseQuery('item') });
+    expect(model.filtered({ query: parseQuery('item') })).toBe(first);
     model.upsert([tx(3)]);
-    expect(model.filtered({ ...NO_FILTER, text: 'item' })).not.toBe(first);
-    expect(model.filtered({ ...NO_FILTER, text: 'item' })).toHaveLength(3);
+    expect(model.filtered({ query: parseQuery('item') })).not.toBe(first);
+    expect(model.filtered({ query: parseQuery('item') })).toHaveLength(3);
     model.clear();
     expect(told).toBe(3);
     off();
@@ -90,7 +89,7 @@ describe('the network panel model', () => {
     const model = new TransactionModel();
     model.upsert(Array.from({ length: 100_000 }, (_, i) => tx(i, { status: i % 10 === 0 ? 500 : 200 })));
     expect(model.size).toBe(100_000);
-    expect(model.filtered({ ...NO_FILTER, statusClass: '5xx' })).toHaveLength(10_000);
-    expect(model.filtered({ ...NO_FILTER, text: 'item/99999' })).toHaveLength(1);
+    expect(model.filtered({ query: parseQuery('status:5xx') })).toHaveLength(10_000);
+    expect(model.filtered({ query: parseQuery('item/99999') })).toHaveLength(1);
   });
 });

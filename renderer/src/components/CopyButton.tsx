@@ -6,7 +6,9 @@ export function CopyButton({
   get,
   label = 'Copy',
   className,
+  disabled,
 }: {
+  disabled?: boolean;
   text?: string;
   get?: () => Promise<string | undefined>;
   label?: string;
@@ -25,7 +27,7 @@ export function CopyButton({
     setTimeout(() => setState('idle'), 1500);
   };
   return (
-    <button type="button" className={className} onClick={() => void copy()}>
+    <button type="button" className={className} disabled={disabled} onClick={() => void copy()}>
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}
     </button>
   );

@@ -1,0 +1,23 @@
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function sameDay(a: Date, b: Date): boolean {
+  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+}
+
+function isoDate(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** A start time as DevTools shows it: hh:mm:ss.mmm, with the date in front when it is not today. */
+export function formatClock(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+  return sameDay(d, new Date(now)) ? time : `${isoDate(d)} ${time}`;
+}
+
+/** hh:mm:ss, with the date in front when it is not today (the call history's time column). */
+export function formatTimeOfDay(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return sameDay(d, new Date(now)) ? time : `${isoDate(d)} ${time}`;
+}
