@@ -9,7 +9,8 @@ interface Globals {
     pid?: number;
   };
   localStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
-  document?: unknown;
+  document?: { title?: string };
+  location?: { href?: string; hash?: string };
 }
 
 const g = globalThis as Globals;
@@ -26,11 +27,24 @@ export function detectPlatform(): Platform {
 export function detectDevice(override: Partial<DeviceInfo> = {}): DeviceInfo {
   const platform = override.platform ?? detectPlatform();
   const runtime = describeRuntime(platform);
+  const page = override.page ?? (platform === 'browser' ? currentPage() : undefined);
   return {
     id: override.id ?? stableDeviceId(platform),
     name: override.name ?? defaultName(platform),
     platform,
     runtime: override.runtime ?? runtime,
+    ...(page ? { page } : {}),
+  };
+}
+
+/** The page's title and URL (without the fragment) at connect time. */
+function currentPage(): DeviceInfo['page'] {
+  const href = g.location?.href;
+  const title = g.document?.title?.trim();
+  if (!href && !title) return undefined;
+  return {
+    ...(title ? { title: title.slice(0, 300) } : {}),
+    ...(href ? { url: href.split('#')[0]!.slice(0, 2048) } : {}),
   };
 }
 

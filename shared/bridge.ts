@@ -137,6 +137,14 @@ export const bridgeRequests = {
   /** Forgets an inactive session and its data. */
   'sessions.remove': { params: z.object({ sessionId: id }), result: z.object({ removed: z.boolean() }) },
   /**
+   * Opens an offline session (no app behind it) running `plugin`, for data read from a file: the
+   * window then fills it through the plugin's panel (e.g. network's importHar) and shows it.
+   */
+  'sessions.openOffline': {
+    params: z.object({ plugin: name, source: z.string().min(1).max(500) }),
+    result: z.object({ session: SessionInfoSchema }),
+  },
+  /**
    * A panel's query to its plugin's host instance (declared in the plugin protocol's `panel`
    * section). Plain UI plumbing: not an MCP tool call and not recorded in the call history.
    */

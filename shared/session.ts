@@ -22,5 +22,7 @@ export const SessionInfoSchema = z.object({
   connections: z.number().int(),
   protocolErrors: z.number().int(),
   droppedNotifications: z.number().int(),
+  /** A session with no app behind it: data read from a file (an imported HAR), never connected. */
+  offline: z.object({ source: z.string().max(500) }).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

@@ -70,18 +70,24 @@ export class PluginHost {
     return session.link !== undefined && session.info.plugins.accepted.some((p) => p.id === plugin);
   }
 
-  /** The session just connected or resumed: create missing instances, then tell each active one. */
-  async connected(session: Session): Promise<void> {
+  /** Creates the session's missing plugin instances (an offline session gets them without a connect). */
+  open(session: Session): Map<string, AnyInstance> {
     let perSession = this.instances.get(session.info.id);
     if (!perSession) this.instances.set(session.info.id, (perSession = new Map()));
     for (const { id } of session.info.plugins.accepted) {
       const definition = this.definitions.get(id);
-      if (!definition) continue;
-      let instance = perSession.get(id);
-      if (!instance) {
-        instance = definition.create(this.context(session.info.id, definition));
-        perSession.set(id, instance);
-      }
+      if (definition && !perSession.has(id))
+        perSession.set(id, definition.create(this.context(session.info.id, definition)));
+    }
+    return perSession;
+  }
+
+  /** The session just connected or resumed: create missing instances, then tell each active one. */
+  async connected(session: Session): Promise<void> {
+    const instances = this.open(session);
+    for (const { id } of session.info.plugins.accepted) {
+      const instance = instances.get(id);
+      if (!instance) continue;
       try {
         await instance.onConnect?.();
       } catch (e) {

@@ -95,6 +95,43 @@ export class SessionRegistry {
     return { session, resumed: false };
   }
 
+  /**
+   * A session with no app behind it, for data read from a file (an imported HAR): listed as
+   * inactive and offline from the start, never resumable, removed like any inactive session.
+   */
+  openOffline(input: {
+    app: SessionInfo['app'];
+    device: SessionInfo['device'];
+    plugins: PluginOffer[];
+    source: string;
+  }): Session {
+    const now = Date.now();
+    const session: Session = {
+      secret: newSecret(24),
+      link: undefined,
+      info: {
+        id: randomUUID(),
+        app: input.app,
+        device: input.device,
+        active: false,
+        security: 'loopback',
+        remoteAddress: 'file',
+        plugins: { accepted: input.plugins, incompatible: [] },
+        firstConnectedAt: now,
+        lastConnectedAt: now,
+        disconnectedAt: now,
+        connections: 0,
+        protocolErrors: 0,
+        droppedNotifications: 0,
+        offline: { source: input.source },
+      },
+    };
+    this.sessions.set(session.info.id, session);
+    this.bus.emit('session:updated', { session: session.info });
+    this.evictInactive();
+    return session;
+  }
+
   /** The connection is gone; the session stays listed as inactive. Ignores links already replaced. */
   detach(session: Session, link: SessionLink): boolean {
     if (session.link !== link) return false;

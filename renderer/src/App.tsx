@@ -14,6 +14,8 @@ import { ToolsView } from './views/ToolsView.js';
 function useKeyboard(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A widget that handled the key (a suggestion list closing on Escape) keeps it.
+      if (e.defaultPrevented) return;
       const target = e.target as HTMLElement;
       const typing = target.matches('input, textarea, select, [contenteditable]');
       if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
@@ -35,6 +37,7 @@ function useKeyboard(): void {
 export function App() {
   const view = useNav((s) => s.view);
   const theme = useNav((s) => s.theme);
+  const collapsed = useNav((s) => s.sidebarCollapsed);
   // What is shown while the bridge is down may be out of date: dimmed and not clickable.
   const stale = useConnection((s) => s.state !== 'open' && s.epoch > 0);
   useKeyboard();
@@ -43,9 +46,9 @@ export function App() {
   }, [theme]);
 
   return (
-    <div className="app" data-stale={stale || undefined}>
+    <div className="app" data-stale={stale || undefined} data-sidebar={collapsed ? 'collapsed' : undefined}>
       <TopBar />
-      <Sidebar />
+      {!collapsed && <Sidebar />}
       <main className="main">
         <ConnectionBanner />
         <ErrorBoundary key={view} what={`${view} view`}>
@@ -63,14 +66,36 @@ export function App() {
 function TopBar() {
   const theme = useNav((s) => s.theme);
   const setTheme = useNav((s) => s.setTheme);
+  const collapsed = useNav((s) => s.sidebarCollapsed);
+  const setCollapsed = useNav((s) => s.setSidebarCollapsed);
   const core = useConnection((s) => s.core);
   return (
     <header className="topbar">
-      <div className="brand">
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={collapsed ? 'Show the sidebar' : 'Hide the sidebar'}
+        aria-expanded={!collapsed}
+        title={collapsed ? 'Show the sidebar' : 'Hide the sidebar'}
+        onClick={() => setCollapsed(!collapsed)}
+      >
+        <svg
+          width="16"
+          height="16"
+          viewBox="0 0 16 16"
+          aria-hidden="true"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+        >
+          <path d="M2 3h12v10H2zM6 3v10" />
+        </svg>
+      </button>
+      <h1 className="brand">
         <img src="./favicon.svg" alt="" />
         Porthole
         {core && <span className="muted small">{core.version}</span>}
-      </div>
+      </h1>
       <span className="spacer" />
       <ActivityIndicator />
       <button

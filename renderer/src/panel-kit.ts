@@ -4,6 +4,7 @@ import type { PluginProtocol } from '../../shared/plugin-protocol.js';
 import type { SessionInfo } from '../../shared/session.js';
 import { useBridge } from './bridge/context.js';
 import { acceptPanelEvents, createPanelClient, type PanelClient, type PanelEvent } from './panel-client.js';
+import { useNav } from './stores/nav.js';
 
 export type { PanelClient, PanelEvent };
 
@@ -17,6 +18,26 @@ export interface PanelProps {
 export function usePanelClient<P extends PluginProtocol>(protocol: P, sessionId: string): PanelClient<P> {
   const { client } = useBridge();
   return useMemo(() => createPanelClient(client, protocol, sessionId), [client, protocol, sessionId]);
+}
+
+/**
+ * Opens data read from a file as its own offline session: the core makes a session running this
+ * plugin, `fill` loads it through the plugin's panel methods, and the window shows it. If `fill`
+ * fails the session is removed again and the error is thrown.
+ */
+export function useOpenOffline<P extends PluginProtocol>(protocol: P) {
+  const { client } = useBridge();
+  return async (source: string, fill: (api: PanelClient<P>) => Promise<void>): Promise<SessionInfo> => {
+    const { session } = await client.request('sessions.openOffline', { plugin: protocol.id, source });
+    try {
+      await fill(createPanelClient(client, protocol, session.id));
+    } catch (e) {
+      await client.request('sessions.remove', { sessionId: session.id }).catch(() => {});
+      throw e;
+    }
+    useNav.getState().selectSession(session.id, protocol.id);
+    return session;
+  };
 }
 
 /**

@@ -32,6 +32,8 @@ export const DeviceInfoSchema = z.object({
   platform: PlatformSchema,
   /** Free-form runtime description, e.g. a user agent or "node v22.1.0 linux". */
   runtime: z.string().max(500).optional(),
+  /** Browser debuggees: the page this session runs in, so two tabs of one app can be told apart. */
+  page: z.object({ title: z.string().max(300).optional(), url: z.string().max(2048).optional() }).optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 

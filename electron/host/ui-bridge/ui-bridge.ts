@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   BRIDGE_VERSION,
@@ -212,6 +213,18 @@ class Connection implements BridgeConnection {
           throw new BridgeError('failed', 'an active session cannot be cleared; disconnect the app first');
         }
         return { removed: deps.sessions.remove(sessionId) };
+      },
+      'sessions.openOffline': ({ plugin, source }) => {
+        const definition = deps.plugins.list().find((d) => d.protocol.id === plugin);
+        if (!definition) throw new BridgeError('not-found', `this inspector has no "${plugin}" plugin`);
+        const session = deps.sessions.openOffline({
+          app: { id: `offline:${randomUUID()}`, name: source.slice(0, 200) },
+          device: { id: 'offline', name: 'Files', platform: 'other' },
+          plugins: [{ id: plugin, version: definition.protocol.version }],
+          source,
+        });
+        deps.plugins.open(session);
+        return { session: session.info };
       },
       'panel.call': (p, signal) => this.panelCall(p, signal),
       'tools.list': async () => ({ tools: await tools.list() }),

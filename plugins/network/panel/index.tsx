@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Splitter } from '../../../renderer/src/components/Splitter.js';
-import { type PanelEvent, type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import {
+  type PanelEvent,
+  type PanelProps,
+  useOpenOffline,
+  usePanelClient,
+  usePluginEvents,
+} from '../../../renderer/src/panel-kit.js';
 import type { AgentInfo, MockConfigView, SearchQuery, TransactionSummary } from '../protocol.js';
 import { networkProtocol } from '../protocol.js';
 import { searchPattern } from '../search-pattern.js';
@@ -32,6 +38,7 @@ function storedDetailWidth(): number {
 /** The network panel: live requests (virtualized, queried, searched), their details, and the app's mock rules. */
 export default function NetworkPanel({ session }: PanelProps) {
   const api = usePanelClient(networkProtocol, session.id);
+  const openOffline = useOpenOffline(networkProtocol);
   const model = useMemo(() => new TransactionModel(), []);
   const version = useSyncExternalStore(model.subscribe, model.getVersion);
   const [queryText, setQueryText] = useState('');
@@ -203,10 +210,14 @@ export default function NetworkPanel({ session }: PanelProps) {
       return `Exported ${har.log.entries.length} requests to ${name}.`;
     });
 
+  // An imported HAR is its own offline session, never mixed into this one.
   const importHar = (file: File) =>
     act('Import', async () => {
       if (file.size > MAX_HAR_BYTES) throw new Error(`${file.name} is larger than 15 MB; import a smaller HAR file`);
-      await api.call('importHar', { har: await file.text(), source: file.name });
+      const har = await file.text();
+      await openOffline(file.name, async (offline) => {
+        await offline.call('importHar', { har, source: file.name });
+      });
       return undefined;
     });
 
@@ -248,7 +259,11 @@ export default function NetworkPanel({ session }: PanelProps) {
           <button type="button" onClick={() => void exportHar()} title="Save the shown requests as a HAR file">
             Export HAR
           </button>
-          <button type="button" onClick={() => fileRef.current?.click()} title="Open a HAR file for offline viewing">
+          <button
+            type="button"
+            onClick={() => fileRef.current?.click()}
+            title="Open a HAR file as its own offline session"
+          >
             Import HAR
           </button>
           <input

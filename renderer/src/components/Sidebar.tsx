@@ -4,6 +4,7 @@ import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
 import { groupSessions, useSessions } from '../stores/sessions.js';
+import { formatTimeOfDay } from '../time.js';
 
 /** Up/Down move between the sidebar's entries. */
 function onArrows(e: KeyboardEvent<HTMLElement>): void {
@@ -67,7 +68,10 @@ function SessionRow({ session }: { session: SessionInfo }) {
   const selectSession = useNav((s) => s.selectSession);
   const selectPlugin = useNav((s) => s.selectPlugin);
   const plugins = useSessions((s) => s.plugins);
-  const since = new Date(session.active ? session.lastConnectedAt : (session.disconnectedAt ?? 0));
+  const since = new Date(
+    session.active ? session.lastConnectedAt : (session.disconnectedAt ?? session.firstConnectedAt),
+  );
+  const page = session.offline ? { title: session.offline.source, url: undefined } : session.device.page;
   return (
     <>
       <button
@@ -77,13 +81,33 @@ function SessionRow({ session }: { session: SessionInfo }) {
         data-testid="session"
         data-active={session.active}
         onClick={() => selectSession(session.id)}
-        title={`${session.remoteAddress} · ${session.connections} connection(s)`}
+        title={
+          session.offline
+            ? `Imported from ${session.offline.source}`
+            : [session.device.page?.url, `${session.remoteAddress} · ${session.connections} connection(s)`]
+                .filter(Boolean)
+                .join('\n')
+        }
       >
         <span className={`dot ${session.active ? 'on' : 'off'}`} aria-hidden="true" />
-        <span>{session.active ? 'Active' : 'Inactive'}</span>
-        <span className="muted small">{since.toLocaleTimeString()}</span>
+        <span className="session-text">
+          <span className="row" style={{ gap: 6 }}>
+            <span>{session.offline ? 'Offline' : session.active ? 'Active' : 'Inactive'}</span>
+            <span className="muted small">{formatTimeOfDay(since.getTime())}</span>
+          </span>
+          {page && (
+            <span className="session-page small" data-testid="session-page">
+              {page.title && <span className="page-title">{page.title}</span>}
+              {page.url && <span className="muted page-url">{page.url}</span>}
+            </span>
+          )}
+        </span>
         <span className="count">
-          {session.security === 'lan' ? (
+          {session.offline ? (
+            <span className="badge" title={`Read from ${session.offline.source}`}>
+              HAR
+            </span>
+          ) : session.security === 'lan' ? (
             <span className="badge lan" title="Connected over the local network with the pairing token">
               LAN
             </span>

@@ -172,7 +172,12 @@ export function VirtualGrid<T>({
       aria-activedescendant={activeRendered ? `${gridId}-r${selectedIndex}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      style={{ '--grid-cols': template } as CSSProperties}
+      style={
+        {
+          '--grid-cols': template,
+          '--grid-min': `${columns.reduce((sum, c) => sum + c.width, 0) + 8 * (columns.length - 1) + 20}px`,
+        } as CSSProperties
+      }
       onScroll={(e) => {
         const el = e.currentTarget;
         atBottom.current = followTail && el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT * 2;

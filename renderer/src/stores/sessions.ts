@@ -71,11 +71,14 @@ function describeSession(session: SessionInfo): string {
   return `${session.app.name} on ${session.device.name} (${session.security === 'lan' ? 'LAN' : 'this machine'})`;
 }
 
-/** Sessions as the sidebar lists them: by device, then app; active first, then most recent. */
+/**
+ * Sessions as the sidebar lists them: by device, then app, each in the order first seen, so the
+ * list does not reshuffle as apps connect and disconnect (the active dot says which are live).
+ */
 export function groupSessions(sessions: Record<string, SessionInfo>): DeviceGroup[] {
   const devices = new Map<string, { device: SessionInfo['device']; apps: Map<string, SessionInfo[]> }>();
   const ordered = Object.values(sessions).sort(
-    (a, b) => Number(b.active) - Number(a.active) || b.lastConnectedAt - a.lastConnectedAt,
+    (a, b) => a.firstConnectedAt - b.firstConnectedAt || a.id.localeCompare(b.id),
   );
   for (const session of ordered) {
     let entry = devices.get(session.device.id);

@@ -91,5 +91,5 @@ function selectDefaultSession(): void {
   const newest = Object.values(sessions)
     .filter((s) => s.active)
     .sort((a, b) => b.lastConnectedAt - a.lastConnectedAt)[0];
-  if (newest) useNav.setState({ sessionId: newest.id, pluginId: undefined });
+  if (newest) useNav.setState({ sessionId: newest.id });
 }

@@ -50,12 +50,18 @@ export function SessionView() {
           <h2>
             {session.app.name} <span className="muted">· {plugin?.title ?? pluginId ?? 'no plugins'}</span>
           </h2>
-          <div className="muted small" title={session.device.runtime}>
-            {session.device.name} · {session.device.platform} · {session.remoteAddress} ·{' '}
-            {session.security === 'lan' ? 'LAN (paired)' : 'loopback'}
-            {session.protocolErrors > 0 && ` · ${session.protocolErrors} protocol errors`}
-            {session.droppedNotifications > 0 && ` · ${session.droppedNotifications} events dropped while offline`}
-          </div>
+          {session.offline ? (
+            <div className="muted small">Imported file · {session.offline.source}</div>
+          ) : (
+            <div className="muted small" title={session.device.runtime}>
+              {session.device.page?.title && `${session.device.page.title} · `}
+              {session.device.page?.url && `${session.device.page.url} · `}
+              {session.device.name} · {session.device.platform} · {session.remoteAddress} ·{' '}
+              {session.security === 'lan' ? 'LAN (paired)' : 'loopback'}
+              {session.protocolErrors > 0 && ` · ${session.protocolErrors} protocol errors`}
+              {session.droppedNotifications > 0 && ` · ${session.droppedNotifications} events dropped while offline`}
+            </div>
+          )}
         </div>
         <span className="spacer" />
         {!session.active && (
@@ -64,7 +70,12 @@ export function SessionView() {
           </button>
         )}
       </header>
-      {!session.active && (
+      {session.offline && (
+        <div className="banner info" data-testid="offline-banner">
+          Offline: read from {session.offline.source}. No app is behind this session; clear it when done.
+        </div>
+      )}
+      {!session.active && !session.offline && (
         <div className="banner warn" data-testid="inactive-banner">
           The app disconnected
           {session.disconnectedAt ? ` at ${new Date(session.disconnectedAt).toLocaleTimeString()}` : ''}. Its data is
