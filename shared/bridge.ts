@@ -160,7 +160,13 @@ export const bridgeRequests = {
   },
   'history.list': {
     params: z.object({ limit: z.number().int().min(1).max(10_000).optional() }),
-    result: z.object({ calls: z.array(CallSummarySchema) }),
+    /** `capacity`: the most calls the history keeps (a window keeps no more, so counts agree). */
+    result: z.object({ calls: z.array(CallSummarySchema), capacity: z.number().int().optional() }),
+  },
+  /** Ids of the calls whose tool, error, arguments or result contain `text` (case-insensitive). */
+  'history.search': {
+    params: z.object({ text: z.string().min(1).max(1000) }),
+    result: z.object({ ids: z.array(z.string()) }),
   },
   'history.get': { params: z.object({ id }), result: z.object({ call: CallDetailSchema }) },
   'history.clear': { params: z.object({}), result: z.object({ cleared: z.number().int() }) },

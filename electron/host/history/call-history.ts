@@ -187,6 +187,28 @@ export class CallHistory {
     return this.entries.size;
   }
 
+  /** The most calls kept: a window keeps no more than this either, so every window counts alike. */
+  get capacity(): number {
+    return this.maxRecords;
+  }
+
+  /** Ids of the calls whose tool, error, arguments or result contain `text` (case-insensitive), newest first. */
+  search(text: string): string[] {
+    const needle = text.toLowerCase();
+    const ids: string[] = [];
+    for (const { summary, args, result } of [...this.entries.values()].reverse()) {
+      const hay = [
+        summary.tool,
+        summary.error ?? '',
+        JSON.stringify(args) ?? '',
+        ...(result?.content.map((b) => (b.type === 'text' ? b.text : '')) ?? []),
+        result?.structuredContent ? JSON.stringify(result.structuredContent) : '',
+      ];
+      if (hay.some((h) => h.toLowerCase().includes(needle))) ids.push(summary.id);
+    }
+    return ids;
+  }
+
   /** Forgets every finished call (running ones stay until they finish). */
   clear(): number {
     let cleared = 0;

@@ -16,6 +16,10 @@ export interface BridgeTools {
 export interface BridgeHistory {
   list(limit: number): CallSummary[] | Promise<CallSummary[]>;
   get(id: string): CallDetail | undefined | Promise<CallDetail | undefined>;
+  /** Ids of the calls whose arguments or results contain the text, newest first. */
+  search(text: string): string[] | Promise<string[]>;
+  /** The most calls the history keeps. */
+  readonly capacity: number;
   clear(): number | Promise<number>;
   subscribe(listener: (event: 'call:started' | 'call:finished', call: CallSummary) => void): () => void;
 }

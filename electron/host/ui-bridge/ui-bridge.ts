@@ -229,7 +229,11 @@ class Connection implements BridgeConnection {
       'panel.call': (p, signal) => this.panelCall(p, signal),
       'tools.list': async () => ({ tools: await tools.list() }),
       'tools.run': ({ name, args }, signal) => tools.run(name, args, signal),
-      'history.list': async ({ limit }) => ({ calls: await history.list(limit ?? 500) }),
+      'history.list': async ({ limit }) => ({
+        calls: await history.list(limit ?? history.capacity),
+        capacity: history.capacity,
+      }),
+      'history.search': async ({ text }) => ({ ids: await history.search(text) }),
       'history.get': async ({ id }) => {
         const call = await history.get(id);
         if (!call) throw new BridgeError('not-found', `no call ${id} in the history; it may have been cleared`);

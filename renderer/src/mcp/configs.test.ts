@@ -31,4 +31,25 @@ describe('copy-ready MCP configs', () => {
     );
     expect(httpConfigs('http://127.0.0.1:7361/mcp', 'none', 'T0K')[0]!.text).not.toContain('Authorization');
   });
+
+  it('give Cursor an HTTP config and keep the token out of the VS Code workspace file', () => {
+    const [, cursor, vscode] = httpConfigs('http://127.0.0.1:7361/mcp', 'token', 'T0K');
+    expect(JSON.parse(cursor!.text)).toEqual({
+      mcpServers: { porthole: { url: 'http://127.0.0.1:7361/mcp', headers: { Authorization: 'Bearer T0K' } } },
+    });
+    expect(vscode!.text).not.toContain('T0K');
+    const parsed = JSON.parse(vscode!.text);
+    expect(parsed.inputs).toEqual([
+      expect.objectContaining({ type: 'promptString', id: 'porthole-token', password: true }),
+    ]);
+    expect(parsed.servers.porthole).toEqual({
+      type: 'http',
+      url: 'http://127.0.0.1:7361/mcp',
+      headers: { Authorization: 'Bearer ${input:porthole-token}' },
+    });
+    expect(vscode!.needsToken).toBe(false);
+    expect(JSON.parse(httpConfigs('http://127.0.0.1:7361/mcp', 'none', 'T0K')[2]!.text)).toEqual({
+      servers: { porthole: { type: 'http', url: 'http://127.0.0.1:7361/mcp' } },
+    });
+  });
 });

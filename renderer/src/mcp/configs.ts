@@ -6,6 +6,8 @@ export interface ClientConfig {
   /** Where the text goes. */
   where: string;
   text: string;
+  /** False when the text never holds the token (copying it needs no reveal). */
+  needsToken?: boolean;
 }
 
 const SERVER = 'porthole';
@@ -42,9 +44,27 @@ export function stdioConfigs(stdio: McpStatus['stdio']): ClientConfig[] {
   ];
 }
 
-/** The same server over Streamable HTTP, for clients that speak it; `token` is a placeholder until revealed. */
+/**
+ * The same server over Streamable HTTP, for clients that speak it; `token` is a placeholder until
+ * revealed. VS Code's file usually sits in the workspace (and in git), so it never holds the token:
+ * an `inputs` prompt asks for it once and VS Code keeps it in its secret storage.
+ */
 export function httpConfigs(url: string, auth: McpStatus['auth'], token: string): ClientConfig[] {
   const headers = auth === 'token' ? { Authorization: `Bearer ${token}` } : undefined;
+  const vscode =
+    auth === 'token'
+      ? {
+          inputs: [
+            {
+              type: 'promptString',
+              id: TOKEN_INPUT,
+              description: 'Porthole MCP token (the mcp-token file in its data dir, or Reveal in the Porthole window)',
+              password: true,
+            },
+          ],
+          servers: { [SERVER]: { type: 'http', url, headers: { Authorization: `Bearer \${input:${TOKEN_INPUT}}` } } },
+        }
+      : { servers: { [SERVER]: { type: 'http', url } } };
   return [
     {
       id: 'claude-code-http',
@@ -53,13 +73,25 @@ export function httpConfigs(url: string, auth: McpStatus['auth'], token: string)
       text: `claude mcp add --transport http ${SERVER} ${url}${headers ? ` --header ${shellQuote(`Authorization: Bearer ${token}`)}` : ''}`,
     },
     {
+      id: 'cursor-http',
+      client: 'Cursor (HTTP)',
+      where: 'Add to ~/.cursor/mcp.json (keep a token out of a project file):',
+      text: json({ mcpServers: { [SERVER]: { url, ...(headers ? { headers } : {}) } } }),
+    },
+    {
       id: 'vscode-http',
       client: 'VS Code (HTTP)',
-      where: 'Add to .vscode/mcp.json:',
-      text: json({ servers: { [SERVER]: { type: 'http', url, ...(headers ? { headers } : {}) } } }),
+      where:
+        auth === 'token'
+          ? 'Add to .vscode/mcp.json; VS Code asks for the token once and keeps it in its secret storage:'
+          : 'Add to .vscode/mcp.json:',
+      text: json(vscode),
+      needsToken: false,
     },
   ];
 }
+
+const TOKEN_INPUT = 'porthole-token';
 
 export const TOKEN_PLACEHOLDER = '<token: reveal or copy it above>';
 

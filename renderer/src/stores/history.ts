@@ -3,7 +3,8 @@ import type { CallStatus, CallSummary } from '../../../shared/bridge.js';
 
 /** How long a finished agent call stays named in the activity indicator, so fast calls still show. */
 export const FLASH_MS = 1500;
-const MAX_CALLS = 5000;
+/** Until the core says how many it keeps. */
+const DEFAULT_CAPACITY = 1000;
 
 export interface HistoryFilters {
   status: 'all' | CallStatus;
@@ -25,9 +26,11 @@ export interface HistoryStore {
   /** Newest first. */
   calls: CallSummary[];
   loaded: boolean;
+  /** The most calls the core keeps; the window keeps no more, so every window shows the same list. */
+  capacity: number;
   filters: HistoryFilters;
   activity: AgentActivity;
-  load(calls: CallSummary[]): void;
+  load(calls: CallSummary[], capacity?: number): void;
   started(call: CallSummary, now?: number): void;
   finished(call: CallSummary, now?: number): void;
   setFilters(filters: Partial<HistoryFilters>): void;
@@ -39,18 +42,20 @@ const shownAt = new Map<string, number>();
 export const useHistory = create<HistoryStore>()((set) => ({
   calls: [],
   loaded: false,
+  capacity: DEFAULT_CAPACITY,
   filters: NO_FILTERS,
   activity: { running: [] },
-  load: (calls) =>
+  load: (calls, capacity) =>
     set((s) => {
       // Events that arrived before the list are newer than what the list holds, or the same calls.
       const known = new Set(s.calls.map((c) => c.id));
       const merged = [...s.calls, ...calls.filter((c) => !known.has(c.id))];
-      return { calls: sortNewestFirst(merged).slice(0, MAX_CALLS), loaded: true };
+      const keep = capacity ?? s.capacity;
+      return { calls: sortNewestFirst(merged).slice(0, keep), loaded: true, capacity: keep };
     }),
   started: (call, now = Date.now()) =>
     set((s) => {
-      const calls = upsert(s.calls, call);
+      const calls = upsert(s.calls, call, s.capacity);
       if (call.surface === 'ui') return { calls };
       shownAt.set(call.id, now);
       return {
@@ -60,7 +65,7 @@ export const useHistory = create<HistoryStore>()((set) => ({
     }),
   finished: (call, now = Date.now()) =>
     set((s) => {
-      const calls = upsert(s.calls, call);
+      const calls = upsert(s.calls, call, s.capacity);
       if (call.surface === 'ui') return { calls };
       const since = shownAt.get(call.id) ?? now;
       shownAt.delete(call.id);
@@ -76,7 +81,7 @@ export const useHistory = create<HistoryStore>()((set) => ({
   clear: () => set({ calls: [], activity: { running: [] } }),
 }));
 
-function upsert(calls: CallSummary[], call: CallSummary): CallSummary[] {
+function upsert(calls: CallSummary[], call: CallSummary, capacity: number): CallSummary[] {
   const index = calls.findIndex((c) => c.id === call.id);
   if (index >= 0) {
     const next = calls.slice();
@@ -85,7 +90,7 @@ function upsert(calls: CallSummary[], call: CallSummary): CallSummary[] {
   }
   const next = [call, ...calls];
   if (next.length > 1 && next[1]!.startedAt > call.startedAt) sortNewestFirst(next);
-  return next.length > MAX_CALLS ? next.slice(0, MAX_CALLS) : next;
+  return next.length > capacity ? next.slice(0, capacity) : next;
 }
 
 function sortNewestFirst(calls: CallSummary[]): CallSummary[] {

@@ -71,23 +71,39 @@ describe('sessions store', () => {
     expect(useNav.getState().sessionId).toBeUndefined();
   });
 
-  it('groups sessions by device, then app, active and newest first', () => {
-    const groups = groupSessions({
-      a: session('a', { active: false, lastConnectedAt: 9 }),
-      b: session('b', { lastConnectedAt: 2 }),
-      c: session('c', { app: { id: 'com.api', name: 'API' }, lastConnectedAt: 3 }),
-      d: session('d', { device: { id: 'dev-2', name: 'Phone', platform: 'react-native' } }),
-    });
-    expect(groups.map((g) => [g.device.name, g.apps.map((a) => [a.app.name, a.sessions.map((s) => s.id)])])).toEqual([
+  it('groups sessions by device, then app, in the order first seen, whatever connects or disconnects', () => {
+    const sessions = {
+      a: session('a', { active: false, firstConnectedAt: 1, lastConnectedAt: 9 }),
+      b: session('b', { firstConnectedAt: 2, lastConnectedAt: 2 }),
+      c: session('c', { app: { id: 'com.api', name: 'API' }, firstConnectedAt: 3 }),
+      d: session('d', { device: { id: 'dev-2', name: 'Phone', platform: 'react-native' }, firstConnectedAt: 4 }),
+    };
+    const shape = (s: typeof sessions) =>
+      groupSessions(s).map((g) => [g.device.name, g.apps.map((a) => [a.app.name, a.sessions.map((x) => x.id)])]);
+    const before = shape(sessions);
+    expect(before).toEqual([
       [
         'Laptop',
         [
+          ['Shop', ['a', 'b']],
           ['API', ['c']],
-          ['Shop', ['b', 'a']],
         ],
       ],
       ['Phone', [['Shop', ['d']]]],
     ]);
+    // b disconnects and a reconnects: nothing moves.
+    const after = {
+      ...sessions,
+      a: { ...sessions.a, active: true, lastConnectedAt: 20 },
+      b: { ...sessions.b, active: false, disconnectedAt: 21 },
+    };
+    expect(shape(after)).toEqual(before);
+  });
+
+  it('keeps the chosen plugin when another session is picked', () => {
+    useNav.getState().selectSession('s1', 'network');
+    useNav.getState().selectSession('s2');
+    expect(useNav.getState()).toMatchObject({ sessionId: 's2', pluginId: 'network' });
   });
 
   it('keeps at most five notices', () => {

@@ -30,7 +30,7 @@ export async function load(client: BridgeClient): Promise<void> {
     selectDefaultSession();
     await Promise.all([
       client.request('tools.list', {}).then(({ tools }) => useMcp.getState().setTools(tools)),
-      client.request('history.list', {}).then(({ calls }) => useHistory.getState().load(calls)),
+      client.request('history.list', {}).then(({ calls, capacity }) => useHistory.getState().load(calls, capacity)),
     ]);
   } catch (e) {
     useSessions.getState().notify('error', `Could not load the inspector's state: ${(e as Error).message}`);

@@ -7,6 +7,7 @@ import {
   initialValues,
   parseRawArgs,
   toArgs,
+  valuesFromArgs,
 } from './schema-model.js';
 
 export interface SessionChoice {
@@ -24,7 +25,10 @@ export function SchemaForm({
   busy = false,
   submitLabel = 'Run',
   sessions = [],
+  initialArgs,
 }: {
+  /** Arguments to start from (a call being run again). */
+  initialArgs?: Record<string, unknown>;
   schema: unknown;
   onSubmit(args: Record<string, unknown>): void;
   busy?: boolean;
@@ -32,8 +36,14 @@ export function SchemaForm({
   sessions?: SessionChoice[];
 }) {
   const fields = useMemo(() => fieldsFromSchema(schema), [schema]);
-  const [values, setValues] = useState<FormValues>(() => (fields ? initialValues(fields) : {}));
-  const [raw, setRaw] = useState<string | undefined>(fields ? undefined : '{}');
+  const prefilled = useMemo(
+    () => (fields && initialArgs ? valuesFromArgs(fields, initialArgs) : undefined),
+    [fields, initialArgs],
+  );
+  const [values, setValues] = useState<FormValues>(() => prefilled ?? (fields ? initialValues(fields) : {}));
+  const [raw, setRaw] = useState<string | undefined>(() =>
+    initialArgs && !prefilled ? JSON.stringify(initialArgs, null, 2) : fields ? undefined : '{}',
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
 

@@ -146,6 +146,45 @@ export function initialValues(fields: Field[]): FormValues {
   return values;
 }
 
+/**
+ * The form filled with earlier arguments ("Run again" from the call history), or undefined when
+ * some argument has no field (then the raw-JSON editor shows them as they were).
+ */
+export function valuesFromArgs(fields: Field[], args: Record<string, unknown>): FormValues | undefined {
+  const values = initialValues(fields);
+  for (const [name, value] of Object.entries(args)) {
+    const field = fields.find((f) => f.name === name);
+    if (!field || value === undefined) return undefined;
+    switch (field.kind) {
+      case 'object': {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+        const nested = valuesFromArgs(field.fields, value as Record<string, unknown>);
+        if (!nested) return undefined;
+        values[name] = nested;
+        break;
+      }
+      case 'boolean':
+        if (typeof value !== 'boolean') return undefined;
+        values[name] = String(value);
+        break;
+      case 'enum':
+        values[name] = JSON.stringify(value);
+        break;
+      case 'list':
+        if (!Array.isArray(value)) return undefined;
+        values[name] = value.join('\n');
+        break;
+      case 'json':
+        values[name] = JSON.stringify(value, null, 2);
+        break;
+      default:
+        if (typeof value === 'object' && value !== null) return undefined;
+        values[name] = String(value);
+    }
+  }
+  return values;
+}
+
 /** Turns what the user typed into the tool's arguments; empty optional fields are left out. */
 export function toArgs(fields: Field[], values: FormValues): ArgsResult {
   const errors: Record<string, string> = {};

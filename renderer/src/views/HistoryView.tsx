@@ -1,48 +1,99 @@
-import { type KeyboardEvent, useEffect, useState } from 'react';
+import { type Ref, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallDetail, CallSummary } from '../../../shared/bridge.js';
 import { useBridge } from '../bridge/context.js';
 import { FailedMark } from '../components/FailedMark.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { formatMs, ResultView } from '../components/ResultView.js';
+import { type GridColumn, VirtualGrid } from '../components/VirtualGrid.js';
 import { clientLabel, filterCalls, NO_FILTERS, useHistory } from '../stores/history.js';
 import { useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
+import { formatTimeOfDay } from '../time.js';
 
-const PAGE = 300;
+const rowKey = (c: CallSummary) => c.id;
+const rowClassName = (c: CallSummary) => (c.status === 'failed' ? 'failed' : '');
+const rowAttributes = (c: CallSummary) => ({ 'data-status': c.status });
 
-/** Every tool call from every surface, newest first; failures in red; filters; details with the result. */
+/**
+ * Every tool call from every surface, newest first, all the core keeps (virtualized); failures in
+ * red; filters and a search in arguments and results; details with the result, and "Run again".
+ */
 export function HistoryView() {
+  const { client } = useBridge();
   const calls = useHistory((s) => s.calls);
   const filters = useHistory((s) => s.filters);
   const setFilters = useHistory((s) => s.setFilters);
   const callId = useNav((s) => s.callId);
   const selectCall = useNav((s) => s.selectCall);
   const sessions = useSessions((s) => s.sessions);
-  const [limit, setLimit] = useState(PAGE);
-  const shown = filterCalls(calls, filters);
-  const tools = [...new Set(calls.map((c) => c.tool))].sort();
-  const clients = [...new Set(calls.map(clientLabel))].sort();
-  const sessionIds = [...new Set(calls.map((c) => c.sessionId).filter((id): id is string => !!id))];
+  const [searchText, setSearchText] = useState('');
+  const [found, setFound] = useState<{ text: string; ids: ReadonlySet<string>; error?: string }>();
+  const detailRef = useRef<HTMLElement>(null);
+
+  // The search runs in the core (arguments and results are there), shortly after typing stops.
+  useEffect(() => {
+    const text = searchText.trim();
+    if (!text) return setFound(undefined);
+    let live = true;
+    const timer = setTimeout(() => {
+      client
+        .request('history.search', { text })
+        .then(({ ids }) => live && setFound({ text, ids: new Set(ids) }))
+        .catch((e: Error) => live && setFound({ text, ids: new Set(), error: e.message }));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, searchText]);
+
+  const shown = useMemo(() => {
+    const filtered = filterCalls(calls, filters);
+    return found ? filtered.filter((c) => found.ids.has(c.id)) : filtered;
+  }, [calls, filters, found]);
+  const tools = useMemo(() => [...new Set(calls.map((c) => c.tool))].sort(), [calls]);
+  const clients = useMemo(() => [...new Set(calls.map(clientLabel))].sort(), [calls]);
+  const sessionIds = useMemo(
+    () => [...new Set(calls.map((c) => c.sessionId).filter((id): id is string => !!id))],
+    [calls],
+  );
   const sessionName = (id?: string) => {
     const s = id ? sessions[id] : undefined;
     return s ? `${s.app.name} · ${s.device.name}` : id ? `${id.slice(0, 8)}…` : '—';
   };
-  const failed = calls.filter((c) => c.status === 'failed').length;
+  const failed = useMemo(() => calls.filter((c) => c.status === 'failed').length, [calls]);
+  const filtering = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) || !!found;
 
-  const onKeys = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') return selectCall(undefined);
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    e.preventDefault();
-    const index = shown.findIndex((c) => c.id === callId);
-    const next = shown[Math.max(0, Math.min(shown.length - 1, index + (e.key === 'ArrowDown' ? 1 : -1)))];
-    if (next) selectCall(next.id);
-  };
+  const columns: GridColumn<CallSummary>[] = [
+    { id: 'time', title: 'Time', width: 92, minWidth: 60, cell: (c) => formatTimeOfDay(c.startedAt) },
+    { id: 'status', title: 'Status', width: 84, minWidth: 60, cell: (c) => <Status call={c} /> },
+    { id: 'tool', title: 'Tool', width: 220, minWidth: 120, cell: (c) => <span className="mono">{c.tool}</span> },
+    { id: 'session', title: 'Session', width: 160, minWidth: 80, cell: (c) => sessionName(c.sessionId) },
+    { id: 'client', title: 'Client', width: 140, minWidth: 80, cell: clientLabel },
+    { id: 'surface', title: 'Surface', width: 80, minWidth: 60, cell: (c) => c.surface },
+    {
+      id: 'duration',
+      title: 'Duration',
+      width: 72,
+      minWidth: 56,
+      align: 'right',
+      cell: (c) => (c.durationMs === undefined ? '…' : formatMs(c.durationMs)),
+    },
+  ];
+  const template = columns.map((c) => (c.id === 'tool' ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
 
   return (
     <div className="split" style={{ gridTemplateColumns: callId ? 'minmax(440px, 1.5fr) minmax(340px, 1fr)' : '1fr' }}>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: arrow keys move through the rows */}
-      <div onKeyDown={onKeys}>
+      <div className="history-list">
         <div className="filters" role="toolbar" aria-label="Filters">
+          <input
+            type="search"
+            aria-label="Search arguments and results"
+            placeholder="Search arguments and results (press /)"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            data-filter
+          />
           <select
             aria-label="Status"
             value={filters.status}
@@ -78,15 +129,24 @@ export function HistoryView() {
               <option key={c}>{c}</option>
             ))}
           </select>
-          {JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) && (
-            <button type="button" className="link" onClick={() => setFilters(NO_FILTERS)}>
+          {filtering && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setFilters(NO_FILTERS);
+                setSearchText('');
+              }}
+            >
               Clear filters
             </button>
           )}
           <span className="spacer" />
-          <span className="muted small">
-            {shown.length} of {calls.length} calls{failed > 0 ? ` · ${failed} failed` : ''}
+          <span className="muted small" data-testid="history-count" aria-live="polite">
+            {shown.length.toLocaleString()} of {calls.length.toLocaleString()} calls
+            {failed > 0 ? ` · ${failed} failed` : ''}
           </span>
+          {found?.error && <span className="error-text small">{found.error}</span>}
         </div>
         {calls.length === 0 ? (
           <div className="empty">
@@ -95,54 +155,41 @@ export function HistoryView() {
               Calls from MCP clients and from this window's tools browser appear here as they happen, newest first.
             </p>
           </div>
-        ) : (
-          <table className="table" aria-label="Call history">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Status</th>
-                <th>Tool</th>
-                <th>Session</th>
-                <th>Client</th>
-                <th>Surface</th>
-                <th>Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.slice(0, limit).map((call) => (
-                <tr
-                  key={call.id}
-                  className={`clickable${call.status === 'failed' ? ' failed' : ''}`}
-                  aria-selected={call.id === callId}
-                  data-testid="call-row"
-                  data-status={call.status}
-                  tabIndex={0}
-                  onClick={() => selectCall(call.id)}
-                  onKeyDown={(e) => e.key === 'Enter' && selectCall(call.id)}
-                >
-                  <td className="muted">{new Date(call.startedAt).toLocaleTimeString()}</td>
-                  <td>
-                    <Status call={call} />
-                  </td>
-                  <td className="mono">{call.tool}</td>
-                  <td>{sessionName(call.sessionId)}</td>
-                  <td>{clientLabel(call)}</td>
-                  <td>{call.surface}</td>
-                  <td>{call.durationMs === undefined ? '…' : formatMs(call.durationMs)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {shown.length > limit && (
-          <div className="pane">
-            <button type="button" onClick={() => setLimit(limit + PAGE)}>
-              Show {Math.min(PAGE, shown.length - limit)} more
-            </button>
+        ) : shown.length === 0 ? (
+          <div className="empty" role="status">
+            <h2>No call matches</h2>
+            <p className="muted">
+              {found ? (
+                <>
+                  No call's arguments or result contain <code>{found.text}</code>
+                  {JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) ? ' with these filters' : ''}.
+                </>
+              ) : (
+                'No call passes these filters.'
+              )}{' '}
+              Clear the filters to see all {calls.length.toLocaleString()}.
+            </p>
           </div>
+        ) : (
+          <VirtualGrid
+            label="Call history"
+            testId="history-table"
+            rowTestId="call-row"
+            rows={shown}
+            rowKey={rowKey}
+            rowClassName={rowClassName}
+            rowAttributes={rowAttributes}
+            columns={columns}
+            template={template}
+            selectedKey={callId}
+            onSelect={selectCall}
+            onOpen={() => detailRef.current?.focus()}
+          />
         )}
       </div>
-      {callId && <CallDetailPane key={callId} id={callId} summary={calls.find((c) => c.id === callId)} />}
+      {callId && (
+        <CallDetailPane key={callId} ref={detailRef} id={callId} summary={calls.find((c) => c.id === callId)} />
+      )}
     </div>
   );
 }
@@ -160,9 +207,10 @@ export function Status({ call }: { call: Pick<CallSummary, 'status'> }) {
   }
 }
 
-function CallDetailPane({ id, summary }: { id: string; summary?: CallSummary }) {
+function CallDetailPane({ id, summary, ref }: { id: string; summary?: CallSummary; ref?: Ref<HTMLElement> }) {
   const { client } = useBridge();
   const selectCall = useNav((s) => s.selectCall);
+  const selectTool = useNav((s) => s.selectTool);
   const [detail, setDetail] = useState<CallDetail>();
   const [error, setError] = useState<string>();
   const status = summary?.status;
@@ -177,11 +225,35 @@ function CallDetailPane({ id, summary }: { id: string; summary?: CallSummary }) 
   }, [client, id, status]);
 
   const call = detail ?? summary;
+  const args = detail?.args;
+  const rerunnable = typeof args === 'object' && args !== null && !Array.isArray(args) && !('(not kept)' in args);
   return (
-    <aside className="pane stack" aria-label="Call detail" data-testid="call-detail">
+    <aside
+      ref={ref}
+      className="pane stack"
+      aria-label="Call detail"
+      data-testid="call-detail"
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        selectCall(undefined);
+        document.querySelector<HTMLElement>('[data-testid="history-table"]')?.focus();
+      }}
+    >
       <div className="row">
         <h2 className="mono">{call?.tool ?? id}</h2>
         <span className="spacer" />
+        {call && (
+          <button
+            type="button"
+            disabled={!rerunnable}
+            title="Open the tools browser with these arguments"
+            onClick={() => selectTool(call.tool, args as Record<string, unknown>)}
+          >
+            Run again…
+          </button>
+        )}
         <button type="button" aria-label="Close detail" onClick={() => selectCall(undefined)}>
           ×
         </button>

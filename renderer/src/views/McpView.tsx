@@ -96,7 +96,7 @@ export function McpView() {
               key={config.id}
               {...config}
               copy={
-                status.auth === 'token'
+                status.auth === 'token' && config.needsToken !== false
                   ? async () => {
                       const t = token ?? (await fetchToken());
                       return t ? config.text.replace(shownToken, t) : undefined;

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useState } from 'react';
+import { type KeyboardEvent, useEffect, useState } from 'react';
 import type { ToolInfo, ToolRunResult } from '../../../shared/bridge.js';
 import { useBridge } from '../bridge/context.js';
 import { JsonTree } from '../components/JsonTree.js';
@@ -73,6 +73,11 @@ function ToolDetail({ tool }: { tool: ToolInfo }) {
   const { client } = useBridge();
   const sessions = useSessions((s) => s.sessions);
   const selectCall = useNav((s) => s.selectCall);
+  // "Run again" from the call history prefills the form once.
+  const [initialArgs] = useState(() => useNav.getState().toolArgs);
+  useEffect(() => {
+    if (useNav.getState().toolArgs) useNav.setState({ toolArgs: undefined });
+  }, []);
   const [run, setRun] = useState<{ result: ToolRunResult; callId?: string; ms: number }>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -113,7 +118,13 @@ function ToolDetail({ tool }: { tool: ToolInfo }) {
       </div>
       <p style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{tool.description}</p>
       <section className="card">
-        <SchemaForm schema={tool.inputSchema} onSubmit={(args) => void execute(args)} busy={busy} sessions={choices} />
+        <SchemaForm
+          schema={tool.inputSchema}
+          onSubmit={(args) => void execute(args)}
+          busy={busy}
+          sessions={choices}
+          initialArgs={initialArgs}
+        />
       </section>
       {error && (
         <div className="banner error" role="alert">
