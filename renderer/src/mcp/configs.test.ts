@@ -45,6 +45,7 @@ describe('copy-ready MCP configs', () => {
     expect(parsed.servers.porthole).toEqual({
       type: 'http',
       url: 'http://127.0.0.1:7361/mcp',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's input reference, literally
       headers: { Authorization: 'Bearer ${input:porthole-token}' },
     });
     expect(vscode!.needsToken).toBe(false);
