@@ -68,14 +68,14 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
   await expect(rows).toHaveCount(4);
   await expect(rows.filter({ hasText: '/api/missing' })).toContainText('404');
 
-  // The filter bar: text, status class, then cleared.
-  await panel.getByRole('searchbox', { name: 'Filter URLs' }).fill('logo');
+  // The filter box: text, a status class, then cleared.
+  const filter = panel.getByRole('combobox', { name: 'Filter requests' });
+  await filter.fill('logo');
   await expect(rows).toHaveCount(1);
   await expect(panel.getByTestId('network-count')).toHaveText('1 of 4 requests');
-  await panel.getByRole('searchbox', { name: 'Filter URLs' }).fill('');
-  await panel.getByRole('combobox', { name: 'Status class' }).selectOption('4xx');
+  await filter.fill('status:4xx');
   await expect(rows).toHaveCount(1);
-  await panel.getByRole('button', { name: 'Clear filters' }).click();
+  await panel.getByRole('button', { name: 'Clear filter' }).click();
   await expect(rows).toHaveCount(4);
 
   // The detail: the JSON body as a tree, the image as an image, binary as hex.
@@ -122,9 +122,11 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
   await page.getByRole('tab', { name: /Requests/ }).click();
   await expect(rows).toHaveCount(5);
   await expect(rows.last()).toContainText('mock');
-  await panel.getByRole('checkbox', { name: 'Mocked' }).check();
+  await panel.getByRole('button', { name: 'Mocked' }).click();
+  await expect(filter).toHaveValue('is:mocked');
   await expect(rows).toHaveCount(1);
-  await panel.getByRole('checkbox', { name: 'Mocked' }).uncheck();
+  await panel.getByRole('button', { name: 'Mocked' }).click();
+  await expect(rows).toHaveCount(5);
   await rows.last().click();
   await detail.getByRole('tab', { name: 'Response' }).click();
   await expect(detail.getByRole('region', { name: 'Response body JSON' })).toContainText('mocked: true');

@@ -67,3 +67,26 @@ export function mcpClient(inspector: RunningInspector, name = 'e2e-agent') {
     { name, version: '0.9.0' },
   );
 }
+
+/** The same screen at 1440×900 and 1024×700, light and dark: `<name>-<width>-<theme>.png`. */
+export async function screenshotAllSizes(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const viewport = page.viewportSize();
+  const theme = await page.locator('html').getAttribute('data-theme');
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const t of ['light', 'dark']) {
+      await page.evaluate((value) => {
+        document.documentElement.dataset.theme = value;
+      }, t);
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}-${t}.png`) });
+    }
+  }
+  if (viewport) await page.setViewportSize(viewport);
+  await page.evaluate((value) => {
+    if (value) document.documentElement.dataset.theme = value;
+  }, theme);
+}

@@ -24,7 +24,14 @@ export interface ServedPage {
   /** Base URL (http://127.0.0.1:port/) of the built page; other routes are the test's own. */
   url: string;
   /** The page URL with the query the fixture reads: inspector (ws URL), plugins (comma list), app id/name. */
-  pageUrl(query: { inspector: string; plugins?: string[]; appId?: string; appName?: string }): string;
+  pageUrl(query: {
+    inspector: string;
+    plugins?: string[];
+    appId?: string;
+    appName?: string;
+    /** More query parameters the fixture reads (title, redact, mocking). */
+    extra?: Record<string, string>;
+  }): string;
   server: Server;
   close(): Promise<void>;
 }
@@ -57,8 +64,8 @@ export async function serveDebuggeePage(
   return {
     url,
     server,
-    pageUrl: ({ inspector, plugins = ['example'], appId = 'com.porthole.e2e', appName = 'E2E Page' }) =>
-      `${url}?${new URLSearchParams({ inspector, plugins: plugins.join(','), appId, appName })}`,
+    pageUrl: ({ inspector, plugins = ['example'], appId = 'com.porthole.e2e', appName = 'E2E Page', extra = {} }) =>
+      `${url}?${new URLSearchParams({ inspector, plugins: plugins.join(','), appId, appName, ...extra })}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
