@@ -5,6 +5,7 @@ import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
 import { groupSessions, useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
+import { shortUrl } from '../url.js';
 
 /** Up/Down move between the sidebar's entries. */
 function onArrows(e: KeyboardEvent<HTMLElement>): void {
@@ -98,7 +99,7 @@ function SessionRow({ session }: { session: SessionInfo }) {
           {page && (
             <span className="session-page small" data-testid="session-page">
               {page.title && <span className="page-title">{page.title}</span>}
-              {page.url && <span className="muted page-url">{page.url}</span>}
+              {page.url && <span className="muted page-url">{shortUrl(page.url)}</span>}
             </span>
           )}
         </span>

@@ -83,7 +83,7 @@ export function HistoryView() {
   const template = columns.map((c) => (c.id === 'tool' ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
 
   return (
-    <div className="split" style={{ gridTemplateColumns: callId ? 'minmax(440px, 1.5fr) minmax(340px, 1fr)' : '1fr' }}>
+    <div className="split" style={{ gridTemplateColumns: callId ? 'minmax(300px, 1.5fr) minmax(300px, 1fr)' : '1fr' }}>
       <div className="history-list">
         <div className="filters" role="toolbar" aria-label="Filters">
           <input

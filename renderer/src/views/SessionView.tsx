@@ -7,6 +7,7 @@ import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
+import { shortUrl } from '../url.js';
 
 /** The selected session: its header, and the panel of the selected plugin. */
 export function SessionView() {
@@ -55,7 +56,9 @@ export function SessionView() {
           ) : (
             <div className="muted small" title={session.device.runtime}>
               {session.device.page?.title && `${session.device.page.title} · `}
-              {session.device.page?.url && `${session.device.page.url} · `}
+              {session.device.page?.url && (
+                <span title={session.device.page.url}>{shortUrl(session.device.page.url)} · </span>
+              )}
               {session.device.name} · {session.device.platform} · {session.remoteAddress} ·{' '}
               {session.security === 'lan' ? 'LAN (paired)' : 'loopback'}
               {session.protocolErrors > 0 && ` · ${session.protocolErrors} protocol errors`}
