@@ -110,7 +110,10 @@ test('MCP calls land in the history, failures marked Failed; the indicator names
     await expect(rows.nth(0)).toHaveAttribute('data-status', 'failed');
     await expect(rows.nth(0)).toContainText('Failed');
     await expect(rows.nth(0)).toContainText('e2e-agent 0.9.0');
-    await expect(rows.nth(0).locator('td').first()).toHaveCSS('color', /rgb\(196, 43, 43\)|rgb\(255, 110, 110\)/);
+    await expect(rows.nth(0).getByRole('gridcell').first()).toHaveCSS(
+      'color',
+      /rgb\(176, 37, 37\)|rgb\(255, 110, 110\)/,
+    );
     await expect(rows.nth(1)).toHaveAttribute('data-status', 'succeeded');
     await expect(rows.nth(1)).not.toContainText('Failed');
     await expect(page.getByRole('button', { name: /Call history/ })).toContainText('1 failed');

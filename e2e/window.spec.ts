@@ -116,6 +116,16 @@ test('the MCP area shows the URL, hides the token until revealed, and gives copy
   await expect(view.getByRole('region', { name: 'Claude Code config' })).toContainText(
     `bin/porthole.js mcp --data-dir ${inspector.dataDir}`,
   );
+  // Over HTTP: Cursor has a snippet; VS Code's workspace file asks for the token instead of holding it.
+  await expect(view.getByRole('region', { name: 'Cursor (HTTP) config' })).toContainText('"url"');
+  await view.getByRole('button', { name: 'Reveal' }).click();
+  await expect(view.getByRole('region', { name: 'Cursor (HTTP) config' })).toContainText(token);
+  const vscode = view.getByRole('region', { name: 'VS Code (HTTP) config' });
+  await expect(vscode).toContainText('promptString');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's input reference, literally
+  await expect(vscode).toContainText('${input:porthole-token}');
+  await expect(vscode).not.toContainText(token);
+  await view.getByRole('button', { name: 'Hide' }).click();
   await screenshot(page, 'mcp-area');
 
   await page.getByRole('button', { name: /Switch to the dark theme/ }).click();
