@@ -1,48 +1,34 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
-import react from '@vitejs/plugin-react';
-import { build } from 'vite';
 import { type BenchRow, defineScenario, latencyRow, stats } from '../harness.js';
+import { serveBenchPage } from '../ui/serve.js';
 
 const ROWS = 100_000;
 const RENDERS = 5;
 const FILTERS = 10;
-const ROOT = join(import.meta.dirname, '../..');
-const OUT = join(ROOT, 'out/bench-ui');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+const SCROLL_FRAMES = 120;
+const HISTORY_CALLS = 1000;
+/** Three terms, as a DevTools user types them. */
+const QUERY = 'orders method:GET -status:404';
 
 interface BenchPage {
   render(n: number): Promise<number>;
   filter(text: string): Promise<number>;
+  scroll(frames: number): Promise<number[]>;
+  history(n: number): Promise<number>;
   floorScreen(n: number): Promise<number>;
-  floorFilter(n: number, text: string): Promise<number>;
+  floorFilter(n: number): Promise<number>;
+  floorScroll(frames: number): Promise<number[]>;
 }
 
 /**
- * The network panel's table in Chromium with 100,000 transactions, timed in the page up to the
- * painted frame: mounting it and ingesting them, and applying a URL filter. Floors, in the same
- * page: a screenful of plain DOM rows (for the render), and Array.filter over the URLs plus a
- * screenful of plain DOM (for the filter).
+ * The window's big lists in Chromium, timed in the page up to the painted frame: the network table
+ * with 100,000 transactions (mounting and ingesting them, a three-term query, scrolling frame by
+ * frame) and the call history with 1,000 calls. Floors, in the same page: a screenful of plain DOM
+ * rows, one hand-written filter loop plus a screenful, and scrolling a plain static list.
  */
-export default defineScenario('window: network table, 100k transactions', async () => {
-  await build({
-    root: join(ROOT, 'bench/ui'),
-    base: './',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: join(ROOT, 'bench/ui/network-table.html') } },
-  });
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = normalize(join(OUT, path));
-    if (!file.startsWith(OUT) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+export default defineScenario('window: network table (100k) and call history (1k)', async () => {
+  const server = await serveBenchPage();
   const browser = await chromium.launch({
     executablePath: ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)),
     args: ['--no-sandbox', '--disable-gpu'],
@@ -51,12 +37,14 @@ export default defineScenario('window: network table, 100k transactions', async 
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('crash', () => process.stderr.write('crash\n'));
     page.on('pageerror', (e) => process.stderr.write(`pageerror ${e.message}\n`));
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/network-table.html`);
+    await page.goto(server.url);
     await page.waitForFunction(() => 'bench' in window);
-    const call = <K extends keyof BenchPage>(method: K, ...args: Parameters<BenchPage[K]>) =>
+    const call = <K extends keyof BenchPage>(
+      method: K,
+      ...args: Parameters<BenchPage[K]>
+    ): Promise<Awaited<ReturnType<BenchPage[K]>>> =>
       page.evaluate(
-        ([m, a]) =>
-          ((window as unknown as { bench: BenchPage }).bench[m] as (...x: unknown[]) => Promise<number>)(...a),
+        ([m, a]) => ((window as unknown as { bench: BenchPage }).bench[m] as (...x: unknown[]) => Promise<never>)(...a),
         [method, args] as const,
       );
 
@@ -69,8 +57,17 @@ export default defineScenario('window: network table, 100k transactions', async 
     const floorFilter: number[] = [];
     const filter: number[] = [];
     for (let i = 0; i < FILTERS + 1; i++) {
-      filter.push(await call('filter', i % 2 === 0 ? 'orders/1' : ''));
-      floorFilter.push(await call('floorFilter', ROWS, 'orders/1'));
+      filter.push(await call('filter', QUERY));
+      await call('filter', '');
+      floorFilter.push(await call('floorFilter', ROWS));
+    }
+    const scroll = (await call('scroll', SCROLL_FRAMES)).slice(5);
+    const floorScroll = (await call('floorScroll', SCROLL_FRAMES)).slice(5);
+    const floorHistory: number[] = [];
+    const history: number[] = [];
+    for (let i = 0; i < RENDERS + 1; i++) {
+      floorHistory.push(await call('floorScreen', HISTORY_CALLS));
+      history.push(await call('history', HISTORY_CALLS));
     }
     // The first of each is a warm-up (JIT, first layout).
     const rows: BenchRow[] = [
@@ -81,16 +78,28 @@ export default defineScenario('window: network table, 100k transactions', async 
         stats(floorScreen.slice(1)),
       ),
       latencyRow(
-        'apply a URL filter over 100k rows',
+        `query "${QUERY}" over 100k rows (parse + filter + paint)`,
         stats(filter.slice(1)),
-        'Array.filter + DOM screenful',
+        'hand-written loop + DOM screenful',
         stats(floorFilter.slice(1)),
+      ),
+      latencyRow(
+        'scroll the 100k table, one frame (p95 is the goal)',
+        stats(scroll),
+        'plain static list, same scroll',
+        stats(floorScroll),
+        `n=${scroll.length} frames`,
+      ),
+      latencyRow(
+        'open the call history with 1,000 calls (mount + paint)',
+        stats(history.slice(1)),
+        'plain DOM screenful',
+        stats(floorHistory.slice(1)),
       ),
     ];
     return rows;
   } finally {
     await browser.close();
-    server.closeAllConnections();
-    server.close();
+    await server.close();
   }
 });
