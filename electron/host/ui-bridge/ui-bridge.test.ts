@@ -161,6 +161,80 @@ describe('UI bridge over WebSocket', () => {
     expect(!gone.ok && gone.error.message).toMatch(/disconnected/);
   });
 
+  it('opens an offline session for a file: its own session, filled through the panel, cleared like any inactive one', async () => {
+    const t = await core();
+    const c = await client(t);
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'other tool', version: '1' },
+        entries: [
+          {
+            startedDateTime: new Date(1_700_000_000_000).toISOString(),
+            time: 12,
+            request: {
+              method: 'GET',
+              url: 'https://a.test/x',
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [],
+              queryString: [],
+              headersSize: -1,
+              bodySize: 0,
+            },
+            response: {
+              status: 204,
+              statusText: 'No Content',
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [],
+              content: { size: 0, mimeType: 'text/plain' },
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: 0,
+            },
+            cache: {},
+            timings: { send: 0, wait: 10, receive: 2 },
+          },
+        ],
+      },
+    };
+    const { session } = await c.result<{ session: { id: string; active: boolean; offline?: { source: string } } }>(
+      'sessions.openOffline',
+      { plugin: 'network', source: 'trace.har' },
+    );
+    expect(session).toMatchObject({ active: false, offline: { source: 'trace.har' } });
+    await waitFor(() => c.events('session:updated').length > 0, 'the session to be announced');
+    const imported = await c.result('panel.call', {
+      sessionId: session.id,
+      plugin: 'network',
+      method: 'importHar',
+      params: { har, source: 'trace.har' },
+    });
+    expect(imported).toEqual({ imported: 1 });
+    const page = await c.result<{ total: number }>('panel.call', {
+      sessionId: session.id,
+      plugin: 'network',
+      method: 'list',
+      params: { limit: 10 },
+    });
+    expect(page.total).toBe(1);
+    const unknown = await c.request('sessions.openOffline', { plugin: 'nope', source: 'x' });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await c.result('sessions.remove', { sessionId: session.id })).toEqual({ removed: true });
+  });
+
+  it('lists the history up to its capacity and searches arguments and results', async () => {
+    const t = await core();
+    const c = await client(t);
+    await t.core.tools.run('inspector_list_sessions', {}, new AbortController().signal);
+    const listed = await c.result<{ calls: unknown[]; capacity: number }>('history.list', {});
+    expect(listed.calls).toHaveLength(1);
+    expect(listed.capacity).toBe(1000);
+    expect(await c.result('history.search', { text: 'INSPECTOR_LIST' })).toMatchObject({ ids: [expect.any(String)] });
+    expect(await c.result('history.search', { text: 'no such words' })).toEqual({ ids: [] });
+  });
+
   it('answers bad frames with errors that say what was wrong, and keeps serving', async () => {
     const t = await core();
     const c = await client(t);

@@ -107,10 +107,11 @@ class NetworkHostImpl implements NetworkHost {
     removeMockRule: async ({ id }, signal) => ({ config: await this.removeMockRule(id, signal) }),
     setMockRules: async ({ rules }, signal) => ({ config: await this.setMockRules(rules, signal) }),
     setMockingEnabled: async ({ enabled }, signal) => ({ config: await this.setMockingEnabled(enabled, signal) }),
+    // Exports leave the inspector: header values the app hid from MCP are redacted there too.
     exportHar: ({ filter, ids }) =>
       this.exportHar(
-        filter,
-        ids?.flatMap((id) => this.get(id) ?? []),
+        undefined,
+        (ids ? ids.flatMap((id) => this.get(id) ?? []) : this.store.all(filter)).map(redactSensitive),
       ) as never,
     harEntry: ({ id }) => {
       const tx = this.get(id);
