@@ -45,32 +45,27 @@ export function SearchBox({
           }
         }}
       />
-      <button
-        type="button"
-        className="chip"
-        aria-pressed={caseSensitive}
-        title="Match case"
-        aria-label="Match case"
-        onClick={() => {
-          setCaseSensitive(!caseSensitive);
-          if (state) run({ caseSensitive: !caseSensitive });
-        }}
-      >
-        Aa
-      </button>
-      <button
-        type="button"
-        className="chip"
-        aria-pressed={regex}
-        title="Regular expression"
-        aria-label="Regular expression"
-        onClick={() => {
-          setRegex(!regex);
-          if (state) run({ regex: !regex });
-        }}
-      >
-        .*
-      </button>
+      {(
+        [
+          { key: 'caseSensitive', on: caseSensitive, set: setCaseSensitive, label: 'Match case', text: 'Aa' },
+          { key: 'regex', on: regex, set: setRegex, label: 'Regular expression', text: '.*' },
+        ] as const
+      ).map((option) => (
+        <button
+          key={option.key}
+          type="button"
+          className="chip"
+          aria-pressed={option.on}
+          title={option.label}
+          aria-label={option.label}
+          onClick={() => {
+            option.set(!option.on);
+            if (state) run({ [option.key]: !option.on });
+          }}
+        >
+          {option.text}
+        </button>
+      ))}
       {state && (
         <span className="small muted" data-testid="search-status" aria-live="polite">
           {state.error ? (

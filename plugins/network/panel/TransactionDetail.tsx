@@ -1,5 +1,6 @@
 import { forwardRef, type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { CopyButton } from '../../../renderer/src/components/CopyButton.js';
+import { closeOnEscape } from '../../../renderer/src/keys.js';
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
 import type { AgentInfo, NetworkProtocol, SearchPlace, Transaction, TransactionSummary } from '../protocol.js';
 import { BodyView } from './BodyView.js';
@@ -95,12 +96,7 @@ export const TransactionDetail = forwardRef<
       aria-label="Request detail"
       data-testid="network-detail"
       tabIndex={-1}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented) return;
-        e.preventDefault();
-        e.stopPropagation();
-        onClose();
-      }}
+      onKeyDown={closeOnEscape(onClose)}
     >
       <div className="detail-head">
         <h2 className="mono detail-title">

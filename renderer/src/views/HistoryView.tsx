@@ -5,6 +5,7 @@ import { FailedMark } from '../components/FailedMark.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { formatMs, ResultView } from '../components/ResultView.js';
 import { type GridColumn, VirtualGrid } from '../components/VirtualGrid.js';
+import { closeOnEscape } from '../keys.js';
 import { clientLabel, filterCalls, NO_FILTERS, useHistory } from '../stores/history.js';
 import { useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
@@ -234,12 +235,7 @@ function CallDetailPane({ id, summary, ref }: { id: string; summary?: CallSummar
       aria-label="Call detail"
       data-testid="call-detail"
       tabIndex={-1}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented) return;
-        e.preventDefault();
-        selectCall(undefined);
-        document.querySelector<HTMLElement>('[data-testid="history-table"]')?.focus();
-      }}
+      onKeyDown={closeOnEscape(() => selectCall(undefined), '[data-testid="history-table"]')}
     >
       <div className="row">
         <h2 className="mono">{call?.tool ?? id}</h2>
