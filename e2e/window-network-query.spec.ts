@@ -1,37 +1,20 @@
 import { expect, type Page, test } from '@playwright/test';
-import { type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
-import { type RunningInspector, startInspector } from './support/inspector.js';
-import { buildRenderer, openWindow, screenshotAllSizes } from './window.helpers.js';
+import { inspectorAndPage, openWindow, screenshotAllSizes } from './window.helpers.js';
 
 // The network panel as a DevTools user drives it: the query language, suggestions, the search in
 // headers and bodies, columns, the detail's copies, query string, raw headers, redaction and timing.
 
-let inspector: RunningInspector;
-let served: ServedPage;
-
-test.beforeAll(async () => {
-  await buildRenderer();
-});
-
-test.beforeEach(async () => {
-  inspector = await startInspector();
-  served = await serveDebuggeePage({
-    '/api/cart': (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ items: [{ sku: 'A-1', note: 'gift wrap please' }] })),
-    '/api/orders': (req, res) => {
-      req.resume();
-      req.on('end', () => void res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7}'));
-    },
-    '/api/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing'),
-    '/api/boom': (_req, res) => void res.writeHead(503, { 'content-type': 'application/json' }).end('{"down":true}'),
-  });
-});
-
-test.afterEach(async () => {
-  await served.close();
-  await inspector.stop();
+const env = inspectorAndPage({
+  '/api/cart': (_req, res) =>
+    void res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ items: [{ sku: 'A-1', note: 'gift wrap please' }] })),
+  '/api/orders': (req, res) => {
+    req.resume();
+    req.on('end', () => void res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7}'));
+  },
+  '/api/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing'),
+  '/api/boom': (_req, res) => void res.writeHead(503, { 'content-type': 'application/json' }).end('{"down":true}'),
 });
 
 async function traffic(debuggee: Page): Promise<void> {
@@ -54,10 +37,10 @@ test('the query language, suggestions, an empty result that says why, and the se
   context,
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await openWindow(page, inspector);
+  await openWindow(page, env.inspector);
   const debuggee = await context.newPage();
   await debuggee.goto(
-    served.pageUrl({ inspector: inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Acme Shop' }),
+    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Acme Shop' }),
   );
   await expect(debuggee.locator('#status')).toHaveText('connected');
   await traffic(debuggee);
@@ -141,11 +124,11 @@ test('columns sort, resize and are chosen from a menu; the detail copies, parses
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await openWindow(page, inspector);
+  await openWindow(page, env.inspector);
   const debuggee = await context.newPage();
   await debuggee.goto(
-    served.pageUrl({
-      inspector: inspector.info.debuggeeUrl,
+    env.served.pageUrl({
+      inspector: env.inspector.info.debuggeeUrl,
       plugins: ['network'],
       appName: 'Acme Shop',
       extra: { redact: 'mcp' },

@@ -1,7 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
-import { type RunningInspector, startInspector } from './support/inspector.js';
-import { buildRenderer, openWindow, screenshot } from './window.helpers.js';
+import { inspectorAndPage, openWindow, screenshot } from './window.helpers.js';
 
 // A real 2×2 PNG.
 const PNG = Buffer.from(
@@ -9,31 +7,14 @@ const PNG = Buffer.from(
   'base64',
 );
 
-let inspector: RunningInspector;
-let served: ServedPage;
-
-test.beforeAll(async () => {
-  await buildRenderer();
-});
-
-test.beforeEach(async () => {
-  inspector = await startInspector();
-  served = await serveDebuggeePage({
-    '/api/cart': (_req, res) => {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ items: [{ sku: 'A-1', qty: 2 }] }));
-    },
-    '/api/logo.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG),
-    '/api/blob': (_req, res) =>
-      void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 250, 251])),
-    '/api/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing'),
-  });
-});
-
-test.afterEach(async () => {
-  await served.close();
-  await inspector.stop();
+const env = inspectorAndPage({
+  '/api/cart': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items: [{ sku: 'A-1', qty: 2 }] }));
+  },
+  '/api/logo.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG),
+  '/api/blob': (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 250, 251])),
+  '/api/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing'),
 });
 
 /** Runs fetch in the debuggee page; answers the status and the body text. */
@@ -49,10 +30,14 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
   context,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await openWindow(page, inspector);
+  await openWindow(page, env.inspector);
   const debuggee = await context.newPage();
   await debuggee.goto(
-    served.pageUrl({ inspector: inspector.info.debuggeeUrl, plugins: ['example', 'network'], appName: 'Acme Shop' }),
+    env.served.pageUrl({
+      inspector: env.inspector.info.debuggeeUrl,
+      plugins: ['example', 'network'],
+      appName: 'Acme Shop',
+    }),
   );
   await expect(debuggee.locator('#status')).toHaveText('connected');
   await page.bringToFront(); // a background tab gets few animation frames
@@ -104,7 +89,7 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
   await rows.filter({ hasText: '/api/cart' }).click();
   await detail.getByRole('button', { name: 'Mock this' }).click();
   const editor = page.getByRole('form', { name: 'New mock rule' });
-  await expect(editor.getByLabel('URL pattern')).toHaveValue(`${served.url}api/cart`);
+  await expect(editor.getByLabel('URL pattern')).toHaveValue(`${env.served.url}api/cart`);
   await expect(editor.getByLabel('Body content')).toHaveValue(/"sku": "A-1"/);
   await editor.getByLabel('Body content').fill('{ "items": [], "mocked": true }');
   await editor.getByLabel('Status', { exact: true }).fill('99');
@@ -154,10 +139,10 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
 });
 
 test('a rule the app refuses is shown as not applied, and nothing is saved', async ({ page, context }) => {
-  await openWindow(page, inspector);
+  await openWindow(page, env.inspector);
   const debuggee = await context.newPage();
   await debuggee.goto(
-    `${served.pageUrl({ inspector: inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Locked App' })}&mocking=off`,
+    `${env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Locked App' })}&mocking=off`,
   );
   await expect(debuggee.locator('#status')).toHaveText('connected');
   await page.bringToFront(); // a background tab gets few animation frames

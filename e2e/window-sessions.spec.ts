@@ -1,25 +1,8 @@
-import { expect, test } from '@playwright/test';
-import { type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
-import { type RunningInspector, startInspector } from './support/inspector.js';
-import { buildRenderer, mcpClient, openWindow, screenshotAllSizes } from './window.helpers.js';
+import { expect, type Page, test } from '@playwright/test';
+import { inspectorAndPage, mcpClient, openWindow, screenshotAllSizes } from './window.helpers.js';
 
-let inspector: RunningInspector;
-let served: ServedPage;
-
-test.beforeAll(async () => {
-  await buildRenderer();
-});
-
-test.beforeEach(async () => {
-  inspector = await startInspector();
-  served = await serveDebuggeePage({
-    '/api/items': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3]'),
-  });
-});
-
-test.afterEach(async () => {
-  await served.close();
-  await inspector.stop();
+const env = inspectorAndPage({
+  '/api/items': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3]'),
 });
 
 test('two tabs differ by title, Network stays Network across sessions, the order holds, and a HAR opens as its own offline session', async ({
@@ -27,12 +10,12 @@ test('two tabs differ by title, Network stays Network across sessions, the order
   context,
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await openWindow(page, inspector);
+  await openWindow(page, env.inspector);
   const open = async (title: string) => {
     const tab = await context.newPage();
     await tab.goto(
-      served.pageUrl({
-        inspector: inspector.info.debuggeeUrl,
+      env.served.pageUrl({
+        inspector: env.inspector.info.debuggeeUrl,
         plugins: ['example', 'network'],
         appName: 'Acme Shop',
         extra: { title },
@@ -92,8 +75,8 @@ test('the call history keeps every record reachable, searches arguments and resu
   browser,
 }) => {
   test.setTimeout(120_000);
-  const agent = await openWithEchoApp(page, inspector, served);
-  const mcp = await mcpClient(inspector, 'history-agent');
+  const agent = await openWithEchoApp(page);
+  const mcp = await mcpClient(env.inspector, 'history-agent');
   try {
     // 1,010 calls: past the 1,000 the history keeps.
     for (let i = 0; i < 1010; i += 50) {
@@ -131,7 +114,7 @@ test('the call history keeps every record reachable, searches arguments and resu
 
     // A second window shows the same count and badge.
     const other = await browser.newPage();
-    await openWindow(other, inspector);
+    await openWindow(other, env.inspector);
     await other.getByRole('button', { name: /Call history/ }).click();
     await expect(other.getByTestId('history-count')).toHaveText('1,000 of 1,000 calls · 1 failed');
     await mcp.client.callTool({ name: 'example_send_ping', arguments: { sessionId: 'gone-again' } });
@@ -149,11 +132,11 @@ test('the call history keeps every record reachable, searches arguments and resu
 });
 
 /** The window, and a browser debuggee with the example plugin for the calls to go to. */
-async function openWithEchoApp(page: import('@playwright/test').Page, inspector: RunningInspector, served: ServedPage) {
+async function openWithEchoApp(page: Page) {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await openWindow(page, inspector);
+  await openWindow(page, env.inspector);
   const debuggee = await page.context().newPage();
-  await debuggee.goto(served.pageUrl({ inspector: inspector.info.debuggeeUrl, appName: 'Echo App' }));
+  await debuggee.goto(env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, appName: 'Echo App' }));
   await expect(debuggee.locator('#status')).toHaveText('connected');
   await page.bringToFront();
   return debuggee;

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { build, type Plugin } from 'vite';
 import { connectMcpClient } from '../electron/host/mcp/mcp-testing.js';
-import { ROOT, type RunningInspector } from './support/inspector.js';
+import { type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
+import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
 
 const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
 let built: Promise<void> | undefined;
@@ -89,4 +90,24 @@ export async function screenshotAllSizes(page: Page, name: string): Promise<void
   await page.evaluate((value) => {
     if (value) document.documentElement.dataset.theme = value;
   }, theme);
+}
+
+/**
+ * The usual frame of a window test: the renderer built once, and for each test a fresh inspector
+ * and a debuggee page server with `routes`, both stopped after it. Read them inside a test.
+ */
+export function inspectorAndPage(routes: Parameters<typeof serveDebuggeePage>[0]) {
+  const current = {} as { inspector: RunningInspector; served: ServedPage };
+  test.beforeAll(async () => {
+    await buildRenderer();
+  });
+  test.beforeEach(async () => {
+    current.inspector = await startInspector();
+    current.served = await serveDebuggeePage(routes);
+  });
+  test.afterEach(async () => {
+    await current.served.close();
+    await current.inspector.stop();
+  });
+  return current;
 }
