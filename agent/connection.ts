@@ -1,16 +1,9 @@
-import { byteLength, decode, encode, FrameLimitError } from '../shared/protocol/codec.js';
+import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
+import { PROTOCOL_VERSION, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
-import {
-  type AppInfo,
-  type DeviceInfo,
-  type Message,
-  PROTOCOL_VERSION,
-  type Reject,
-  SESSION_FRAME_TYPES,
-  type SessionFrame,
-  type Welcome,
-} from '../shared/protocol/messages.js';
+import type { AppInfo, DeviceInfo, Message, Reject, SessionFrame, Welcome } from '../shared/protocol/messages.js';
 import { Messenger, RequestError } from '../shared/protocol/messenger.js';
+import { checkShape } from '../shared/protocol/shape-check.js';
 import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
 import { detectDevice } from './device.js';
 import { OfflineBuffer } from './offline-buffer.js';
@@ -170,7 +163,7 @@ class AgentConnection implements Agent {
       if (data.length * 3 > maxBytes && byteLength(data) > maxBytes) {
         return refuse(`a frame of ${byteLength(data)} bytes exceeds the ${maxBytes}-byte limit`);
       }
-      const decoded = decode(data, { accept: welcomed ? SESSION_FRAME_TYPES : HANDSHAKE_REPLIES });
+      const decoded = decodeFrame(data, checkShape, { accept: welcomed ? SESSION_FRAME_TYPES : HANDSHAKE_REPLIES });
       if (!decoded.ok) {
         if (decoded.answer) this.write(socket, decoded.error);
         return;

@@ -1,14 +1,13 @@
 import type { z } from 'zod';
-import {
-  type NotificationMethod,
-  type NotificationParams,
-  type NotificationPayload,
-  type PluginProtocol,
-  parseWire,
-  type RequestMethod,
-  type RequestParams,
-  type RequestPayload,
-  type RequestResult,
+import type {
+  NotificationMethod,
+  NotificationParams,
+  NotificationPayload,
+  PluginProtocol,
+  RequestMethod,
+  RequestParams,
+  RequestPayload,
+  RequestResult,
 } from '../shared/plugin-protocol.js';
 import { RequestError, type RequestOptions } from '../shared/protocol/messenger.js';
 import { OfflineBuffer } from './offline-buffer.js';
@@ -52,8 +51,20 @@ export interface PluginLink {
   request(plugin: string, method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
 }
 
+/**
+ * The part of a plugin's protocol the agent carries: its id and version, checked against
+ * `protocol.ts` by the compiler (`const ref: ProtocolRef<typeof myProtocol> = { id, version }`, with
+ * `import type`), so the app's bundle holds no schemas. The inspector validates what crosses the wire.
+ */
+export interface ProtocolRef<P extends PluginProtocol = PluginProtocol> {
+  readonly id: P['id'];
+  readonly version: P['version'];
+  /** Carries the protocol's type; never set. */
+  readonly protocol?: P;
+}
+
 export interface AgentPlugin<P extends PluginProtocol = PluginProtocol> {
-  readonly protocol: P;
+  readonly protocol: ProtocolRef<P>;
   /** Internal: the connection's side of the plugin. */
   readonly runtime: AgentPluginRuntime;
 }
@@ -69,7 +80,7 @@ export class AgentPluginRuntime {
   link: PluginLink | undefined;
   connected = false;
 
-  constructor(readonly protocol: PluginProtocol) {}
+  constructor(readonly protocol: ProtocolRef) {}
 
   setConnected(connected: boolean): void {
     if (this.connected === connected) return;
@@ -84,21 +95,18 @@ export class AgentPluginRuntime {
   }
 
   async handleRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    const spec = this.protocol.toAgent.requests?.[method];
     const handler = this.handlers.get(method);
-    if (!spec || !handler) {
-      throw new RequestError('no-handler', `the app's ${this.protocol.id} plugin does not handle "${method}"`);
+    if (!handler) {
+      throw new RequestError('no-handler', `the app's ${this.protocol.id} plugin does not handle ${named(method)}`);
     }
-    const payload = parseWire(spec.params, params, `${this.protocol.id}.${method} params`, 'invalid-params');
-    return await handler(payload, signal);
+    return await handler(objectParams(params, `${this.protocol.id} ${named(method)} params`), signal);
   }
 
   handleNotification(method: string, params: unknown): void {
-    const schema = this.protocol.toAgent.notifications?.[method];
-    if (!schema)
-      throw new RequestError('no-handler', `the app's ${this.protocol.id} plugin has no notification "${method}"`);
-    const payload = parseWire(schema, params, `${this.protocol.id}.${method} notification`, 'invalid-params');
-    this.listeners.get(method)?.(payload);
+    const listener = this.listeners.get(method);
+    if (!listener)
+      throw new RequestError('no-handler', `the app's ${this.protocol.id} plugin has no notification ${named(method)}`);
+    listener(objectParams(params, `${this.protocol.id} ${named(method)} notification`));
   }
 }
 
@@ -107,25 +115,30 @@ export class AgentPluginRuntime {
  * into the plugin (e.g. `log()` on the example plugin); notifications made before connect() are buffered.
  */
 export function defineAgentPlugin<P extends PluginProtocol, Api extends object = object>(
+  protocol: ProtocolRef<P>,
+  setup: (ctx: AgentPluginContext<P>) => Api | void,
+): AgentPlugin<P> & Api;
+/** The same with the whole protocol object: simpler, but the app's bundle then carries its schemas. */
+export function defineAgentPlugin<P extends PluginProtocol, Api extends object = object>(
   protocol: P,
   setup: (ctx: AgentPluginContext<P>) => Api | void,
+): AgentPlugin<P> & Api;
+export function defineAgentPlugin<P extends PluginProtocol, Api extends object = object>(
+  given: P | ProtocolRef<P>,
+  setup: (ctx: AgentPluginContext<P>) => Api | void,
 ): AgentPlugin<P> & Api {
+  const protocol: ProtocolRef<P> = { id: given.id, version: given.version };
   const runtime = new AgentPluginRuntime(protocol);
   const id = protocol.id;
   const ctx: AgentPluginContext<P> = {
     notify: (method, params) => {
-      const schema = protocol.toHost.notifications?.[method];
-      const payload = schema ? parseWire(schema, params, `${id}.${method} notification`, 'invalid-params') : params;
-      if (!(runtime.connected && runtime.link?.notify(id, method, payload))) runtime.buffer.push(id, method, payload);
+      if (!(runtime.connected && runtime.link?.notify(id, method, params))) runtime.buffer.push(id, method, params);
     },
     request: async (method, params, options) => {
       if (!runtime.connected || !runtime.link) {
         throw new RequestError('peer-gone', 'the inspector is not connected');
       }
-      const spec = protocol.toHost.requests?.[method];
-      if (!spec) throw new RequestError('no-handler', `plugin "${id}" declares no request "${method}"`);
-      const result = await runtime.link.request(id, method, params, options);
-      return parseWire(spec.result, result, `reply to ${id}.${method}`, 'handler-error') as never;
+      return (await runtime.link.request(id, method, params, options)) as never;
     },
     handle: (method, handler) => {
       runtime.handlers.set(method, handler as Handler);
@@ -143,3 +156,14 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
   const api = setup(ctx) ?? ({} as Api);
   return Object.assign(api, { protocol, runtime }) as AgentPlugin<P> & Api;
 }
+
+/** Params the inspector sent: a JSON object (or nothing); the handler reads its fields. */
+function objectParams(params: unknown, what: string): unknown {
+  if (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params))) {
+    return params ?? {};
+  }
+  throw new RequestError('invalid-params', `invalid ${what}: expected an object`);
+}
+
+/** A method name as errors quote it: at most 40 characters of what the inspector sent. */
+const named = (method: string) => JSON.stringify(method.length > 40 ? `${method.slice(0, 40)}…` : method);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-/** The wire protocol version this build speaks. A peer with another major version is rejected. */
-export const PROTOCOL_VERSION = 1;
-export const SUPPORTED_PROTOCOL_VERSIONS = [PROTOCOL_VERSION] as const;
+import type { MESSAGE_TYPES, SESSION_FRAME_TYPES } from './frame-types.js';
+
+export { MESSAGE_TYPES, PROTOCOL_VERSION, SESSION_FRAME_TYPES, SUPPORTED_PROTOCOL_VERSIONS } from './frame-types.js';
 
 const id = z.string().min(1).max(200);
 const pluginId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'plugin ids are lowercase letters, digits and dashes');
@@ -168,16 +168,13 @@ export const MessageSchema = z.discriminatedUnion('type', [
 ]);
 export type Message = z.infer<typeof MessageSchema>;
 export type MessageType = Message['type'];
-export const MESSAGE_TYPES = MessageSchema.options.map((o) => o.shape.type.value);
 
 /** Frames exchanged after the handshake, in either direction. */
 export type SessionFrame = Notification | Request | ReplyOk | ReplyError | Cancel | Heartbeat | ProtocolError;
-export const SESSION_FRAME_TYPES = [
-  'notification',
-  'request',
-  'reply-ok',
-  'reply-error',
-  'cancel',
-  'heartbeat',
-  'protocol-error',
-] as const satisfies readonly SessionFrame['type'][];
+
+// frame-types.ts lists the types without zod; a type missing there, or one too many, fails here.
+type Listed = (typeof MESSAGE_TYPES)[number];
+type SessionListed = (typeof SESSION_FRAME_TYPES)[number];
+const exact = <A, B>(ok: [A] extends [B] ? ([B] extends [A] ? true : false) : false) => ok;
+exact<Listed, MessageType>(true);
+exact<SessionListed, SessionFrame['type']>(true);

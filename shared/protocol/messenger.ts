@@ -1,4 +1,4 @@
-import { boundMessage, FrameLimitError } from './codec.js';
+import { boundMessage, FrameLimitError } from './frame.js';
 import { Limits } from './limits.js';
 import type { ProtocolError, RequestErrorCode, SessionFrame } from './messages.js';
 

@@ -1,6 +1,8 @@
-import { defineAgentPlugin } from '../../../agent/plugin.js';
+import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
-import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
+import type { exampleProtocol, LogEntry, Screenshot } from '../protocol.js';
+
+const protocol: ProtocolRef<typeof exampleProtocol> = { id: 'example', version: '1.0.0' };
 
 export interface ExampleOptions {
   /** Captures the app's screen; defaults to rendering the page's DOM where there is one. */
@@ -9,7 +11,7 @@ export interface ExampleOptions {
 
 /** The example plugin: answers ping and echo, captures screenshots, and sends log entries to the inspector. */
 export function example(options: ExampleOptions = {}) {
-  return defineAgentPlugin(exampleProtocol, (ctx) => {
+  return defineAgentPlugin(protocol, (ctx) => {
     ctx.handle('ping', () => ({ agentTime: Date.now() }));
     ctx.handle('echo', ({ text }) => ({ text }));
     ctx.handle('captureScreenshot', async () =>

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { BenchRow } from '../harness.js';
+import { defineScenario } from '../harness.js';
+import { bundleSize } from '../size/bundle.js';
+
+const root = join(import.meta.dirname, '../..');
+const KB = 1024;
+
+/**
+ * What the agent adds to an app's browser bundle (esbuild, minified, gzip -9), beside the debug
+ * clients users know, bundled the same way in the same run: Reactotron's client and Flipper's.
+ * The ratio is against Reactotron's; the note says the issue's bound.
+ */
+export default defineScenario('agent bundle size', async () => {
+  const peer = await bundleSize("export { createClient } from 'reactotron-core-client';", root);
+  const flipper = await bundleSize("export { flipperClient } from 'js-flipper';", root);
+  const ours: [string, string, number][] = [
+    ['connect() alone', "export { connect } from './agent/index.ts';", 12],
+    [
+      'agent + network + example',
+      [
+        "export { connect } from './agent/index.ts';",
+        "export { network } from './plugins/network/agent/index.ts';",
+        "export { example } from './plugins/example/agent/index.ts';",
+      ].join('\n'),
+      30,
+    ],
+  ];
+  const rows: BenchRow[] = [];
+  const floor = { name: 'reactotron-core-client', median: peer.gzip / KB };
+  const row = (scenario: string, size: { gzip: number; bytes: number }, note: string): BenchRow => ({
+    scenario,
+    unit: 'KB gz',
+    median: size.gzip / KB,
+    p95: size.gzip / KB,
+    floor,
+    ratio: size.gzip / peer.gzip,
+    note: `${(size.bytes / KB).toFixed(1)} KB min; ${note}`,
+  });
+  rows.push(row('bundle: js-flipper (peer)', flipper, 'flipperClient'));
+  for (const [what, source, bound] of ours) {
+    const size = await bundleSize(source, root);
+    const biggest = size.top.map((t) => `${t.file} ${(t.bytes / KB).toFixed(1)}`).join(', ');
+    rows.push(row(`bundle: ${what}`, size, `must be ≤ ${bound} KB gz; biggest: ${biggest}`));
+  }
+  return rows;
+});

@@ -1,0 +1,45 @@
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+export interface BundleSize {
+  bytes: number;
+  gzip: number;
+  /** The largest inputs, bytes in the minified output. */
+  top: { file: string; bytes: number }[];
+}
+
+/**
+ * Bundles `source` (an ES module's text, resolved from the repo root) for the browser the way an
+ * app's bundler would: minified, tree-shaken, dynamic imports split off (they load only when used).
+ */
+export async function bundleSize(source: string, resolveDir: string): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents: source, resolveDir, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    outdir: '/nonexistent',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint);
+  if (!entry) throw new Error('esbuild made no entry chunk');
+  const [path, meta] = entry;
+  const file = result.outputFiles.find((f) => f.path.endsWith(path.replace(/^.*\//, '')));
+  if (!file) throw new Error(`no output file for ${path}`);
+  // Statically imported chunks load with the entry; count them too.
+  const statics = meta.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path);
+  const parts = [
+    file,
+    ...result.outputFiles.filter((f) => statics.some((s) => f.path.endsWith(s.replace(/^.*\//, '')))),
+  ];
+  const code = Buffer.concat(parts.map((p) => Buffer.from(p.contents)));
+  const top = Object.entries(meta.inputs)
+    .map(([f, v]) => ({ file: f.replace(/^.*node_modules\//, ''), bytes: v.bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 5);
+  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, top };
+}

@@ -1,0 +1,30 @@
+// The protocol's constants without its schemas, so the agent can use them without bundling zod.
+// messages.ts checks them against the schemas.
+
+/** The wire protocol version this build speaks. A peer with another major version is rejected. */
+export const PROTOCOL_VERSION = 1;
+export const SUPPORTED_PROTOCOL_VERSIONS = [PROTOCOL_VERSION] as const;
+
+export const MESSAGE_TYPES = [
+  'hello',
+  'welcome',
+  'reject',
+  'notification',
+  'request',
+  'reply-ok',
+  'reply-error',
+  'cancel',
+  'heartbeat',
+  'protocol-error',
+] as const;
+
+/** Frames exchanged after the handshake, in either direction. */
+export const SESSION_FRAME_TYPES = [
+  'notification',
+  'request',
+  'reply-ok',
+  'reply-error',
+  'cancel',
+  'heartbeat',
+  'protocol-error',
+] as const;

@@ -1,0 +1,134 @@
+import { MESSAGE_TYPES } from './frame-types.js';
+import { overJsonBudget } from './json-budget.js';
+import { Limits } from './limits.js';
+import type { Message, MessageType, ProtocolError } from './messages.js';
+
+// Framing without schemas: JSON budget, parse, type and place checks, then a validator the caller
+// picks (the inspector's zod schemas in codec.ts, the agent's cheap shape check in shape-check.ts).
+
+export type Decoded =
+  | { ok: true; message: Message }
+  /** `answer` is false when the refused frame was itself a protocol-error: answering one could loop. */
+  | { ok: false; error: ProtocolError; answer: boolean };
+
+/** Checks a JSON object whose `type` is known; answers the message, or what is wrong with it in one line. */
+export type Validate = (
+  value: Record<string, unknown>,
+) => { ok: true; message: Message } | { ok: false; issue: string };
+
+export interface DecodeOptions {
+  /** The frame types valid at this point of the link; any other is `unexpected-message`, before its schema runs. */
+  accept?: readonly MessageType[];
+}
+
+const FRAME_BUDGET = { maxDepth: Limits.maxDepth, maxValues: Limits.maxValues };
+const encoder = new TextEncoder();
+
+export function byteLength(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** A frame this side will not send: over a limit of docs/protocol.md, or not expressible as JSON. */
+export class FrameLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrameLimitError';
+  }
+}
+
+export class FrameTooLargeError extends FrameLimitError {
+  constructor(
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`frame of ${bytes} bytes exceeds the ${maxBytes}-byte limit`);
+    this.name = 'FrameTooLargeError';
+  }
+}
+
+/**
+ * Serializes one message. Throws a FrameLimitError when the peer would refuse the frame (over
+ * `maxBytes`, too deep, too many values) or when it cannot be JSON (a cycle, a BigInt).
+ */
+export function encode(message: Message, maxBytes = Number.POSITIVE_INFINITY): string {
+  let text: string;
+  try {
+    text = JSON.stringify(message);
+  } catch (e) {
+    throw new FrameLimitError(`the frame cannot be serialized as JSON: ${(e as Error).message}`);
+  }
+  // A UTF-16 unit is 1 to 3 bytes of UTF-8, so only frames near the limit are measured exactly.
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && byteLength(text) > maxBytes)) {
+    throw new FrameTooLargeError(byteLength(text), maxBytes);
+  }
+  const over = overJsonBudget(text, FRAME_BUDGET);
+  if (over) throw new FrameLimitError(`the frame would be refused: ${over}`);
+  return text;
+}
+
+/**
+ * Parses and validates one frame. Never throws, and its errors never quote the frame: a bad frame
+ * becomes the protocol error to answer with, its message at most Limits.maxErrorMessageChars long.
+ */
+export function decodeFrame(text: string, validate: Validate, options: DecodeOptions = {}): Decoded {
+  const over = overJsonBudget(text, FRAME_BUDGET);
+  if (over) return fail('invalid-message', `frame refused: ${over}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const position = /position (\d+)/.exec((e as Error).message)?.[1];
+    return fail(
+      'malformed-json',
+      `frame is not JSON${position ? ` (the syntax breaks at character ${position})` : ''}`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('invalid-message', 'frame must be a JSON object with a "type" field');
+  }
+  const record = value as Record<string, unknown>;
+  const id = typeof record.id === 'string' && record.id.length > 0 && record.id.length <= 200 ? record.id : undefined;
+  const answer = record.type !== 'protocol-error';
+  if (typeof record.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(record.type)) {
+    return fail(
+      'unknown-type',
+      `unknown message type ${describeType(record.type)}; expected one of ${MESSAGE_TYPES.join(', ')}`,
+      id,
+    );
+  }
+  const type = record.type as MessageType;
+  if (options.accept && !options.accept.includes(type)) {
+    return fail(
+      'unexpected-message',
+      `a ${type} frame is not valid here; expected ${options.accept.join(', ')}`,
+      id,
+      answer,
+    );
+  }
+  const checked = validate(record);
+  if (!checked.ok) return fail('invalid-message', `invalid ${type} frame: ${checked.issue}`, id, answer);
+  return checked;
+}
+
+/** Cuts a message for the wire to Limits.maxErrorMessageChars. */
+export function boundMessage(text: string): string {
+  const max = Limits.maxErrorMessageChars;
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The `type` a frame carried, named without quoting more than a few characters of it. */
+function describeType(type: unknown): string {
+  if (typeof type === 'string') return JSON.stringify(type.length > 40 ? `${type.slice(0, 40)}…` : type);
+  if (type === undefined) return '(missing)';
+  if (type === null) return 'null';
+  const kind = Array.isArray(type) ? 'array' : typeof type;
+  return `(${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}, not a string)`;
+}
+
+function fail(code: ProtocolError['code'], message: string, id?: string, answer = true): Decoded {
+  return {
+    ok: false,
+    error: { type: 'protocol-error', code, message: boundMessage(message), ...(id ? { id } : {}) },
+    answer,
+  };
+}
