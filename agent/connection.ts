@@ -27,6 +27,12 @@ export interface ConnectOptions {
   /** A WebSocket implementation, where the platform has none and `ws` cannot be imported. */
   WebSocket?: WebSocketConstructor;
   onStatus?: (status: AgentStatus) => void;
+  /**
+   * false: no connection, no capture; the plugins given are disposed. Also off when the environment
+   * has PORTHOLE=off. To keep the agent out of a production bundle altogether, import it in a branch
+   * the bundler drops (README, "Keep it out of production").
+   */
+  enabled?: boolean;
 }
 
 export type AgentState = 'connecting' | 'connected' | 'waiting' | 'stopped';
@@ -54,12 +60,22 @@ export interface Agent {
 
 /** Connects this app to the inspector and keeps it connected: backoff with jitter, resume, offline buffering. */
 export function connect(options: ConnectOptions): Agent {
+  if (options.enabled === false || env('PORTHOLE') === 'off') return disabled(options.plugins ?? []);
   return new AgentConnection(options);
 }
 
-function envUrl(): string | undefined {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.PORTHOLE_URL;
+/** An agent that never connects: its plugins are disposed, so nothing of the app is touched. */
+function disabled(plugins: AgentPlugin[]): Agent {
+  for (const plugin of plugins) (plugin as { dispose?: () => void }).dispose?.();
+  const status: AgentStatus = { state: 'stopped', attempt: 0, error: 'disabled' };
+  return { status, onStatus: () => () => {}, disconnect: () => {} };
 }
+
+function env(name: string): string | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+}
+
+const envUrl = () => env('PORTHOLE_URL');
 
 /** Equal-jitter exponential backoff: half the capped delay is fixed, half random. */
 export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
