@@ -1,0 +1,119 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
+import { packAgent, scratchApp } from './support/outside-app.js';
+import { mcpClient } from './window.helpers.js';
+
+// The packed @porthole/agent tarball installed with npm into projects outside the repo, used there
+// as apps use it: nothing below reaches into the repo's sources.
+
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+let tarball: string;
+let inspector: RunningInspector;
+let target: Server;
+let targetUrl: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  tarball = packAgent();
+  inspector = await startInspector();
+  target = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`hello ${req.url}`));
+  target.listen(0, '127.0.0.1');
+  await once(target, 'listening');
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  target?.close();
+  await inspector?.stop();
+});
+
+/** The URLs the inspector captured for the app with this id, read over MCP. */
+async function capturedUrls(appId: string): Promise<string> {
+  const mcp = await mcpClient(inspector);
+  try {
+    const sessions = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
+    const listed = (sessions.structuredContent as { sessions: { id: string; app: { id: string } }[] }).sessions;
+    const session = listed.find((s) => s.app.id === appId);
+    if (!session) return `(no session for ${appId})`;
+    const page = await mcp.client.callTool({ name: 'network_list_transactions', arguments: { sessionId: session.id } });
+    return JSON.stringify(page.structuredContent);
+  } finally {
+    await mcp.close();
+  }
+}
+
+const nodeApp = (syntax: 'esm' | 'cjs') => {
+  const imports =
+    syntax === 'esm'
+      ? "import { connect } from '@porthole/agent';\nimport { network } from '@porthole/agent/network';"
+      : "const { connect } = require('@porthole/agent');\nconst { network } = require('@porthole/agent/network');";
+  return `${imports}
+const net = network();
+const agent = connect({
+  url: process.env.PORTHOLE_URL,
+  app: { id: 'com.scratch.${syntax}', name: 'Scratch ${syntax}' },
+  plugins: [net],
+});
+(async () => {
+  await net.ready;
+  if (agent.status.state !== 'connected') await new Promise((r) => agent.onStatus((s) => s.state === 'connected' && r()));
+  const res = await fetch(process.env.TARGET + '/${syntax}-hello');
+  console.log(JSON.stringify({ status: res.status, body: await res.text() }));
+  await new Promise((r) => setTimeout(r, 300));
+  agent.disconnect();
+})();
+`;
+};
+
+for (const syntax of ['esm', 'cjs'] as const) {
+  test(`a Node ${syntax === 'esm' ? 'ES module' : 'CommonJS'} service`, async () => {
+    const file = syntax === 'esm' ? 'app.mjs' : 'app.cjs';
+    const dir = scratchApp(`node-${syntax}`, { [file]: nodeApp(syntax) }, [tarball]);
+    // Not execFileSync: the target server runs in this process and must answer meanwhile.
+    const { stdout } = await promisify(execFile)(process.execPath, [file], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, PORTHOLE_URL: inspector.info.debuggeeUrl, TARGET: targetUrl },
+    });
+    expect(JSON.parse(stdout.trim())).toEqual({ status: 200, body: `hello /${syntax}-hello` });
+    await expect.poll(() => capturedUrls(`com.scratch.${syntax}`)).toContain(`${targetUrl}/${syntax}-hello`);
+  });
+}
+
+test('a TypeScript project type-checks against the published types', async () => {
+  const app = `import { connect, type AgentStatus } from '@porthole/agent';
+import { example } from '@porthole/agent/example';
+import { network } from '@porthole/agent/network';
+const events = example();
+const agent = connect({ app: { id: 'com.scratch.ts', name: 'TS' }, plugins: [events, network({ maxBodyBytes: 1024 })] });
+const state: AgentStatus['state'] = agent.status.state;
+events.log('info', 'typed', { state });
+// @ts-expect-error: the log levels are the protocol's
+events.log('loud', 'no such level');
+`;
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      noEmit: true,
+      skipLibCheck: false,
+      lib: ['es2022', 'dom'],
+      types: [],
+    },
+    files: ['app.ts'],
+  };
+  const dir = scratchApp('typescript', { 'app.ts': app, 'tsconfig.json': JSON.stringify(tsconfig) }, [tarball]);
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const run = () => execFileSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', cwd: dir });
+  expect(run).not.toThrow();
+});

@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './inspector.js';
+
+// Scratch apps outside the repo that install the packed @porthole/agent tarball with npm, as a user would.
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    timeout: 180_000,
+  });
+
+/** `npm pack` of the agent package (its prepack builds agent/dist); returns the tarball's path. */
+export function packAgent(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'porthole-pack-'));
+  npm(['pack', '--pack-destination', dir], join(ROOT, 'agent'));
+  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack made no tarball in ${dir}`);
+  return join(dir, tarball);
+}
+
+/** A fresh project in the temp dir with `files` written and `dependencies` (the tarball among them) installed. */
+export function scratchApp(name: string, files: Record<string, string>, dependencies: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), `porthole-app-${name}-`));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `scratch-${name}`, private: true, type: 'module' }));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  npm(['install', ...dependencies], dir);
+  return dir;
+}

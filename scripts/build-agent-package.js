@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Builds agent/dist for the @porthole/agent package (run by its prepack): every file the entry
+// points reach, transpiled one by one to ES modules (dist/esm) and to CommonJS (dist/cjs, marked by
+// its own package.json), each with its declarations, keeping the repo's folder layout so the
+// relative imports stay valid. The entries are agent/package.json's exports.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { build, transform } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const out = join(root, 'agent/dist');
+const pkg = JSON.parse(readFileSync(join(root, 'agent/package.json'), 'utf8'));
+const entries = Object.values(pkg.exports)
+  .filter((e) => typeof e === 'object')
+  .map((e) => join(root, e.import.default.replace('./dist/esm/', '').replace(/\.js$/, '.ts')));
+
+// The files the entries import at run time (type-only imports are gone after transpiling).
+const graph = await build({
+  absWorkingDir: root,
+  entryPoints: entries,
+  bundle: true,
+  write: false,
+  metafile: true,
+  packages: 'external',
+  platform: 'neutral',
+  format: 'esm',
+  outdir: '/nonexistent',
+  splitting: true,
+  logLevel: 'error',
+});
+const sources = Object.keys(graph.metafile.inputs).filter((f) => f.endsWith('.ts'));
+
+rmSync(out, { recursive: true, force: true });
+for (const format of ['esm', 'cjs']) {
+  for (const source of sources) {
+    const code = readFileSync(join(root, source), 'utf8');
+    const result = await transform(code, { loader: 'ts', format, target: 'es2022', sourcefile: source });
+    const target = join(out, format, source.replace(/\.ts$/, '.js'));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, result.code);
+  }
+}
+writeFileSync(join(out, 'cjs/package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+
+// Declarations for both trees: the same .d.ts files, read as ESM or CommonJS by their folder.
+const types = join(out, 'types');
+execFileSync(
+  process.execPath,
+  [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    join(root, 'tsconfig.agent.json'),
+    '--emitDeclarationOnly',
+    '--outDir',
+    types,
+  ],
+  { stdio: 'inherit' },
+);
+for (const format of ['esm', 'cjs']) cpSync(types, join(out, format), { recursive: true });
+rmSync(types, { recursive: true });
+console.log(`agent/dist: ${sources.length} modules, ESM and CommonJS, with declarations`);
