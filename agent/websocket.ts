@@ -1,3 +1,5 @@
+import { nodeImport } from './node-import.js';
+
 /** The slice of the WHATWG WebSocket API the agent uses; browsers, React Native, Node 22+ and `ws` all have it. */
 export interface WebSocketLike {
   readonly readyState: number;
@@ -20,13 +22,8 @@ export async function resolveWebSocket(given?: WebSocketConstructor): Promise<We
   if (given) return given;
   const native = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (native) return native;
-  // A computed specifier keeps bundlers from pulling `ws` into browser builds.
-  const specifier = 'ws';
   try {
-    const mod = (await import(/* @vite-ignore */ specifier)) as {
-      default?: WebSocketConstructor;
-      WebSocket?: WebSocketConstructor;
-    };
+    const mod = await nodeImport<{ default?: WebSocketConstructor; WebSocket?: WebSocketConstructor }>('ws');
     const ctor = mod.WebSocket ?? mod.default;
     if (ctor) return ctor;
   } catch {

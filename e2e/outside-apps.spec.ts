@@ -1,10 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { build } from 'esbuild';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
 import { packAgent, scratchApp } from './support/outside-app.js';
 import { mcpClient } from './window.helpers.js';
@@ -117,3 +119,87 @@ events.log('loud', 'no such level');
   const run = () => execFileSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', cwd: dir });
   expect(run).not.toThrow();
 });
+
+test('a Vite + React page in Chromium', async ({ page }) => {
+  const main = `import { createElement as h, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connect } from '@porthole/agent';
+import { network } from '@porthole/agent/network';
+
+const agent = connect({
+  url: new URLSearchParams(location.search).get('inspector'),
+  app: { id: 'com.scratch.vite', name: 'Scratch Vite' },
+  plugins: [network()],
+});
+
+function App() {
+  const [state, setState] = useState(agent.status.state);
+  const [answer, setAnswer] = useState('');
+  useEffect(() => agent.onStatus((s) => setState(s.state)), []);
+  const load = async () => setAnswer(await (await fetch('/api/hello')).text());
+  return h('main', null, h('p', { id: 'status' }, state), h('button', { onClick: load }, 'load'), h('p', { id: 'answer' }, answer));
+}
+createRoot(document.getElementById('root')).render(h(App));
+`;
+  const html =
+    '<!doctype html><html><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>';
+  const dir = scratchApp('vite-react', { 'index.html': html, 'main.js': main }, [tarball, 'react@19', 'react-dom@19']);
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
+    cwd: dir,
+    timeout: 120_000,
+  });
+  const site = createServer((req, res) => {
+    if (req.url === '/api/hello') return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello from the api');
+    const path = req.url?.split('?')[0] === '/' ? '/index.html' : (req.url?.split('?')[0] ?? '/');
+    const file = join(dir, 'dist', path);
+    if (!file.startsWith(join(dir, 'dist')) || !existsSync(file)) return res.writeHead(404).end();
+    const type = file.endsWith('.js') ? 'text/javascript' : 'text/html';
+    res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
+  });
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  try {
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    await page.goto(`${origin}/?inspector=${encodeURIComponent(inspector.info.debuggeeUrl)}`);
+    await expect(page.locator('#status')).toHaveText('connected');
+    await page.getByRole('button', { name: 'load' }).click();
+    await expect(page.locator('#answer')).toHaveText('hello from the api');
+    await expect.poll(() => capturedUrls('com.scratch.vite')).toContain(`${origin}/api/hello`);
+  } finally {
+    site.close();
+  }
+});
+
+for (const plugins of [['example'], ['example', 'network']]) {
+  const name = `a React Native bundle with ${plugins.join(' + ')} compiles with Hermes`;
+  // The network agent still reaches Node's http through import(), which Hermes cannot parse.
+  const run = plugins.includes('network') ? test.fixme : test;
+  run(name, async () => {
+    const app = `import { connect } from '@porthole/agent';
+${plugins.map((p) => `import { ${p} } from '@porthole/agent/${p}';`).join('\n')}
+connect({ url: 'ws://10.0.2.2:7360', app: { id: 'com.scratch.rn', name: 'RN' }, plugins: [${plugins.map((p) => `${p}()`).join(', ')}] });
+`;
+    const dir = scratchApp('react-native', { 'index.js': app }, [tarball, 'hermes-compiler@260318099.0.6']);
+    // As Metro resolves for React Native: its condition first, then the browser's, no Node built-ins.
+    await build({
+      entryPoints: [join(dir, 'index.js')],
+      absWorkingDir: dir,
+      bundle: true,
+      format: 'iife',
+      platform: 'neutral',
+      mainFields: ['react-native', 'browser', 'module', 'main'],
+      conditions: ['react-native', 'browser', 'import'],
+      outfile: join(dir, 'index.bundle.js'),
+      logLevel: 'error',
+    });
+    const hermesc = join(dir, 'node_modules/hermes-compiler/hermesc/linux64-bin/hermesc');
+    const out = join(dir, 'index.hbc');
+    const compiled = spawnSync(hermesc, ['-emit-binary', '-out', out, join(dir, 'index.bundle.js')], {
+      encoding: 'utf8',
+    });
+    const errors = `${compiled.stderr}`.split('\n').filter((l) => /error:/.test(l));
+    expect(errors, `${compiled.stderr}`.slice(0, 2000)).toEqual([]);
+    expect(compiled.status).toBe(0);
+    expect(statSync(out).size).toBeGreaterThan(1000);
+  });
+}

@@ -2,18 +2,19 @@
 // Builds agent/dist for the @porthole/agent package (run by its prepack): every file the entry
 // points reach, transpiled one by one to ES modules (dist/esm) and to CommonJS (dist/cjs, marked by
 // its own package.json), each with its declarations, keeping the repo's folder layout so the
-// relative imports stay valid. The entries are agent/package.json's exports.
+// relative imports stay valid.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build, transform } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
 const out = join(root, 'agent/dist');
-const pkg = JSON.parse(readFileSync(join(root, 'agent/package.json'), 'utf8'));
-const entries = Object.values(pkg.exports)
-  .filter((e) => typeof e === 'object')
-  .map((e) => join(root, e.import.default.replace('./dist/esm/', '').replace(/\.js$/, '.ts')));
+// The entries: connect() and every plugin's agent part (agent/package.json maps `./<id>` to them).
+const plugins = readdirSync(join(root, 'plugins')).filter((id) =>
+  existsSync(join(root, 'plugins', id, 'agent/index.ts')),
+);
+const entries = [join(root, 'agent/index.ts'), ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts'))];
 
 // The files the entries import at run time (type-only imports are gone after transpiling).
 const graph = await build({

@@ -8,7 +8,7 @@ import { builtinPlugins } from './core.js';
 
 const PLUGINS = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
-// The window finds a panel, and apps the agent part (porthole/plugins/<id>), by the plugin's folder:
+// The window finds a panel, and apps the agent part (@porthole/agent/<id>), by the plugin's folder:
 // these checks keep every folder, export name and protocol id the same.
 describe('built-in plugins', () => {
   it('are the host parts exported by builtin-plugins.ts, each under its protocol id', () => {

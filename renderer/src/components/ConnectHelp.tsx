@@ -4,9 +4,9 @@ import { CopyButton } from './CopyButton.js';
 /** How to connect an app: the agent snippet with this inspector's debuggee URL. */
 export function ConnectHelp() {
   const url = useConnection((s) => s.core?.debuggeeUrl) || 'ws://127.0.0.1:7360';
-  const snippet = `import { connect } from 'porthole/agent';
-import { example } from 'porthole/plugins/example';
-import { network } from 'porthole/plugins/network';
+  const snippet = `import { connect } from '@porthole/agent';
+import { example } from '@porthole/agent/example';
+import { network } from '@porthole/agent/network';
 
 connect({
   url: '${url}',
