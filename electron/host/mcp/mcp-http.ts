@@ -274,28 +274,25 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bod
     error: {
       status: 413,
       code: -32600,
-      message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes`,
+      message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes; send less in one request (smaller arguments, or split the work into several calls)`,
     },
   };
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    return tooLarge;
-  }
   const chunks: Buffer[] = [];
   const outcome = await new Promise<'ok' | 'too-large' | 'failed'>((resolve) => {
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    const declared = Number(req.headers['content-length']);
+    let over = Number.isFinite(declared) && declared > maxBytes;
+    // A client reads the 413 only once it has sent its body: read the rest (keeping none of it), to a bound.
+    const drainLimit = Math.max(maxBytes * 16, 64 * 1024 * 1024);
+    req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      // Stop keeping it, but let the rest drain so the client can read the 413.
-      req.off('data', onData);
-      req.resume();
-      resolve('too-large');
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve('ok'));
-    req.once('error', () => resolve('failed'));
+      if (size > maxBytes) over = true;
+      if (!over) chunks.push(chunk);
+      else if (size > drainLimit) req.destroy();
+    });
+    req.once('end', () => resolve(over ? 'too-large' : 'ok'));
+    req.once('error', () => resolve(over ? 'too-large' : 'failed'));
+    req.once('close', () => resolve(over ? 'too-large' : 'failed'));
   });
   if (outcome === 'too-large') return tooLarge;
   if (outcome === 'failed')

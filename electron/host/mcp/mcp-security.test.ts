@@ -116,6 +116,23 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
     expect(t.core.history.size).toBe(historyBefore + 1);
   });
 
+  it('answers a body over the cap with a 413 that Node fetch reads (the body is drained, not cut off)', async () => {
+    const t = await startTestCore({ mcp: { maxBodyBytes: 64 * 1024 } });
+    defer(() => t.stop());
+    const body = jsonrpc(1, 'tools/call', { name: 'inspector_get_status', arguments: { pad: 'x'.repeat(2_000_000) } });
+    const res = await fetch(t.urls.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${t.core.mcp.token()}`,
+      },
+      body,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toMatch(/limited to 65536 bytes; send less/);
+  });
+
   it('keeps the token in <data-dir>/mcp-token with mode 0600, the same across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-token-'));
     defer(() => rmSync(dataDir, { recursive: true, force: true }));
