@@ -1,9 +1,12 @@
 /** One block of a tool's answer. New kinds (audio, resource links) are added here and as factories below. */
 export type ToolContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
-/** The text block `json()` mirrors its payload into; the call history uses it to store the payload once. */
+/**
+ * The text block `json()` mirrors its payload into (compact: clients that read only text pay for
+ * every byte); the call history uses it to store the payload once.
+ */
 export function mirrorText(value: Record<string, unknown>): string {
-  return JSON.stringify(value, null, 2);
+  return JSON.stringify(value);
 }
 
 /**

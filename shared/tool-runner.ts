@@ -19,12 +19,53 @@ export type ParsedArguments = { ok: true; args: Record<string, unknown> } | { ok
 
 /** Validates a caller's arguments; the message names every problem and points at the input schema. */
 export function parseToolArguments(toolName: string, schema: AnyObject, args: unknown): ParsedArguments {
+  const unknown = unknownKeys(schema, args);
+  if (unknown) return { ok: false, message: `invalid arguments for ${toolName}: ${unknown}` };
   const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
   return {
     ok: false,
     message: `invalid arguments for ${toolName}: ${describeIssues(parsed.error as z.ZodError)}. Check the tool's inputSchema and call it again.`,
   };
+}
+
+/** Names argument keys the tool does not take, the closest allowed key, and all allowed keys. */
+function unknownKeys(schema: AnyObject, args: unknown): string | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const allowed = Object.keys(schema.shape);
+  const extra = Object.keys(args).filter((key) => !allowed.includes(key));
+  if (extra.length === 0) return undefined;
+  const named = extra
+    .map((key) => {
+      const near = closest(key, allowed);
+      return `"${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+    })
+    .join(', ');
+  const list = allowed.length ? allowed.map((k) => `"${k}"`).join(', ') : 'none';
+  return `unknown argument${extra.length > 1 ? 's' : ''} ${named}; the allowed keys are ${list}. Call it again with those.`;
+}
+
+/** The allowed key nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip. */
+function closest(key: string, allowed: readonly string[]): string | undefined {
+  const norm = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of allowed) {
+    const distance = editDistance(norm(key), norm(candidate));
+    if (!best || distance < best.distance) best = { key: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(norm(key).length / 3)) ? best.key : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 /** Validates the arguments, then executes. Never throws: every failure is an isError outcome. */

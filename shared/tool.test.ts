@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { RequestError } from './protocol/messenger.js';
 import { type CallSurface, definePluginTool, defineTool, ToolArgumentError, ToolError } from './tool.js';
 import { mirrorText, ToolResult } from './tool-result.js';
-import { runTool } from './tool-runner.js';
+import { parseToolArguments, runTool } from './tool-runner.js';
 
 const base = { title: 'A tool', description: 'Does a thing.', annotations: { readOnlyHint: true } };
 const ctx = (surface: CallSurface = 'mcp-http', signal = new AbortController().signal) => ({ surface, signal });
@@ -243,5 +243,20 @@ describe('ToolResult', () => {
       ],
       isError: false,
     });
+  });
+});
+
+describe('unknown argument keys', () => {
+  it('are refused, naming the closest allowed key and all of them', () => {
+    const schema = z.object({ urlContains: z.string().optional(), limit: z.number().optional() });
+    const slip = parseToolArguments('network_list_transactions', schema, { url_contains: '/api' });
+    expect(slip).toEqual({
+      ok: false,
+      message:
+        'invalid arguments for network_list_transactions: unknown argument "url_contains" (did you mean "urlContains"?); the allowed keys are "urlContains", "limit". Call it again with those.',
+    });
+    const far = parseToolArguments('t', schema, { zebra: 1 });
+    expect(far.ok ? '' : far.message).toContain('unknown argument "zebra"; the allowed keys are');
+    expect(parseToolArguments('t', schema, { urlContains: 'x' })).toEqual({ ok: true, args: { urlContains: 'x' } });
   });
 });

@@ -17,10 +17,12 @@ export interface McpHttpOptions {
   auth: 'token' | 'none';
   /** Browser origins allowed to call /mcp; a request with any other Origin is refused (403). */
   allowedOrigins: readonly string[];
-  /** MCP sessions at once; past it the idle ones are swept, then new clients are refused (503). */
+  /** MCP sessions kept at once; a new client past it takes the place of the least recently used idle one. */
   maxSessions: number;
   /** An MCP session with no request and no call running for this long is closed. */
   idleTimeoutMs: number;
+  /** A client counts as connected while it has a stream open, a call running, or sent a request this recently. */
+  presenceMs: number;
   /** Largest request body, in bytes (413 above it). */
   maxBodyBytes: number;
 }
@@ -30,6 +32,7 @@ export const DEFAULT_MCP_OPTIONS: McpHttpOptions = {
   allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
   maxSessions: 32,
   idleTimeoutMs: 60 * 60_000,
+  presenceMs: 60_000,
   maxBodyBytes: 4 * 1024 * 1024,
 };
 
@@ -41,6 +44,8 @@ interface HttpSession {
   connectedAt: number;
   lastActivityAt: number;
   callsInFlight: number;
+  /** HTTP exchanges of this session still open (a GET stream, a POST being answered). */
+  openRequests: number;
 }
 
 /**
@@ -51,6 +56,9 @@ interface HttpSession {
 export class McpHttpEndpoint {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly presence: NodeJS.Timeout;
+  /** The ids of the clients last announced as connected. */
+  private announced = '';
 
   constructor(
     private readonly tools: ToolService,
@@ -60,6 +68,8 @@ export class McpHttpEndpoint {
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleTimeoutMs / 2, 60_000));
     this.sweeper.unref();
+    this.presence = setInterval(() => this.refreshPresence(), Math.min(1000, options.presenceMs / 2));
+    this.presence.unref();
   }
 
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -102,7 +112,7 @@ export class McpHttpEndpoint {
       if (!session) {
         return refuse(res, 404, 'Not found: this MCP session is unknown or was closed; initialize a new session');
       }
-      session.lastActivityAt = Date.now();
+      this.track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -112,35 +122,44 @@ export class McpHttpEndpoint {
         'Bad request: send an initialize request first, then the Mcp-Session-Id header it returns',
       );
     }
-    if (this.sessions.size >= this.options.maxSessions) this.sweep(true);
-    if (this.sessions.size >= this.options.maxSessions) {
+    if (this.sessions.size >= this.options.maxSessions && !this.evictOne()) {
       return refuse(
         res,
         503,
-        `Too many MCP sessions (${this.options.maxSessions}) are open; close another MCP client and retry`,
+        `All ${this.options.maxSessions} MCP sessions are running a call right now; retry when one has finished`,
+        { 'retry-after': '1' },
       );
     }
     await this.open(req, res, body);
   };
 
-  /** The MCP clients with a live session. */
+  /** The MCP clients really there: with a stream open, a call running, or a request in the last `presenceMs`. */
   clients(): McpClientInfo[] {
-    return [...this.sessions.values()].map((s) => {
-      const client = s.mcp.client();
-      return {
-        id: s.id,
-        name: client?.name ?? 'unknown',
-        version: client?.version ?? '',
-        surface: s.surface,
-        connectedAt: s.connectedAt,
-        lastActivityAt: s.lastActivityAt,
-        callsInFlight: s.callsInFlight,
-      };
-    });
+    const now = Date.now();
+    return [...this.sessions.values()]
+      .filter((s) => this.present(s, now))
+      .map((s) => {
+        const client = s.mcp.client();
+        return {
+          id: s.id,
+          name: client?.name ?? 'unknown',
+          version: client?.version ?? '',
+          surface: s.surface,
+          connectedAt: s.connectedAt,
+          lastActivityAt: s.lastActivityAt,
+          callsInFlight: s.callsInFlight,
+        };
+      });
+  }
+
+  /** Every MCP session kept, connected or not. */
+  get sessionCount(): number {
+    return this.sessions.size;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    clearInterval(this.presence);
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(sessions.map((s) => this.closeSession(s)));
@@ -155,6 +174,7 @@ export class McpHttpEndpoint {
       connectedAt: now,
       lastActivityAt: now,
       callsInFlight: 0,
+      openRequests: 0,
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -172,7 +192,8 @@ export class McpHttpEndpoint {
       }),
     };
     session.transport.onclose = () => this.forget(session.id);
-    session.mcp.server.server.oninitialized = () => this.onClientsChanged();
+    session.mcp.server.server.oninitialized = () => this.refreshPresence();
+    this.track(session, res);
     await session.mcp.server.connect(session.transport);
     await session.transport.handleRequest(req, res, body);
     if (!this.sessions.has(session.id)) await this.closeSession(session);
@@ -183,7 +204,7 @@ export class McpHttpEndpoint {
     if (!session) return;
     this.sessions.delete(id);
     session.mcp.dispose();
-    this.onClientsChanged();
+    this.refreshPresence();
   }
 
   private async closeSession(session: HttpSession): Promise<void> {
@@ -191,20 +212,58 @@ export class McpHttpEndpoint {
     await session.transport.close().catch(() => {});
   }
 
-  /** Closes sessions idle for longer than the timeout (with `force`, the longest idle one at least). */
-  private sweep(force = false): void {
+  private track(session: HttpSession, res: ServerResponse): void {
+    session.openRequests++;
+    session.lastActivityAt = Date.now();
+    res.once('close', () => {
+      session.openRequests--;
+      session.lastActivityAt = Date.now();
+      this.refreshPresence();
+    });
+  }
+
+  private present(s: HttpSession, now: number): boolean {
+    return s.openRequests > 0 || s.callsInFlight > 0 || now - s.lastActivityAt < this.options.presenceMs;
+  }
+
+  /** Tells the window when the set of connected clients changed. */
+  private refreshPresence(): void {
+    const ids = this.clients()
+      .map((c) => c.id)
+      .sort()
+      .join(' ');
+    if (ids === this.announced) return;
+    this.announced = ids;
+    this.onClientsChanged();
+  }
+
+  /**
+   * Makes room for a new client: closes the least recently used session with no call running,
+   * those whose client is gone before those still there. False when every session runs a call.
+   */
+  private evictOne(): boolean {
     const now = Date.now();
-    const idle = [...this.sessions.values()]
+    const [victim] = [...this.sessions.values()]
       .filter((s) => s.callsInFlight === 0)
-      .sort((a, b) => a.lastActivityAt - b.lastActivityAt);
-    const expired = idle.filter((s) => now - s.lastActivityAt > this.options.idleTimeoutMs);
-    if (force && expired.length === 0 && idle.length > 0 && now - idle[0]!.lastActivityAt > 60_000)
-      expired.push(idle[0]!);
-    for (const session of expired) {
+      .sort(
+        (a, b) => Number(this.present(a, now)) - Number(this.present(b, now)) || a.lastActivityAt - b.lastActivityAt,
+      );
+    if (!victim) return false;
+    this.sessions.delete(victim.id);
+    void this.closeSession(victim);
+    return true;
+  }
+
+  /** Closes sessions idle for longer than the timeout (a client holding a stream open is not idle). */
+  private sweep(): void {
+    const now = Date.now();
+    for (const session of [...this.sessions.values()]) {
+      const busy = session.callsInFlight > 0 || session.openRequests > 0;
+      if (busy || now - session.lastActivityAt <= this.options.idleTimeoutMs) continue;
       this.sessions.delete(session.id);
       void this.closeSession(session);
     }
-    if (expired.length > 0) this.onClientsChanged();
+    this.refreshPresence();
   }
 }
 
@@ -215,28 +274,25 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bod
     error: {
       status: 413,
       code: -32600,
-      message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes`,
+      message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes; send less in one request (smaller arguments, or split the work into several calls)`,
     },
   };
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    return tooLarge;
-  }
   const chunks: Buffer[] = [];
   const outcome = await new Promise<'ok' | 'too-large' | 'failed'>((resolve) => {
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    const declared = Number(req.headers['content-length']);
+    let over = Number.isFinite(declared) && declared > maxBytes;
+    // A client reads the 413 only once it has sent its body: read the rest (keeping none of it), to a bound.
+    const drainLimit = Math.max(maxBytes * 16, 64 * 1024 * 1024);
+    req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      // Stop keeping it, but let the rest drain so the client can read the 413.
-      req.off('data', onData);
-      req.resume();
-      resolve('too-large');
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve('ok'));
-    req.once('error', () => resolve('failed'));
+      if (size > maxBytes) over = true;
+      if (!over) chunks.push(chunk);
+      else if (size > drainLimit) req.destroy();
+    });
+    req.once('end', () => resolve(over ? 'too-large' : 'ok'));
+    req.once('error', () => resolve(over ? 'too-large' : 'failed'));
+    req.once('close', () => resolve(over ? 'too-large' : 'failed'));
   });
   if (outcome === 'too-large') return tooLarge;
   if (outcome === 'failed')

@@ -116,6 +116,23 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
     expect(t.core.history.size).toBe(historyBefore + 1);
   });
 
+  it('answers a body over the cap with a 413 that Node fetch reads (the body is drained, not cut off)', async () => {
+    const t = await startTestCore({ mcp: { maxBodyBytes: 64 * 1024 } });
+    defer(() => t.stop());
+    const body = jsonrpc(1, 'tools/call', { name: 'inspector_get_status', arguments: { pad: 'x'.repeat(2_000_000) } });
+    const res = await fetch(t.urls.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${t.core.mcp.token()}`,
+      },
+      body,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toMatch(/limited to 65536 bytes; send less/);
+  });
+
   it('keeps the token in <data-dir>/mcp-token with mode 0600, the same across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-token-'));
     defer(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -140,26 +157,61 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
     expect(existsSync(tokenPath(t.dataDir))).toBe(false);
   });
 
-  it('refuses a client past the session cap, and sweeps idle sessions', async () => {
-    const t = await startTestCore({ mcp: { maxSessions: 1, idleTimeoutMs: 400 } });
+  it('lets 100 one-shot clients in a row in, none closing its session: the least recently used makes room', async () => {
+    const t = await startTestCore({ mcp: { maxSessions: 8 } });
     defer(() => t.stop());
     const target = { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir, token: t.core.mcp.token() };
-    const statuses: number[] = [];
-    defer(t.core.mcp.onStatus((s) => statuses.push(s.clients.length)));
+    const clients: Awaited<ReturnType<typeof connectMcpClient>>[] = [];
+    for (let i = 0; i < 100; i++) {
+      const c = await connectMcpClient('http', target, { name: `one-shot-${i}`, version: '1' });
+      const status = await c.client.callTool({ name: 'inspector_get_status', arguments: {} });
+      expect(status.isError ?? false, `client ${i}`).toBe(false);
+      clients.push(c); // never closed: like the Inspector CLI or a script that just exits
+    }
+    expect(t.core.mcp.clients().length).toBeLessThanOrEqual(8);
+    expect(t.core.mcp.clients().map((c) => c.name)).toContain('one-shot-99');
+    // The oldest lost its session; it is told to initialize again.
+    await expect(clients[0]!.client.listTools()).rejects.toThrow(/unknown or was closed/);
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  });
 
-    const first = await connectMcpClient('http', target, { name: 'first', version: '1' });
-    defer(first.close);
-    await expect(connectMcpClient('http', target, { name: 'second', version: '1' })).rejects.toThrow(
-      /Too many MCP sessions \(1\)/,
-    );
-    expect(t.core.mcp.clients()).toMatchObject([{ name: 'first', version: '1', surface: 'mcp-http' }]);
+  it('counts as connected only the clients really there, and sweeps idle sessions', async () => {
+    const t = await startTestCore({ mcp: { idleTimeoutMs: 400, presenceMs: 300 } });
+    defer(() => t.stop());
+    const target = { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir, token: t.core.mcp.token() };
+    const counts: number[] = [];
+    defer(t.core.mcp.onStatus((s) => counts.push(s.clients.length)));
 
-    await waitFor(() => t.core.mcp.clients().length === 0, 'the idle session to be swept', 10_000);
-    await expect(first.client.listTools()).rejects.toThrow(/unknown or was closed/);
-    expect(statuses).toContain(0);
-    const second = await connectMcpClient('http', target, { name: 'second', version: '1' });
-    defer(second.close);
-    expect(t.core.mcp.clients()).toMatchObject([{ name: 'second' }]);
+    // A raw client: initialize and one call, no stream left open, then gone without DELETE.
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${target.token}`,
+    };
+    const init = await send(t.urls.mcpUrl, {
+      headers,
+      body: jsonrpc(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'gone', version: '1' },
+      }),
+    });
+    expect(init.status).toBe(200);
+    expect(t.core.mcp.clients()).toMatchObject([{ name: 'gone' }]);
+    await waitFor(() => counts.at(-1) === 0, 'the window to be told the departed client is gone', 5_000);
+    expect(t.core.mcp.clients()).toEqual([]);
+    const session = { ...headers, 'mcp-session-id': init.headers['mcp-session-id'] as string };
+    await new Promise((r) => setTimeout(r, 800)); // past idleTimeoutMs, with the sweeper running every 200 ms
+    const swept = await send(t.urls.mcpUrl, { headers: session, body: jsonrpc(2, 'tools/list', {}) });
+    expect(swept.status).toBe(404);
+    expect(swept.body).toMatch(/initialize a new session/);
+
+    // An SDK client keeps its GET stream open: it stays connected past presenceMs and the idle timeout.
+    const held = await connectMcpClient('http', target, { name: 'held', version: '1' });
+    defer(held.close);
+    await new Promise((r) => setTimeout(r, 900));
+    expect(t.core.mcp.clients()).toMatchObject([{ name: 'held' }]);
+    expect((await held.client.listTools()).tools.length).toBeGreaterThan(0);
   });
 });
 

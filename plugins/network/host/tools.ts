@@ -44,9 +44,9 @@ export const listTransactions = tool({
   name: 'network_list_transactions',
   worksWhenDisconnected: true,
   title: 'List network requests',
-  description: `Lists the HTTP requests the app made (fetch, XMLHttpRequest, http/https), newest first, as summaries: id, method, URL, status, state (pending/complete/failed), duration, sizes, mock rule. Filter by URL text, method, status or status range, failures, mocked requests, time. Pages with cursor (default 50, at most 500 per page). Use network_get_transaction for headers and bodies. ${sessionNote}`,
+  description: `Lists the HTTP requests the app made (fetch, XMLHttpRequest, http/https), newest first, as summaries: id, method, URL, status, state (pending/complete/failed), duration, sizes, mock rule. Filter by URL text, method, status or status range, failures, mocked requests, time. Pages with cursor (default 25, at most 500 per page; pass nextCursor back as cursor while one is given). Use network_get_transaction for headers and bodies. ${sessionNote}`,
   input: TransactionFilterSchema.extend({
-    limit: z.number().int().min(1).max(500).default(50).describe('Summaries per page (1-500, default 50).'),
+    limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page (1-500, default 25).'),
     cursor: z.string().max(64).optional().describe('The nextCursor of the previous page.'),
     order: SortOrderSchema.default('newest').describe('newest (default) or oldest first.'),
   }),
@@ -198,10 +198,16 @@ export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The session's requests as a HAR 1.2 log (oldest first), all of them or those matching the filters, for other tools (browser devtools, HAR viewers). maxEntries keeps the newest; bodies are cut to maxBodyChars. ${sessionNote}`,
+  description: `The session's requests as a HAR 1.2 log (oldest first), those matching the filters, for other tools (browser devtools, HAR viewers). maxEntries keeps the newest (default 5, so an answer fits a context window); bodies are cut to maxBodyChars (default 500). Narrow with the filters, or raise both for a whole-session export. ${sessionNote}`,
   input: TransactionFilterSchema.extend({
-    maxEntries: z.number().int().min(1).max(5000).default(1000).describe('Most entries (the newest are kept).'),
-    maxBodyChars: z.number().int().min(0).max(5_000_000).default(100_000).describe('Longest body kept per entry.'),
+    maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries (the newest are kept; default 5).'),
+    maxBodyChars: z
+      .number()
+      .int()
+      .min(0)
+      .max(5_000_000)
+      .default(500)
+      .describe('Longest body kept per entry (default 500).'),
   }),
   output: HarSchema,
   annotations: readOnly,
