@@ -5,6 +5,7 @@ import {
   type DeviceInfo,
   type Message,
   PROTOCOL_VERSION,
+  RETRYABLE_REJECT_REASONS,
   type Reject,
   SESSION_FRAME_TYPES,
   type SessionFrame,
@@ -31,6 +32,8 @@ export interface ConnectOptions {
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Notifications kept per plugin while offline; the oldest are dropped beyond it. Default 1000. */
   offlineBufferSize?: number;
+  /** Estimated bytes of notifications kept per plugin while offline; the oldest are dropped beyond it. Default 8 MiB. */
+  offlineBufferBytes?: number;
   /** A WebSocket implementation, where the platform has none and `ws` cannot be imported. */
   WebSocket?: WebSocketConstructor;
   onStatus?: (status: AgentStatus) => void;
@@ -99,7 +102,7 @@ class AgentConnection implements Agent {
     for (const plugin of options.plugins ?? []) {
       if (this.plugins.has(plugin.protocol.id))
         throw new Error(`porthole: plugin "${plugin.protocol.id}" was given twice`);
-      plugin.runtime.buffer = new OfflineBuffer(options.offlineBufferSize ?? 1000);
+      plugin.runtime.buffer = new OfflineBuffer(options.offlineBufferSize ?? 1000, options.offlineBufferBytes);
       plugin.runtime.link = {
         notify: (id, method, params) => this.send(id, method, params),
         request: (id, method, params, requestOptions) => {
@@ -186,7 +189,7 @@ class AgentConnection implements Agent {
       }
       if (message.type === 'reject') {
         closedReason = `the inspector refused the connection: ${message.message}`;
-        if (message.reason !== 'shutting-down') this.stopForGood(message);
+        if (!RETRYABLE_REJECT_REASONS.includes(message.reason)) this.stopForGood(message);
         return;
       }
       if (message.type === 'heartbeat') return;

@@ -12,6 +12,7 @@ import type {
   RequestResult,
 } from './plugin-protocol.js';
 import type { RequestOptions } from './protocol/messenger.js';
+import type { RecordsApi } from './records.js';
 import type { SessionInfo } from './session.js';
 import type { PluginToolContext, ToolDefinition } from './tool.js';
 
@@ -42,6 +43,12 @@ export interface HostPluginContext<P extends PluginProtocol> {
   emit(event: string, data?: unknown): void;
   /** Persistent storage for this plugin and the session's app. */
   readonly store: AppStore;
+  /**
+   * In-memory record stores (logs, captured traffic) under the inspector's global byte budget
+   * (`--memory-budget`): past it the oldest records of any session go first and are counted.
+   * The stores are released when the session is cleared.
+   */
+  readonly records: RecordsApi;
 }
 
 type RequestHandlers<P extends PluginProtocol> = {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES, MemoryBudget } from '../../shared/records.js';
 import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
 import { EventBus } from './event-bus.js';
@@ -32,6 +33,10 @@ export interface CoreOptions {
   /** The MCP endpoint: `auth: 'none'` is `--mcp-auth none`; also session cap, idle timeout, body cap, origins. */
   mcp?: Partial<McpHttpOptions>;
   history?: HistoryOptions;
+  /** Global byte budget over everything the link feeds (logs, traffic, inactive sessions); default 512 MiB. */
+  memoryBudgetBytes?: number;
+  /** Sessions connected at once; the next app is refused with `too-many-sessions`. Default 256. */
+  maxActiveSessions?: number;
   /** Desktop mode: captures the inspector window as a PNG (the `inspector_screenshot` tool). */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
   /** How MCP clients start this build's CLI for `porthole mcp` (default: Node and bin/porthole.js). */
@@ -60,7 +65,9 @@ export class PortInUseError extends Error {
 export class Core {
   readonly version = VERSION;
   readonly bus = new EventBus();
-  readonly sessions = new SessionRegistry(this.bus);
+  /** The byte budget every record store the link feeds shares. */
+  readonly budget: MemoryBudget;
+  readonly sessions: SessionRegistry;
   readonly plugins: PluginHost;
   readonly control = new ControlServer();
   readonly link: LinkServer;
@@ -75,7 +82,15 @@ export class Core {
   private urls: CoreUrls | undefined;
 
   constructor(readonly options: CoreOptions) {
-    this.plugins = new PluginHost(options.plugins ?? builtinPlugins, this.sessions, this.bus, options.dataDir);
+    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES);
+    this.sessions = new SessionRegistry(this.bus, { budget: this.budget, maxActive: options.maxActiveSessions });
+    this.plugins = new PluginHost(
+      options.plugins ?? builtinPlugins,
+      this.sessions,
+      this.bus,
+      options.dataDir,
+      this.budget,
+    );
     this.link = new LinkServer(
       {
         port: options.debuggeePort,

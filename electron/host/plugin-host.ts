@@ -8,6 +8,7 @@ import type {
 import { majorOf, type PluginProtocol, parseWire } from '../../shared/plugin-protocol.js';
 import type { PluginOffer } from '../../shared/protocol/messages.js';
 import { type IncomingRequest, RequestError, type RequestOptions } from '../../shared/protocol/messenger.js';
+import { MemoryBudget, type RecordsApi } from '../../shared/records.js';
 import type { SessionInfo } from '../../shared/session.js';
 import { pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
 import type { EventBus } from './event-bus.js';
@@ -21,12 +22,15 @@ export class PluginHost {
   private readonly instances = new Map<string, Map<string, AnyInstance>>();
   /** AppStore watchers by file: a write through one session's store reaches the others. */
   private readonly watchers = new Map<string, Set<{ store: AppStore; listener: (value: unknown) => void }>>();
+  /** Record stores each (session, plugin) opened, released with the session. */
+  private readonly recordScopes = new Map<string, (RecordsApi & { closeAll(): void })[]>();
 
   constructor(
     definitions: readonly HostPluginDefinition[],
     private readonly sessions: SessionRegistry,
     private readonly bus: EventBus,
     private readonly dataDir: string,
+    readonly budget: MemoryBudget = new MemoryBudget(),
   ) {
     for (const definition of definitions) {
       const id = definition.protocol.id;
@@ -145,8 +149,13 @@ export class PluginHost {
       }
       return session.link.messenger;
     };
+    const records = this.budget.scope(`${plugin}:`);
+    const scopes = this.recordScopes.get(sessionId) ?? [];
+    scopes.push(records);
+    this.recordScopes.set(sessionId, scopes);
     return {
       sessionId,
+      records: { open: records.open },
       session: () => {
         const session = sessions.get(sessionId);
         if (!session) throw new Error(`session ${sessionId} was removed`);
@@ -203,5 +212,7 @@ export class PluginHost {
       }
     }
     this.instances.delete(sessionId);
+    for (const scope of this.recordScopes.get(sessionId) ?? []) scope.closeAll();
+    this.recordScopes.delete(sessionId);
   }
 }

@@ -329,11 +329,19 @@ export const StoreStatsSchema = z.object({
   count: z.number().int(),
   pending: z.number().int(),
   bodyChars: z.number().int(),
-  /** Dropped to stay within the limits since the session began. */
+  /** Estimated bytes the session's transactions hold. */
+  bytes: z.number().int(),
+  /** Dropped to stay within the limits (the session's or the inspector's memory budget) since the session began. */
   dropped: z.number().int(),
+  /** Estimated bytes of the dropped transactions. */
+  droppedBytes: z.number().int(),
   /** Agent notifications about transactions the store does not have. */
   orphans: z.number().int(),
-  limits: z.object({ maxTransactions: z.number().int(), maxBodyChars: z.number().int() }),
+  limits: z.object({
+    maxTransactions: z.number().int(),
+    maxBodyChars: z.number().int(),
+    maxBytes: z.number().int(),
+  }),
 });
 export type StoreStats = z.infer<typeof StoreStatsSchema>;
 
@@ -377,8 +385,13 @@ export const NetworkEventSchemas = {
   transaction: z.object({ change: z.enum(['added', 'updated']), transaction: TransactionSummarySchema }),
   /** The session's transactions were cleared. */
   cleared: z.object({ cleared: z.number().int() }),
-  /** The store dropped its oldest transactions to stay within bounds. */
-  dropped: z.object({ count: z.number().int(), totalDropped: z.number().int() }),
+  /** The store dropped its oldest transactions to stay within bounds (its own or the memory budget). */
+  dropped: z.object({
+    count: z.number().int(),
+    totalDropped: z.number().int(),
+    /** Estimated bytes of all transactions dropped since the session began. */
+    totalBytes: z.number().int().optional(),
+  }),
   /** The mock config or its sync state changed. */
   'mock-config': MockConfigViewSchema,
   /** A push to the debuggee was refused or unanswered; `error` says why. */

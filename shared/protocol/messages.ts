@@ -69,7 +69,16 @@ export const WelcomeSchema = z.object({
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 
-export const RejectReasonSchema = z.enum(['unsupported-version', 'invalid-hello', 'pairing-required', 'shutting-down']);
+export const RejectReasonSchema = z.enum([
+  'unsupported-version',
+  'invalid-hello',
+  'pairing-required',
+  'shutting-down',
+  'too-many-sessions',
+]);
+export type RejectReason = z.infer<typeof RejectReasonSchema>;
+/** Rejects after which an agent keeps retrying (with its backoff): the refusal is about now, not the app. */
+export const RETRYABLE_REJECT_REASONS: readonly RejectReason[] = ['shutting-down', 'too-many-sessions'];
 
 export const RejectSchema = z.object({
   type: z.literal('reject'),

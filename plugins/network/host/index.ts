@@ -62,7 +62,8 @@ class NetworkHostImpl implements NetworkHost {
     private readonly ctx: HostPluginContext<NetworkProtocol>,
     options: NetworkHostOptions,
   ) {
-    this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits });
+    this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits }, ctx.records);
+    this.store.onDropped = ({ count }) => this.emitDropped(count);
     this.appId = ctx.session().app.id;
     // Another session of the same app changed the rules: this app gets them too.
     this.unwatch = ctx.store.watch<MockConfig>(CONFIG_KEY, (next) => {
@@ -134,7 +135,7 @@ class NetworkHostImpl implements NetworkHost {
 
   dispose(): void {
     this.unwatch();
-    this.store.clear();
+    this.store.close();
   }
 
   list(query: PageQuery): Page {
@@ -299,7 +300,12 @@ class NetworkHostImpl implements NetworkHost {
   private changed(change: Change | undefined): void {
     if (!change) return;
     this.emit('transaction', { change: change.change, transaction: summarize(change.transaction) });
-    if (change.dropped) this.emit('dropped', { count: change.dropped, totalDropped: this.store.dropped });
+    if (change.dropped) this.emitDropped(change.dropped);
+  }
+
+  private emitDropped(count: number): void {
+    const { count: totalDropped, bytes: totalBytes } = this.store.droppedTotal;
+    this.emit('dropped', { count, totalDropped, totalBytes });
   }
 
   private emit<N extends NetworkEventName>(event: N, data: NetworkEvent<N>): void {
