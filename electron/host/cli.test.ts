@@ -109,6 +109,19 @@ describe('porthole serve', () => {
     expect(lines[0]).toMatch(/^porthole: cannot use the data dir .*a file is in the way .*pass --data-dir <dir>/);
   });
 
+  it('refuses a short mcp-token in one line and leaves the file as it is', async () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'mcp-token'), 'abc123\n');
+    const p = run(['serve', '--data-dir', dir, '--debuggee-port', '0', '--control-port', '0']);
+    expect(await p.exit).toBe(1);
+    const lines = p.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `porthole: could not start: ${join(dir, 'mcp-token')} holds a token of 6 characters; tokens must have at least 32. Write a longer one there, or delete the file and a strong one is made at the next start`,
+    );
+    expect(readFileSync(join(dir, 'mcp-token'), 'utf8')).toBe('abc123\n');
+  });
+
   it('refuses a short LAN pairing token and an origin with a path', async () => {
     const p = run(['serve', '--lan', 'abc']);
     expect(await p.exit).toBe(2);

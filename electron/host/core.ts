@@ -1,13 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
 import { DEFAULT_MEMORY_BUDGET_BYTES, MemoryBudget } from '../../shared/records.js';
 import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
+import { securePrivateTree } from './data-dir.js';
 import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
 import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
+import { loadOrCreateToken } from './mcp/mcp-token.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
 import { createHostTools } from './tools/host-tools.js';
@@ -101,7 +102,10 @@ export class Core {
       },
       { sessions: this.sessions, plugins: this.plugins, bus: this.bus },
     );
-    this.history = new CallHistory(options.dataDir, this.bus, options.history);
+    this.history = new CallHistory(options.dataDir, this.bus, {
+      ...options.history,
+      secrets: () => [this.ui?.token, this.mcp?.token(), options.lanPairingToken],
+    });
     const registry = new ToolRegistry(this.bus);
     this.tools = new ToolService({
       registry,
@@ -128,6 +132,7 @@ export class Core {
         plugins: this.plugins,
         registry,
         urls: () => this.urls,
+        budget: this.budget,
         mcpClients: () => this.mcp.clients(),
         windowCapture: options.windowCapture,
       }),
@@ -161,7 +166,10 @@ export class Core {
   }
 
   async start(): Promise<CoreUrls> {
-    mkdirSync(this.options.dataDir, { recursive: true });
+    securePrivateTree(this.options.dataDir);
+    // Secrets first: a token file that cannot be used stops the start before any port is taken.
+    void this.ui.token;
+    if ((this.options.mcp?.auth ?? 'token') === 'token') loadOrCreateToken(this.options.dataDir);
     this.history.load();
     const debuggeeUrl = await listenOrExplain(() => this.link.listen(), this.options.debuggeePort, '--debuggee-port');
     let controlUrl: string;

@@ -31,7 +31,11 @@ export interface HistoryOptions {
   maxTextChars?: number;
   /** Arguments whose JSON is longer are kept as a preview only (the tool still got all of them). */
   maxArgsChars?: number;
+  /** Secrets (the UI and MCP tokens) never written into a record: replaced by `[redacted]`. */
+  secrets?: () => readonly (string | undefined)[];
 }
+
+export const REDACTED = '[redacted]';
 
 export interface HistoryFilter {
   status?: CallSummary['status'];
@@ -60,6 +64,7 @@ export class CallHistory {
   private readonly maxRecords: number;
   private readonly maxTextChars: number;
   private readonly maxArgsChars: number;
+  private readonly secrets: () => readonly (string | undefined)[];
   private linesInFile = 0;
 
   constructor(
@@ -72,6 +77,7 @@ export class CallHistory {
     this.maxRecords = Math.max(1, options.maxRecords ?? 1000);
     this.maxTextChars = options.maxTextChars ?? 256 * 1024;
     this.maxArgsChars = options.maxArgsChars ?? 256 * 1024;
+    this.secrets = options.secrets ?? (() => []);
   }
 
   /** Reads the file back; a call that never finished (the inspector died) is recorded as failed. */
@@ -114,7 +120,7 @@ export class CallHistory {
       startedAt: Date.now(),
       status: 'running',
     };
-    const args = this.keepable(call.args);
+    const args = this.redact(this.keepable(call.args));
     this.entries.set(summary.id, { summary, args });
     const { status: _status, ...started } = summary;
     this.write({ kind: 'started', call: { ...started, args } });
@@ -127,10 +133,10 @@ export class CallHistory {
     const entry = this.entries.get(id);
     if (entry?.summary.status !== 'running') return undefined;
     const durationMs = Math.round((Date.now() - entry.summary.startedAt) * 100) / 100;
-    const error = outcome.status === 'succeeded' ? undefined : outcome.result.textContent;
+    const error = outcome.status === 'succeeded' ? undefined : this.redact(outcome.result.textContent);
     let result: StoredResult;
     try {
-      result = this.store(outcome.result);
+      result = this.redact(this.store(outcome.result));
     } catch (e) {
       console.error('[porthole] call history: could not store a result:', e);
       result = {
@@ -223,6 +229,22 @@ export class CallHistory {
 
   get path(): string {
     return this.file.path;
+  }
+
+  /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
+  private redact<T>(value: T): T {
+    const secrets = this.secrets().filter((s): s is string => !!s && s.length >= 8);
+    if (secrets.length === 0) return value;
+    const scrub = (text: string) => secrets.reduce((t, secret) => t.split(secret).join(REDACTED), text);
+    const walk = (v: unknown, depth: number): unknown => {
+      if (typeof v === 'string') return scrub(v);
+      if (v === null || typeof v !== 'object' || depth > 64) return v;
+      if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(v)) out[scrub(key)] = walk(item, depth + 1);
+      return out;
+    };
+    return walk(value, 0) as T;
   }
 
   /** Arguments as kept: in full unless their JSON is very long (a whole HAR file, say). */

@@ -1,8 +1,8 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { CallSummarySchema, StoredResultSchema } from '../../../shared/call-record.js';
-import { writeFileAtomic } from '../data-dir.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE, writeFileAtomic } from '../data-dir.js';
 
 /** A call began: everything known before it runs. */
 export const StartedLineSchema = z.object({
@@ -54,8 +54,8 @@ export class HistoryFile {
   }
 
   append(line: HistoryLine): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    mkdirPrivate(dirname(this.path));
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: PRIVATE_FILE_MODE });
   }
 
   rewrite(lines: readonly HistoryLine[]): void {
