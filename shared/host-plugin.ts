@@ -18,7 +18,10 @@ import type { PluginToolContext, ToolDefinition } from './tool.js';
 
 /** JSON documents a plugin keeps in the data dir, scoped to (plugin, app id): they outlive sessions. */
 export interface AppStore {
+  /** The document, or undefined; a file that is not JSON is moved aside (and reported) first. */
   read<T>(key: string): T | undefined;
+  /** Copies the document beside itself (e.g. before repairing it); returns the copy's path. */
+  backup(key: string, what: string): string | undefined;
   /** Atomic: the file is written beside and renamed over the old one. */
   write(key: string, value: unknown): void;
   /** Called when another session of the same app writes `key` (e.g. to push the change to its app). */

@@ -1,4 +1,14 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 
@@ -72,7 +82,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   }
 }
 
-export function readJson<T>(path: string): T | undefined {
+/**
+ * The JSON in `path`, or undefined when there is none. A file that is not JSON is reported; with
+ * `quarantine` it is also moved aside (kept, never overwritten by the next write) and the start goes on.
+ */
+export function readJson<T>(path: string, options: { quarantine?: boolean } = {}): T | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -82,7 +96,24 @@ export function readJson<T>(path: string): T | undefined {
   try {
     return JSON.parse(text) as T;
   } catch (e) {
-    console.error(`[porthole] ignoring ${path}: it is not valid JSON (${(e as Error).message})`);
+    const aside = options.quarantine ? keepAside(path, 'corrupt') : undefined;
+    console.error(
+      `[porthole] ignoring ${path}: it is not valid JSON (${(e as Error).message})${aside ? `; moved to ${aside}` : ''}`,
+    );
+    return undefined;
+  }
+}
+
+/** Moves a damaged file beside itself as `<name>.<what>-<time>` (copy with `copy`); returns the new path. */
+export function keepAside(path: string, what: string, copy = false): string | undefined {
+  const aside = `${path}.${what}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    if (copy) copyFileSync(path, aside);
+    else renameSync(path, aside);
+    chmodSync(aside, PRIVATE_FILE_MODE);
+    return aside;
+  } catch (e) {
+    console.error(`[porthole] could not keep ${path} aside: ${(e as Error).message}`);
     return undefined;
   }
 }

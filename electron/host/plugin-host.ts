@@ -10,7 +10,7 @@ import type { PluginOffer } from '../../shared/protocol/messages.js';
 import { type IncomingRequest, RequestError, type RequestOptions } from '../../shared/protocol/messenger.js';
 import { MemoryBudget, type RecordsApi } from '../../shared/records.js';
 import type { SessionInfo } from '../../shared/session.js';
-import { pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
+import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
 import type { EventBus } from './event-bus.js';
 import type { Session, SessionRegistry } from './sessions.js';
 
@@ -180,7 +180,8 @@ export class PluginHost {
   private appStore(plugin: string, appId: () => string): AppStore {
     const file = (key: string) => join(pluginAppDir(this.dataDir, plugin, appId()), `${safeName(key)}.json`);
     const store: AppStore = {
-      read: <T>(key: string) => readJson<T>(file(key)),
+      read: <T>(key: string) => readJson<T>(file(key), { quarantine: true }),
+      backup: (key, what) => keepAside(file(key), what, true),
       write: (key, value) => {
         const path = file(key);
         writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);

@@ -302,6 +302,23 @@ export type MockSync = z.infer<typeof MockSyncSchema>;
 export const MockConfigViewSchema = MockConfigSchema.extend({
   hits: z.record(z.string(), z.number().int()),
   sync: MockSyncSchema,
+  /** The saved rules were not all valid when this session read them: what was kept, dropped and why. */
+  repaired: z
+    .object({
+      kept: z.number().int(),
+      dropped: z.array(
+        z.object({
+          /** Position in the saved file (-1: the rules list itself). */
+          index: z.number().int(),
+          id: z.string().optional(),
+          name: z.string().optional(),
+          reason: z.string(),
+        }),
+      ),
+      /** The invalid file, kept beside the repaired one. */
+      backup: z.string().optional(),
+    })
+    .optional(),
 });
 export type MockConfigView = z.infer<typeof MockConfigViewSchema>;
 

@@ -11,6 +11,7 @@ import type {
 import type { CallSurface } from '../../../shared/tool.js';
 import { mirrorText, type ToolResult } from '../../../shared/tool-result.js';
 import type { CallOutcomeStatus } from '../../../shared/tool-runner.js';
+import { keepAside } from '../data-dir.js';
 import type { EventBus } from '../event-bus.js';
 import { HistoryFile, type HistoryLine } from './history-file.js';
 import { ImageStore } from './image-store.js';
@@ -104,8 +105,12 @@ export class CallHistory {
     }
     this.trim();
     this.linesInFile = lines.length;
-    if (damaged > 0)
-      console.error(`[porthole] call history: skipped ${damaged} unreadable line(s) in ${this.file.path}`);
+    if (damaged > 0) {
+      const aside = keepAside(this.file.path, 'damaged', true);
+      console.error(
+        `[porthole] call history: skipped ${damaged} unreadable line(s) in ${this.file.path}${aside ? `; the file as it was is kept as ${aside}` : ''}`,
+      );
+    }
     if (damaged > 0 || interrupted > 0 || this.linesInFile > this.entries.size * 2) this.compact();
   }
 

@@ -108,6 +108,21 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
   };
 
+  // Saved rules that were not all valid: say once which were dropped and where the old file is.
+  const repaired = config?.repaired;
+  useEffect(() => {
+    if (!repaired) return;
+    const which = repaired.dropped
+      .map(
+        (d) => `${d.index >= 0 ? `rule ${d.index + 1}` : 'the rule list'}${d.name ? ` "${d.name}"` : ''}: ${d.reason}`,
+      )
+      .join('; ');
+    setMessage({
+      kind: 'error',
+      text: `Some saved mock rules were invalid and dropped (${repaired.kept} kept). ${which}.${repaired.backup ? ` The old file is kept as ${repaired.backup}.` : ''}`,
+    });
+  }, [repaired]);
+
   usePluginEvents(networkProtocol, session.id, (events) => {
     // While the first pages load, events wait; drops are already reflected in the pages.
     if (loading.current) loading.current.push(...events.filter((e) => e.event !== 'dropped'));
