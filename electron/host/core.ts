@@ -192,6 +192,7 @@ export class Core {
     this.ui.close();
     await this.mcp.stop().catch(() => {});
     await Promise.allSettled([this.link.close(), this.control.close()]);
+    await this.history.flush();
   }
 }
 

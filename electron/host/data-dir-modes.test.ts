@@ -65,6 +65,7 @@ describe.skipIf(process.platform === 'win32')('the data dir', () => {
     expect(statusText).not.toContain(mcpToken);
     expect((status.structuredContent as { urls: { ui: string } }).urls.ui).toBe(`${t.urls.controlUrl}/`);
 
+    await t.core.history.flush();
     const history = readFileSync(t.core.history.path, 'utf8');
     expect(history).toContain('[redacted]');
     expect(history).not.toContain(uiToken);
