@@ -13,6 +13,11 @@ export interface RecordStoreOptions<T> {
   maxCount?: number;
   /** Records went, oldest first: over this store's bounds or the global budget. Not called for delete/clear. */
   onDrop?: (values: T[], dropped: Dropped) => void;
+  /**
+   * Keep the records (JSON values) across inspector restarts, with the session: the store opens
+   * with what the last run had (a kill loses about the last second of changes).
+   */
+  persist?: boolean;
 }
 
 /**
@@ -35,6 +40,8 @@ export interface RecordStore<T> {
   delete(key: string): boolean;
   /** Oldest first. */
   values(): IterableIterator<T>;
+  /** Keys and values, oldest first. */
+  entries(): IterableIterator<[string, T]>;
   /** Removes everything (not counted as dropped); returns how many records went. */
   clear(): number;
   /** Releases the store from the budget; it is empty and unusable afterwards. */
@@ -141,7 +148,7 @@ export class MemoryBudget {
 }
 
 class StoreImpl<T> implements RecordStore<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly byKey = new Map<string, Entry<T>>();
   private readonly sizeOf: (value: T) => number;
   bytes = 0;
   readonly dropped: Dropped = { count: 0, bytes: 0 };
@@ -156,20 +163,20 @@ class StoreImpl<T> implements RecordStore<T> {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.byKey.size;
   }
 
   get(key: string): T | undefined {
-    return this.entries.get(key)?.value;
+    return this.byKey.get(key)?.value;
   }
 
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.byKey.has(key);
   }
 
   set(key: string, value: T): void {
     if (this.closed) return;
-    const existing = this.entries.get(key);
+    const existing = this.byKey.get(key);
     if (existing) {
       existing.value = value;
       this.measure(existing);
@@ -177,32 +184,39 @@ class StoreImpl<T> implements RecordStore<T> {
     }
     const entry: Entry<T> = { key, value, bytes: 0, seq: 0, store: this };
     entry.seq = this.budget.nextSeq(entry as Entry<unknown>);
-    this.entries.set(key, entry);
+    this.byKey.set(key, entry);
     this.measure(entry);
   }
 
   remeasure(key: string): void {
-    const entry = this.entries.get(key);
+    const entry = this.byKey.get(key);
     if (entry) this.measure(entry);
   }
 
   delete(key: string): boolean {
-    const entry = this.entries.get(key);
+    const entry = this.byKey.get(key);
     if (!entry) return false;
     this.unlink(entry);
     return true;
   }
 
   values(): IterableIterator<T> {
-    const entries = this.entries.values();
+    const entries = this.byKey.values();
     return (function* () {
       for (const entry of entries) yield entry.value;
     })();
   }
 
+  entries(): IterableIterator<[string, T]> {
+    const entries = this.byKey.values();
+    return (function* (): Generator<[string, T]> {
+      for (const entry of entries) yield [entry.key, entry.value];
+    })();
+  }
+
   clear(): number {
-    const n = this.entries.size;
-    for (const entry of [...this.entries.values()]) this.unlink(entry);
+    const n = this.byKey.size;
+    for (const entry of [...this.byKey.values()]) this.unlink(entry);
     return n;
   }
 
@@ -232,8 +246,8 @@ class StoreImpl<T> implements RecordStore<T> {
     const drops = new Map<StoreImpl<unknown>, Entry<unknown>[]>();
     const maxBytes = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
     const maxCount = this.options.maxCount ?? Number.POSITIVE_INFINITY;
-    for (const oldest of this.entries.values()) {
-      if (this.bytes <= maxBytes && this.entries.size <= maxCount) break;
+    for (const oldest of this.byKey.values()) {
+      if (this.bytes <= maxBytes && this.byKey.size <= maxCount) break;
       if (oldest === entry) continue;
       this.evict(oldest as Entry<unknown>, drops);
     }
@@ -251,7 +265,7 @@ class StoreImpl<T> implements RecordStore<T> {
   }
 
   private unlink(entry: Entry<T>): void {
-    this.entries.delete(entry.key);
+    this.byKey.delete(entry.key);
     this.bytes -= entry.bytes;
     this.budget.forget(entry as Entry<unknown>);
   }

@@ -8,10 +8,11 @@ import type {
 import { majorOf, type PluginProtocol, parseWire } from '../../shared/plugin-protocol.js';
 import type { PluginOffer } from '../../shared/protocol/messages.js';
 import { type IncomingRequest, RequestError, type RequestOptions } from '../../shared/protocol/messenger.js';
-import { MemoryBudget, type RecordsApi } from '../../shared/records.js';
+import { MemoryBudget, type RecordStore, type RecordStoreOptions, type RecordsApi } from '../../shared/records.js';
 import type { SessionInfo } from '../../shared/session.js';
 import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
 import type { EventBus } from './event-bus.js';
+import type { SessionPersistence } from './persistence.js';
 import type { Session, SessionRegistry } from './sessions.js';
 
 type AnyInstance = HostPluginInstance<PluginProtocol>;
@@ -31,6 +32,7 @@ export class PluginHost {
     private readonly bus: EventBus,
     private readonly dataDir: string,
     readonly budget: MemoryBudget = new MemoryBudget(),
+    private readonly persistence?: SessionPersistence,
   ) {
     for (const definition of definitions) {
       const id = definition.protocol.id;
@@ -155,7 +157,7 @@ export class PluginHost {
     this.recordScopes.set(sessionId, scopes);
     return {
       sessionId,
-      records: { open: records.open },
+      records: { open: (name, options) => this.openRecords(sessionId, plugin, records, name, options) },
       session: () => {
         const session = sessions.get(sessionId);
         if (!session) throw new Error(`session ${sessionId} was removed`);
@@ -175,6 +177,42 @@ export class PluginHost {
       emit: (event, data) => this.bus.emit('plugin:event', { sessionId, plugin, event, data }),
       store: this.appStore(plugin, () => sessions.get(sessionId)?.info.app.id ?? sessionId),
     } as HostPluginContext<PluginProtocol>;
+  }
+
+  /** A record store for a plugin; a `persist` one is filled from the last run and written back as it changes. */
+  private openRecords<T>(
+    sessionId: string,
+    plugin: string,
+    records: RecordsApi,
+    name: string,
+    options: RecordStoreOptions<T> = {},
+  ): RecordStore<T> {
+    const persistence = this.persistence;
+    if (!options.persist || !persistence) return records.open<T>(name, options);
+    const file = persistence.storeFile(sessionId, plugin, name);
+    let loaded = false;
+    const changed = () => {
+      if (loaded) persistence.storeChanged(file, store);
+    };
+    const store = records.open<T>(name, {
+      ...options,
+      onDrop: (values, dropped) => {
+        changed();
+        options.onDrop?.(values, dropped);
+      },
+    });
+    persistence.loadStore(file, store);
+    loaded = true;
+    const tracked: RecordStore<T> = Object.create(store);
+    for (const method of ['set', 'remeasure', 'delete', 'clear'] as const) {
+      const original = store[method].bind(store) as (...args: unknown[]) => unknown;
+      (tracked as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        const result = original(...args);
+        changed();
+        return result;
+      };
+    }
+    return tracked;
   }
 
   private appStore(plugin: string, appId: () => string): AppStore {

@@ -175,6 +175,24 @@ export class SessionRegistry {
     return session;
   }
 
+  /** A session saved by an earlier run: listed as inactive, resumable with its secret. */
+  restore(saved: { info: SessionInfo; secret: string }): Session | undefined {
+    if (this.sessions.has(saved.info.id)) return undefined;
+    const session: Session = {
+      secret: saved.secret,
+      link: undefined,
+      info: { ...saved.info, active: false, disconnectedAt: saved.info.disconnectedAt ?? Date.now() },
+    };
+    this.sessions.set(session.info.id, session);
+    this.inactive.set(session.info.id, session);
+    return this.sessions.has(session.info.id) ? session : undefined;
+  }
+
+  /** What the sessions need to be resumed after a restart. */
+  persisted(): { info: SessionInfo; secret: string }[] {
+    return [...this.sessions.values()].map((s) => ({ info: s.info, secret: s.secret }));
+  }
+
   /** The connection is gone; the session stays listed as inactive. Ignores links already replaced. */
   detach(session: Session, link: SessionLink): boolean {
     if (session.link !== link) return false;

@@ -20,8 +20,9 @@ export interface ExampleHost extends HostPluginInstance<typeof exampleProtocol> 
 }
 
 export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>): ExampleHost {
-  const entries = ctx.records.open<LogEntry>('log', { maxCount: LOG_CAPACITY, maxBytes: LOG_BYTES });
+  const entries = ctx.records.open<LogEntry>('log', { maxCount: LOG_CAPACITY, maxBytes: LOG_BYTES, persist: true });
   let seq = 0;
+  for (const [key] of entries.entries()) seq = Math.max(seq, Number(key) + 1 || 0);
   const ping = async (signal?: AbortSignal) => {
     const started = performance.now();
     const { agentTime } = await ctx.request('ping', { sentAt: Date.now() }, { signal });

@@ -91,7 +91,13 @@ export class TransactionStore {
         for (const tx of txs) this.bodyChars -= bodyChars(tx.request.body) + bodyChars(tx.response?.body);
         this.countDropped(dropped);
       },
+      // Kept across inspector restarts with the session; the store opens with what the last run had.
+      persist: true,
     });
+    for (const tx of this.byId.values()) {
+      this.seq = Math.max(this.seq, tx.seq);
+      this.bodyChars += bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+    }
   }
 
   /** Transactions dropped to stay within bounds since the session began. */
