@@ -12,7 +12,7 @@ export interface RecordStoreOptions<T> {
   /** Most records kept (default: no count bound). */
   maxCount?: number;
   /** Records went, oldest first: over this store's bounds or the global budget. Not called for delete/clear. */
-  onDrop?: (values: T[], dropped: Dropped) => void;
+  onDrop?: (values: T[], dropped: Dropped, keys: string[]) => void;
   /**
    * Keep the records (JSON values) across inspector restarts, with the session: the store opens
    * with what the last run had (a kill loses about the last second of changes).
@@ -261,6 +261,7 @@ class StoreImpl<T> implements RecordStore<T> {
     this.options.onDrop?.(
       entries.map((e) => e.value as T),
       dropped,
+      entries.map((e) => e.key),
     );
   }
 

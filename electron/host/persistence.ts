@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { RecordStore } from '../../shared/records.js';
@@ -20,7 +20,7 @@ export const PERSIST_INTERVAL_MS = 1000;
  * files, beside and renamed over, at most once per interval and off the event loop.
  */
 export class SessionPersistence {
-  private readonly dirty = new Map<string, () => string>();
+  private readonly dirty = new Map<string, () => { text: string; append: boolean }>();
   private timer: NodeJS.Timeout | undefined;
   private io: Promise<void> = Promise.resolve();
   private closed = false;
@@ -65,6 +65,56 @@ export class SessionPersistence {
     }
   }
 
+  /**
+   * A store's journal: changed records are appended as `[key, value]`, removed ones as `[key]`,
+   * once per interval; the file is rewritten whole once it holds far more than the store.
+   */
+  journal<T>(file: string, store: () => RecordStore<T>) {
+    const changed = new Set<string>();
+    const deleted = new Set<string>();
+    let whole = false;
+    let written = 0;
+    const render = () => {
+      const s = store();
+      let out = '';
+      if (whole || written > 2 * s.bytes + 1024 * 1024) {
+        whole = false;
+        changed.clear();
+        deleted.clear();
+        const lines: string[] = [];
+        for (const entry of s.entries()) lines.push(`${JSON.stringify(entry)}\n`);
+        out = lines.join('');
+        written = out.length;
+        return { text: out, append: false };
+      }
+      for (const key of deleted) out += `${JSON.stringify([key])}\n`;
+      for (const key of changed) {
+        const value = s.get(key);
+        if (value !== undefined) out += `${JSON.stringify([key, value])}\n`;
+      }
+      changed.clear();
+      deleted.clear();
+      written += out.length;
+      return { text: out, append: true };
+    };
+    return {
+      changed: (key: string) => {
+        deleted.delete(key);
+        changed.add(key);
+        this.markJournal(file, render);
+      },
+      deleted: (key: string) => {
+        changed.delete(key);
+        deleted.add(key);
+        this.markJournal(file, render);
+      },
+      rewrite: () => {
+        whole = true;
+        this.markJournal(file, render);
+      },
+    };
+  }
+
   /** Fills a store with what was saved for it; damaged lines are skipped. */
   loadStore<T>(file: string, store: RecordStore<T>): void {
     let text: string;
@@ -76,21 +126,14 @@ export class SessionPersistence {
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
-        const [key, value] = JSON.parse(line) as [string, T];
-        if (typeof key === 'string') store.set(key, value);
+        const record = JSON.parse(line) as [string, T] | [string];
+        if (typeof record[0] !== 'string') continue;
+        if (record.length === 1) store.delete(record[0]);
+        else store.set(record[0], record[1] as T);
       } catch {
         // a line cut short by a kill
       }
     }
-  }
-
-  /** The store changed: write it (whole) at the next interval. */
-  storeChanged<T>(file: string, store: RecordStore<T>): void {
-    this.mark(file, () => {
-      const lines: string[] = [];
-      for (const entry of store.entries()) lines.push(`${JSON.stringify(entry)}\n`);
-      return lines.join('');
-    });
   }
 
   sessionsChanged(): void {
@@ -126,6 +169,10 @@ export class SessionPersistence {
   }
 
   private mark(file: string, render: () => string): void {
+    this.markJournal(file, () => ({ text: render(), append: false }));
+  }
+
+  private markJournal(file: string, render: () => { text: string; append: boolean }): void {
     if (this.closed) return;
     this.dirty.set(file, render);
     this.timer ??= setTimeout(() => {
@@ -141,7 +188,12 @@ export class SessionPersistence {
       this.dirty.clear();
       for (const [file, render] of work) {
         try {
-          await writePrivate(file, render());
+          const { text, append } = render();
+          if (!append) await writePrivate(file, text);
+          else if (text) {
+            await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+            await appendFile(file, text, { mode: PRIVATE_FILE_MODE });
+          }
         } catch (e) {
           console.error(`[porthole] sessions: could not write ${file}: ${(e as Error).message}`);
         }

@@ -191,27 +191,35 @@ export class PluginHost {
     if (!options.persist || !persistence) return records.open<T>(name, options);
     const file = persistence.storeFile(sessionId, plugin, name);
     let loaded = false;
-    const changed = () => {
-      if (loaded) persistence.storeChanged(file, store);
-    };
+    const journal = persistence.journal(file, () => store);
     const store = records.open<T>(name, {
       ...options,
-      onDrop: (values, dropped) => {
-        changed();
-        options.onDrop?.(values, dropped);
+      onDrop: (values, dropped, keys) => {
+        if (loaded) for (const key of keys) journal.deleted(key);
+        options.onDrop?.(values, dropped, keys);
       },
     });
     persistence.loadStore(file, store);
     loaded = true;
     const tracked: RecordStore<T> = Object.create(store);
-    for (const method of ['set', 'remeasure', 'delete', 'clear'] as const) {
-      const original = store[method].bind(store) as (...args: unknown[]) => unknown;
-      (tracked as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-        const result = original(...args);
-        changed();
-        return result;
-      };
-    }
+    tracked.set = (key, value) => {
+      store.set(key, value);
+      journal.changed(key);
+    };
+    tracked.remeasure = (key) => {
+      store.remeasure(key);
+      journal.changed(key);
+    };
+    tracked.delete = (key) => {
+      const had = store.delete(key);
+      if (had) journal.deleted(key);
+      return had;
+    };
+    tracked.clear = () => {
+      const n = store.clear();
+      journal.rewrite();
+      return n;
+    };
     return tracked;
   }
 
