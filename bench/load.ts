@@ -1,7 +1,8 @@
 // npm run bench:load: 200 agents send network traffic and 20 MCP clients call tools against one
 // inspector (a child process) for a bounded time, loopback only. Reports calls answered and failed,
 // tools/call p50/p95, the inspector's event-loop delay p99 and its RSS over time.
-// Env: LOAD_SECONDS (60), LOAD_AGENTS (200), LOAD_CLIENTS (20), LOAD_BUDGET_MIB (128), LOAD_BODY_BYTES (4096).
+// Env: LOAD_SECONDS (60), LOAD_AGENTS (200), LOAD_CLIENTS (20), LOAD_BUDGET_MIB (128), LOAD_BODY_BYTES (4096),
+// LOAD_RPS_PER_AGENT (5), LOAD_PROFILE (a folder: CPU profile of the inspector).
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const agentCount = Number(process.env.LOAD_AGENTS ?? 200);
 const clientCount = Number(process.env.LOAD_CLIENTS ?? 20);
 const bodyBytes = Number(process.env.LOAD_BODY_BYTES ?? 4096);
+/** Requests each app makes per second (each is three link frames: started, response, completed). */
+const rate = Number(process.env.LOAD_RPS_PER_AGENT ?? 5);
 
 interface Sample {
   eldP99Ms: number;
@@ -26,7 +29,11 @@ interface Sample {
 }
 
 const child = fork(join(import.meta.dirname, 'load', 'inspector.ts'), [], {
-  execArgv: ['--import', 'tsx'],
+  execArgv: [
+    '--import',
+    'tsx',
+    ...(process.env.LOAD_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.LOAD_PROFILE] : []),
+  ],
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const samples: (Sample & { t: number })[] = [];
@@ -84,8 +91,9 @@ const agents = await Promise.all(
   ),
 );
 let n = 0;
-const traffic = setInterval(() => {
-  for (const ws of agents) {
+// Each app on its own timer, spread over the interval, as independent apps would be.
+const timers = agents.map((ws, i) => {
+  const tick = () => {
     const id = `t${n++}`;
     const now = Date.now();
     const notify = (method: string, params: unknown) =>
@@ -111,8 +119,19 @@ const traffic = setInterval(() => {
       durationMs: 2,
     });
     sent++;
-  }
-}, 100);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const start = setTimeout(
+    () => {
+      timer = setInterval(tick, 1000 / rate);
+    },
+    (i * 1000) / rate / agents.length,
+  );
+  return () => {
+    clearTimeout(start);
+    clearInterval(timer);
+  };
+});
 
 // ─── MCP clients: tools/call in a loop ────────────────────────────────────────
 const durations: number[] = [];
@@ -152,7 +171,7 @@ await Promise.all([
   ...Array.from({ length: clientCount }, (_, i) => client(i)),
   new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
 ]);
-clearInterval(traffic);
+for (const stop of timers) stop();
 for (const ws of agents) ws.close();
 
 const pct = (values: number[], p: number) => {
@@ -161,7 +180,7 @@ const pct = (values: number[], p: number) => {
 };
 const eld = samples.map((s) => s.eldP99Ms);
 console.log(
-  `load: ${agentCount} agents (${sent} transactions of ${bodyBytes} B), ${clientCount} MCP clients, ${seconds} s`,
+  `load: ${agentCount} agents at ${rate} requests/s each (${sent} transactions of ${bodyBytes} B), ${clientCount} MCP clients, ${seconds} s`,
 );
 console.log(
   `tools/call: ${answered} answered, ${failed} failed; p50 ${pct(durations, 50).toFixed(1)} ms, p95 ${pct(durations, 95).toFixed(1)} ms`,
@@ -177,6 +196,8 @@ for (const s of samples.filter((_, i) => i % step === 0 || i === samples.length 
     `${s.t.toFixed(0).padStart(7)}  ${s.rssMiB.toFixed(0).padStart(8)}  ${s.heapMiB.toFixed(0).padStart(9)}  ${s.budgetUsedMiB.toFixed(0).padStart(16)}  ${String(s.dropped).padStart(7)}  ${s.eldP99Ms.toFixed(1).padStart(11)}`,
   );
 }
+const exited = new Promise((r) => child.once('exit', r));
 child.disconnect();
+await exited;
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(failed > 0 ? 1 : 0);

@@ -21,6 +21,7 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 process.send?.({ type: 'ready', urls, dataDir });
 setInterval(() => {
+  if (!process.connected) return;
   process.send?.({
     type: 'sample',
     eldP99Ms: delay.percentile(99) / 1e6,

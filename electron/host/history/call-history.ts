@@ -289,17 +289,11 @@ export class CallHistory {
   /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
   private redact<T>(value: T): T {
     const secrets = this.secrets().filter((s): s is string => !!s && s.length >= 8);
-    if (secrets.length === 0) return value;
-    const scrub = (text: string) => secrets.reduce((t, secret) => t.split(secret).join(REDACTED), text);
-    const walk = (v: unknown, depth: number): unknown => {
-      if (typeof v === 'string') return scrub(v);
-      if (v === null || typeof v !== 'object' || depth > 64) return v;
-      if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
-      const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(v)) out[scrub(key)] = walk(item, depth + 1);
-      return out;
-    };
-    return walk(value, 0) as T;
+    if (secrets.length === 0 || value === undefined) return value;
+    // Secrets are base64url, so they can be replaced in the JSON text without breaking it.
+    const json = JSON.stringify(value);
+    if (json === undefined || !secrets.some((secret) => json.includes(secret))) return value;
+    return JSON.parse(secrets.reduce((t, secret) => t.split(secret).join(REDACTED), json)) as T;
   }
 
   /** Arguments as kept: in full unless their JSON is very long (a whole HAR file, say). */
