@@ -163,6 +163,45 @@ describe('agent ↔ inspector', () => {
     expect(second.core.sessions.get(sessionId)!.info.droppedNotifications).toBe(3);
   });
 
+  it('bounds its offline buffer in bytes: the newest entries that fit arrive, the others are counted', async () => {
+    const first = await startTestCore();
+    const { debuggeeUrl } = first.urls;
+    const port = Number(new URL(debuggeeUrl).port);
+    const plugin = example();
+    const a = agent({
+      url: debuggeeUrl,
+      app,
+      plugins: [plugin],
+      reconnect: fastReconnect,
+      offlineBufferBytes: 1024 * 1024,
+    });
+    await connected(a);
+    await first.stop();
+    await waitFor(() => a.status.state === 'waiting', 'the agent to notice the restart');
+
+    for (let i = 1; i <= 8; i++) plugin.log('info', `offline ${i}`, { blob: 'z'.repeat(300_000) });
+    const second = await core({ debuggeePort: port });
+    const sessionId = await connected(a);
+    const host = exampleHost(second, sessionId);
+    await waitFor(() => host.log().length === 3, 'the three entries that fit in 1 MiB');
+    expect(host.log().map((e) => e.message)).toEqual(['offline 6', 'offline 7', 'offline 8']);
+    expect(second.core.sessions.get(sessionId)!.info.droppedNotifications).toBe(5);
+  });
+
+  it('keeps retrying after too-many-sessions and connects once a place frees', async () => {
+    const t = await core({ maxActiveSessions: 1 });
+    const holder = agent({ url: t.urls.debuggeeUrl, app, plugins: [example()] });
+    await connected(holder);
+    const waiting = agent({
+      url: t.urls.debuggeeUrl,
+      app: { id: 'com.test.other', name: 'Other' },
+      reconnect: fastReconnect,
+    });
+    await waitFor(() => waiting.status.state === 'waiting' && waiting.status.attempt >= 2, 'a refused attempt or two');
+    holder.disconnect();
+    await connected(waiting);
+  });
+
   it('stops for good when the inspector rejects its protocol version, saying why', async () => {
     const { WebSocketServer } = await import('ws');
     const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,5 @@
 import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
-import { PROTOCOL_VERSION, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
+import { PROTOCOL_VERSION, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
 import type { AppInfo, DeviceInfo, Message, Reject, SessionFrame, Welcome } from '../shared/protocol/messages.js';
 import { Messenger, RequestError } from '../shared/protocol/messenger.js';
@@ -24,6 +24,8 @@ export interface ConnectOptions {
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Notifications kept per plugin while offline; the oldest are dropped beyond it. Default 1000. */
   offlineBufferSize?: number;
+  /** Estimated bytes of notifications kept per plugin while offline; the oldest are dropped beyond it. Default 8 MiB. */
+  offlineBufferBytes?: number;
   /** A WebSocket implementation, where the platform has none and `ws` cannot be imported. */
   WebSocket?: WebSocketConstructor;
   onStatus?: (status: AgentStatus) => void;
@@ -108,7 +110,7 @@ class AgentConnection implements Agent {
     for (const plugin of options.plugins ?? []) {
       if (this.plugins.has(plugin.protocol.id))
         throw new Error(`porthole: plugin "${plugin.protocol.id}" was given twice`);
-      plugin.runtime.buffer = new OfflineBuffer(options.offlineBufferSize ?? 1000);
+      plugin.runtime.buffer = new OfflineBuffer(options.offlineBufferSize ?? 1000, options.offlineBufferBytes);
       plugin.runtime.link = {
         notify: (id, method, params) => this.send(id, method, params),
         request: (id, method, params, requestOptions) => {
@@ -195,7 +197,7 @@ class AgentConnection implements Agent {
       }
       if (message.type === 'reject') {
         closedReason = `the inspector refused the connection: ${message.message}`;
-        if (message.reason !== 'shutting-down') this.stopForGood(message);
+        if (!(RETRYABLE_REJECT_REASONS as readonly string[]).includes(message.reason)) this.stopForGood(message);
         return;
       }
       if (message.type === 'heartbeat') return;

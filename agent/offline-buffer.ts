@@ -1,37 +1,53 @@
+import { estimateBytes } from '../shared/records.js';
+
 export interface BufferedNotification {
   seq: number;
   plugin: string;
   method: string;
   params: unknown;
+  /** Estimated bytes, counted against the buffer's byte bound. */
+  bytes: number;
 }
 
 let nextSeq = 0;
 
+export const DEFAULT_OFFLINE_BUFFER_BYTES = 8 * 1024 * 1024;
+
 /**
- * Notifications a plugin made while the inspector was unreachable. Bounded: when full, the oldest
- * entry is dropped and counted, so the host can be told how many were lost.
+ * Notifications a plugin made while the inspector was unreachable. Bounded in count and in bytes:
+ * past either the oldest entries are dropped and counted, so the host can be told how many were lost.
  */
 export class OfflineBuffer {
   private entries: BufferedNotification[] = [];
   private head = 0;
+  private bytes = 0;
   dropped = 0;
+  droppedBytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly maxBytes = DEFAULT_OFFLINE_BUFFER_BYTES,
+  ) {}
 
   get size(): number {
     return this.entries.length - this.head;
   }
 
+  /** Estimated bytes held now. */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
   push(plugin: string, method: string, params: unknown): void {
-    if (this.capacity <= 0) {
+    const bytes = estimateBytes(params) + plugin.length + method.length;
+    if (this.capacity <= 0 || bytes > this.maxBytes) {
       this.dropped++;
+      this.droppedBytes += bytes;
       return;
     }
-    if (this.size >= this.capacity) {
-      this.head++;
-      this.dropped++;
-    }
-    this.entries.push({ seq: nextSeq++, plugin, method, params });
+    this.entries.push({ seq: nextSeq++, plugin, method, params, bytes });
+    this.bytes += bytes;
+    this.trim();
     if (this.head > 1024 && this.head * 2 > this.entries.length) this.compact();
   }
 
@@ -40,6 +56,7 @@ export class OfflineBuffer {
     const out = this.entries.slice(this.head);
     this.entries = [];
     this.head = 0;
+    this.bytes = 0;
     return out;
   }
 
@@ -47,11 +64,18 @@ export class OfflineBuffer {
   restore(entries: BufferedNotification[]): void {
     this.entries = [...entries, ...this.entries.slice(this.head)];
     this.head = 0;
-    while (this.size > this.capacity) {
-      this.head++;
-      this.dropped++;
-    }
+    this.bytes = this.entries.reduce((n, e) => n + e.bytes, 0);
+    this.trim();
     this.compact();
+  }
+
+  private trim(): void {
+    while (this.size > this.capacity || this.bytes > this.maxBytes) {
+      const oldest = this.entries[this.head++]!;
+      this.bytes -= oldest.bytes;
+      this.dropped++;
+      this.droppedBytes += oldest.bytes;
+    }
   }
 
   private compact(): void {

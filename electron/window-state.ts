@@ -18,7 +18,7 @@ const file = (dataDir: string) => join(dataDir, 'window-state.json');
 
 /** The last window size and position, kept only if it still overlaps a display enough to grab it. */
 export function loadWindowState(dataDir: string, displays: readonly Rect[]): WindowState {
-  const saved = readJson<Partial<WindowState>>(file(dataDir));
+  const saved = readJson<Partial<WindowState>>(file(dataDir), { quarantine: true });
   const bounds = saved?.bounds;
   if (!bounds || !(bounds.width >= 400 && bounds.height >= 300)) return { bounds: DEFAULT_BOUNDS, maximized: false };
   const placed = bounds.x !== undefined && bounds.y !== undefined;

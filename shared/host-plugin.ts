@@ -12,12 +12,16 @@ import type {
   RequestResult,
 } from './plugin-protocol.js';
 import type { RequestOptions } from './protocol/messenger.js';
+import type { RecordsApi } from './records.js';
 import type { SessionInfo } from './session.js';
 import type { PluginToolContext, ToolDefinition } from './tool.js';
 
 /** JSON documents a plugin keeps in the data dir, scoped to (plugin, app id): they outlive sessions. */
 export interface AppStore {
+  /** The document, or undefined; a file that is not JSON is moved aside (and reported) first. */
   read<T>(key: string): T | undefined;
+  /** Copies the document beside itself (e.g. before repairing it); returns the copy's path. */
+  backup(key: string, what: string): string | undefined;
   /** Atomic: the file is written beside and renamed over the old one. */
   write(key: string, value: unknown): void;
   /** Called when another session of the same app writes `key` (e.g. to push the change to its app). */
@@ -42,6 +46,12 @@ export interface HostPluginContext<P extends PluginProtocol> {
   emit(event: string, data?: unknown): void;
   /** Persistent storage for this plugin and the session's app. */
   readonly store: AppStore;
+  /**
+   * In-memory record stores (logs, captured traffic) under the inspector's global byte budget
+   * (`--memory-budget`): past it the oldest records of any session go first and are counted.
+   * The stores are released when the session is cleared.
+   */
+  readonly records: RecordsApi;
 }
 
 type RequestHandlers<P extends PluginProtocol> = {

@@ -6,8 +6,12 @@ export type ToolContent = { type: 'text'; text: string } | { type: 'image'; data
  * every byte); the call history uses it to store the payload once.
  */
 export function mirrorText(value: Record<string, unknown>): string {
-  return JSON.stringify(value);
+  let text = mirrors.get(value);
+  if (text === undefined) mirrors.set(value, (text = JSON.stringify(value)));
+  return text;
 }
+/** Made once per payload (results are not changed after they are made): the history compares with it. */
+const mirrors = new WeakMap<object, string>();
 
 /**
  * What a tool answers with, owned by Porthole so plugin code never sees MCP SDK types.

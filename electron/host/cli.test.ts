@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeStartupError } from './launch.js';
+import { coreOptionsFromFlags, describeStartupError } from './launch.js';
 import { waitFor } from './testing.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
@@ -109,6 +109,19 @@ describe('porthole serve', () => {
     expect(lines[0]).toMatch(/^porthole: cannot use the data dir .*a file is in the way .*pass --data-dir <dir>/);
   });
 
+  it('refuses a short mcp-token in one line and leaves the file as it is', async () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'mcp-token'), 'abc123\n');
+    const p = run(['serve', '--data-dir', dir, '--debuggee-port', '0', '--control-port', '0']);
+    expect(await p.exit).toBe(1);
+    const lines = p.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `porthole: could not start: ${join(dir, 'mcp-token')} holds a token of 6 characters; tokens must have at least 32. Write a longer one there, or delete the file and a strong one is made at the next start`,
+    );
+    expect(readFileSync(join(dir, 'mcp-token'), 'utf8')).toBe('abc123\n');
+  });
+
   it('refuses a short LAN pairing token and an origin with a path', async () => {
     const p = run(['serve', '--lan', 'abc']);
     expect(await p.exit).toBe(2);
@@ -118,6 +131,23 @@ describe('porthole serve', () => {
     const q = run(['serve', '--allow-origin', 'http://myapp.test/']);
     expect(await q.exit).toBe(2);
     expect(q.output()).toContain('--allow-origin must be an origin such as http://myapp.test:*');
+  });
+});
+
+describe('--memory-budget and --max-sessions', () => {
+  it('reads sizes in MiB by default or with a unit, and refuses what is not a size of at least 16 MiB', () => {
+    const budget = (v: string) => coreOptionsFromFlags({ 'memory-budget': v }).memoryBudgetBytes;
+    expect(budget('512')).toBe(512 * 1024 ** 2);
+    expect(budget('2GiB')).toBe(2 * 1024 ** 3);
+    expect(budget('64 mib')).toBe(64 * 1024 ** 2);
+    expect(coreOptionsFromFlags({}).memoryBudgetBytes).toBeUndefined();
+    for (const bad of ['8', 'lots', '-1', '512TB']) {
+      expect(() => budget(bad)).toThrow(
+        `--memory-budget must be a size of at least 16 MiB such as 512, 512MiB or 2GiB, got "${bad}"`,
+      );
+    }
+    expect(coreOptionsFromFlags({ 'max-sessions': '10' }).maxActiveSessions).toBe(10);
+    expect(() => coreOptionsFromFlags({ 'max-sessions': '0' })).toThrow('--max-sessions must be a whole number');
   });
 });
 

@@ -1,12 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES, MemoryBudget } from '../../shared/records.js';
 import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
+import { securePrivateTree } from './data-dir.js';
 import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
 import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
+import { loadOrCreateToken } from './mcp/mcp-token.js';
+import { SessionPersistence } from './persistence.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
 import { createHostTools } from './tools/host-tools.js';
@@ -32,6 +36,12 @@ export interface CoreOptions {
   /** The MCP endpoint: `auth: 'none'` is `--mcp-auth none`; also session cap, idle timeout, body cap, origins. */
   mcp?: Partial<McpHttpOptions>;
   history?: HistoryOptions;
+  /** Global byte budget over everything the link feeds (logs, traffic, inactive sessions); default 512 MiB. */
+  memoryBudgetBytes?: number;
+  /** Sessions connected at once; the next app is refused with `too-many-sessions`. Default 256. */
+  maxActiveSessions?: number;
+  /** Keep sessions and their captured data across restarts (default true). */
+  persistSessions?: boolean;
   /** Desktop mode: captures the inspector window as a PNG (the `inspector_screenshot` tool). */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
   /** How MCP clients start this build's CLI for `porthole mcp` (default: Node and bin/porthole.js). */
@@ -60,7 +70,11 @@ export class PortInUseError extends Error {
 export class Core {
   readonly version = VERSION;
   readonly bus = new EventBus();
-  readonly sessions = new SessionRegistry(this.bus);
+  /** The byte budget every record store the link feeds shares. */
+  readonly budget: MemoryBudget;
+  readonly sessions: SessionRegistry;
+  /** Sessions and their plugins' records on disk, for resuming after a restart. */
+  readonly persistence: SessionPersistence | undefined;
   readonly plugins: PluginHost;
   readonly control = new ControlServer();
   readonly link: LinkServer;
@@ -75,7 +89,20 @@ export class Core {
   private urls: CoreUrls | undefined;
 
   constructor(readonly options: CoreOptions) {
-    this.plugins = new PluginHost(options.plugins ?? builtinPlugins, this.sessions, this.bus, options.dataDir);
+    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES);
+    this.sessions = new SessionRegistry(this.bus, { budget: this.budget, maxActive: options.maxActiveSessions });
+    this.persistence =
+      options.persistSessions === false
+        ? undefined
+        : new SessionPersistence(join(options.dataDir, 'sessions'), () => this.sessions.persisted());
+    this.plugins = new PluginHost(
+      options.plugins ?? builtinPlugins,
+      this.sessions,
+      this.bus,
+      options.dataDir,
+      this.budget,
+      this.persistence,
+    );
     this.link = new LinkServer(
       {
         port: options.debuggeePort,
@@ -86,7 +113,10 @@ export class Core {
       },
       { sessions: this.sessions, plugins: this.plugins, bus: this.bus },
     );
-    this.history = new CallHistory(options.dataDir, this.bus, options.history);
+    this.history = new CallHistory(options.dataDir, this.bus, {
+      ...options.history,
+      secrets: () => [this.ui?.token, this.mcp?.token(), options.lanPairingToken],
+    });
     const registry = new ToolRegistry(this.bus);
     this.tools = new ToolService({
       registry,
@@ -113,6 +143,7 @@ export class Core {
         plugins: this.plugins,
         registry,
         urls: () => this.urls,
+        budget: this.budget,
         mcpClients: () => this.mcp.clients(),
         windowCapture: options.windowCapture,
       }),
@@ -146,8 +177,12 @@ export class Core {
   }
 
   async start(): Promise<CoreUrls> {
-    mkdirSync(this.options.dataDir, { recursive: true });
+    securePrivateTree(this.options.dataDir);
+    // Secrets first: a token file that cannot be used stops the start before any port is taken.
+    void this.ui.token;
+    if ((this.options.mcp?.auth ?? 'token') === 'token') loadOrCreateToken(this.options.dataDir);
     this.history.load();
+    this.restoreSessions();
     const debuggeeUrl = await listenOrExplain(() => this.link.listen(), this.options.debuggeePort, '--debuggee-port');
     let controlUrl: string;
     try {
@@ -165,10 +200,28 @@ export class Core {
     return this.urls;
   }
 
+  /** Lists the sessions of the last run (inactive, resumable) with their plugins' data, then keeps them saved. */
+  private restoreSessions(): void {
+    const persistence = this.persistence;
+    if (!persistence) return;
+    for (const saved of persistence.loadSessions()) {
+      const session = this.sessions.restore(saved);
+      if (session) this.plugins.open(session);
+    }
+    const changed = () => persistence.sessionsChanged();
+    this.bus.on('session:connected', changed);
+    this.bus.on('session:disconnected', changed);
+    this.bus.on('session:updated', changed);
+    this.bus.on('session:removed', ({ sessionId }) => persistence.removeSession(sessionId));
+    changed();
+  }
+
   async stop(): Promise<void> {
     this.ui.close();
     await this.mcp.stop().catch(() => {});
     await Promise.allSettled([this.link.close(), this.control.close()]);
+    await this.history.flush();
+    await this.persistence?.close();
   }
 }
 

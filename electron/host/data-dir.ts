@@ -1,4 +1,14 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 
@@ -7,12 +17,64 @@ export function resolveDataDir(flag?: string): string {
   return flag ?? process.env.PORTHOLE_DATA_DIR ?? envPaths('porthole', { suffix: '' }).config;
 }
 
-/** Writes beside the target and renames over it, so a reader never sees half a file. */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
-  mkdirSync(dirname(path), { recursive: true });
+/** Everything in the data dir is the user's alone: folders 0700, files 0600 (tokens, history, traffic). */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Makes a folder (and missing parents) readable by the user only. */
+export function mkdirPrivate(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/**
+ * Creates the data dir 0700 and puts every folder and file in it back to 0700/0600 (older versions
+ * and other tools wrote 0755/0644). Symbolic links are left alone; bounded in entries.
+ */
+export function securePrivateTree(dataDir: string, maxEntries = 100_000): void {
+  mkdirPrivate(dataDir);
+  let seen = 0;
+  const fix = (path: string, mode: number, current: number) => {
+    if ((current & 0o777) === mode) return;
+    try {
+      chmodSync(path, mode);
+    } catch (e) {
+      console.error(`[porthole] could not make ${path} private (mode ${mode.toString(8)}): ${(e as Error).message}`);
+    }
+  };
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (++seen > maxEntries) return;
+      const path = join(dir, name);
+      let stat: ReturnType<typeof lstatSync>;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        fix(path, PRIVATE_DIR_MODE, stat.mode);
+        walk(path);
+      } else if (stat.isFile()) fix(path, PRIVATE_FILE_MODE, stat.mode);
+    }
+  };
+  fix(dataDir, PRIVATE_DIR_MODE, lstatSync(dataDir).mode);
+  walk(dataDir);
+}
+
+/** Writes beside the target (mode 0600) and renames over it, so a reader never sees half a file. */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = PRIVATE_FILE_MODE): void {
+  mkdirPrivate(dirname(path));
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
-    writeFileSync(temp, data, mode === undefined ? undefined : { mode });
+    writeFileSync(temp, data, { mode });
+    // The mode of a new file is cut by the umask; a file that already existed keeps its own.
+    chmodSync(temp, mode);
     renameSync(temp, path);
   } catch (e) {
     rmSync(temp, { force: true });
@@ -20,7 +82,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: 
   }
 }
 
-export function readJson<T>(path: string): T | undefined {
+/**
+ * The JSON in `path`, or undefined when there is none. A file that is not JSON is reported; with
+ * `quarantine` it is also moved aside (kept, never overwritten by the next write) and the start goes on.
+ */
+export function readJson<T>(path: string, options: { quarantine?: boolean } = {}): T | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -30,7 +96,24 @@ export function readJson<T>(path: string): T | undefined {
   try {
     return JSON.parse(text) as T;
   } catch (e) {
-    console.error(`[porthole] ignoring ${path}: it is not valid JSON (${(e as Error).message})`);
+    const aside = options.quarantine ? keepAside(path, 'corrupt') : undefined;
+    console.error(
+      `[porthole] ignoring ${path}: it is not valid JSON (${(e as Error).message})${aside ? `; moved to ${aside}` : ''}`,
+    );
+    return undefined;
+  }
+}
+
+/** Moves a damaged file beside itself as `<name>.<what>-<time>` (copy with `copy`); returns the new path. */
+export function keepAside(path: string, what: string, copy = false): string | undefined {
+  const aside = `${path}.${what}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    if (copy) copyFileSync(path, aside);
+    else renameSync(path, aside);
+    chmodSync(aside, PRIVATE_FILE_MODE);
+    return aside;
+  } catch (e) {
+    console.error(`[porthole] could not keep ${path} aside: ${(e as Error).message}`);
     return undefined;
   }
 }

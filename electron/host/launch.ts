@@ -11,6 +11,8 @@ export interface LaunchFlags {
   'mcp-auth'?: string;
   lan?: string;
   'allow-origin'?: string[];
+  'memory-budget'?: string;
+  'max-sessions'?: string;
 }
 
 export const LAUNCH_FLAG_OPTIONS = {
@@ -20,7 +22,30 @@ export const LAUNCH_FLAG_OPTIONS = {
   'mcp-auth': { type: 'string', default: 'token' },
   lan: { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  'memory-budget': { type: 'string' },
+  'max-sessions': { type: 'string' },
 } as const;
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1024 ** 2,
+  k: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** `--memory-budget`: MiB by default, or with a unit (KiB, MiB, GiB); at least 16 MiB. */
+export function parseMemoryBudget(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
+  const bytes = match && unit ? Math.floor(Number(match[1]) * unit) : Number.NaN;
+  if (!(bytes >= 16 * 1024 ** 2)) {
+    throw new Error(`--memory-budget must be a size of at least 16 MiB such as 512, 512MiB or 2GiB, got "${value}"`);
+  }
+  return bytes;
+}
 
 export function parsePort(value: string, flag: string): number {
   const port = Number(value);
@@ -28,6 +53,13 @@ export function parsePort(value: string, flag: string): number {
     throw new Error(`${flag} must be a port number from 0 to 65535, got "${value}"`);
   }
   return port;
+}
+
+function parseCount(value: string, flag: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 100_000)
+    throw new Error(`${flag} must be a whole number from 1 to 100000, got "${value}"`);
+  return n;
 }
 
 /** An origin pattern for --allow-origin: scheme, host (may start with `*.`), optional port or `:*`; no path. */
@@ -55,6 +87,9 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
     mcp: { auth: mcpAuth },
     lanPairingToken: flags.lan,
     allowedOrigins: flags['allow-origin'],
+    memoryBudgetBytes: flags['memory-budget'] === undefined ? undefined : parseMemoryBudget(flags['memory-budget']),
+    maxActiveSessions:
+      flags['max-sessions'] === undefined ? undefined : parseCount(flags['max-sessions'], '--max-sessions'),
   };
 }
 

@@ -8,9 +8,11 @@ import type {
 import { majorOf, type PluginProtocol, parseWire } from '../../shared/plugin-protocol.js';
 import type { PluginOffer } from '../../shared/protocol/messages.js';
 import { type IncomingRequest, RequestError, type RequestOptions } from '../../shared/protocol/messenger.js';
+import { MemoryBudget, type RecordStore, type RecordStoreOptions, type RecordsApi } from '../../shared/records.js';
 import type { SessionInfo } from '../../shared/session.js';
-import { pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
+import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
 import type { EventBus } from './event-bus.js';
+import type { SessionPersistence } from './persistence.js';
 import type { Session, SessionRegistry } from './sessions.js';
 
 type AnyInstance = HostPluginInstance<PluginProtocol>;
@@ -21,12 +23,16 @@ export class PluginHost {
   private readonly instances = new Map<string, Map<string, AnyInstance>>();
   /** AppStore watchers by file: a write through one session's store reaches the others. */
   private readonly watchers = new Map<string, Set<{ store: AppStore; listener: (value: unknown) => void }>>();
+  /** Record stores each (session, plugin) opened, released with the session. */
+  private readonly recordScopes = new Map<string, (RecordsApi & { closeAll(): void })[]>();
 
   constructor(
     definitions: readonly HostPluginDefinition[],
     private readonly sessions: SessionRegistry,
     private readonly bus: EventBus,
     private readonly dataDir: string,
+    readonly budget: MemoryBudget = new MemoryBudget(),
+    private readonly persistence?: SessionPersistence,
   ) {
     for (const definition of definitions) {
       const id = definition.protocol.id;
@@ -145,8 +151,13 @@ export class PluginHost {
       }
       return session.link.messenger;
     };
+    const records = this.budget.scope(`${plugin}:`);
+    const scopes = this.recordScopes.get(sessionId) ?? [];
+    scopes.push(records);
+    this.recordScopes.set(sessionId, scopes);
     return {
       sessionId,
+      records: { open: (name, options) => this.openRecords(sessionId, plugin, records, name, options) },
       session: () => {
         const session = sessions.get(sessionId);
         if (!session) throw new Error(`session ${sessionId} was removed`);
@@ -168,10 +179,55 @@ export class PluginHost {
     } as HostPluginContext<PluginProtocol>;
   }
 
+  /** A record store for a plugin; a `persist` one is filled from the last run and written back as it changes. */
+  private openRecords<T>(
+    sessionId: string,
+    plugin: string,
+    records: RecordsApi,
+    name: string,
+    options: RecordStoreOptions<T> = {},
+  ): RecordStore<T> {
+    const persistence = this.persistence;
+    if (!options.persist || !persistence) return records.open<T>(name, options);
+    const file = persistence.storeFile(sessionId, plugin, name);
+    let loaded = false;
+    const journal = persistence.journal(file, () => store);
+    const store = records.open<T>(name, {
+      ...options,
+      onDrop: (values, dropped, keys) => {
+        if (loaded) for (const key of keys) journal.deleted(key);
+        options.onDrop?.(values, dropped, keys);
+      },
+    });
+    persistence.loadStore(file, store);
+    loaded = true;
+    const tracked: RecordStore<T> = Object.create(store);
+    tracked.set = (key, value) => {
+      store.set(key, value);
+      journal.changed(key);
+    };
+    tracked.remeasure = (key) => {
+      store.remeasure(key);
+      journal.changed(key);
+    };
+    tracked.delete = (key) => {
+      const had = store.delete(key);
+      if (had) journal.deleted(key);
+      return had;
+    };
+    tracked.clear = () => {
+      const n = store.clear();
+      journal.rewrite();
+      return n;
+    };
+    return tracked;
+  }
+
   private appStore(plugin: string, appId: () => string): AppStore {
     const file = (key: string) => join(pluginAppDir(this.dataDir, plugin, appId()), `${safeName(key)}.json`);
     const store: AppStore = {
-      read: <T>(key: string) => readJson<T>(file(key)),
+      read: <T>(key: string) => readJson<T>(file(key), { quarantine: true }),
+      backup: (key, what) => keepAside(file(key), what, true),
       write: (key, value) => {
         const path = file(key);
         writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
@@ -203,5 +259,7 @@ export class PluginHost {
       }
     }
     this.instances.delete(sessionId);
+    for (const scope of this.recordScopes.get(sessionId) ?? []) scope.closeAll();
+    this.recordScopes.delete(sessionId);
   }
 }

@@ -23,10 +23,24 @@ export function readSecretFile(path: string): string | undefined {
   }
 }
 
-/** The secret in `path` (mode 0600), made on first run and kept across runs. */
+/** Shortest secret accepted from a file (a 32-byte secret in base64url has 43). */
+export const MIN_SECRET_CHARS = 32;
+
+/** A secret file the user wrote by hand is too weak to use; it is not replaced behind their back. */
+export class WeakSecretError extends Error {
+  constructor(path: string, length: number) {
+    super(
+      `${path} holds a token of ${length} characters; tokens must have at least ${MIN_SECRET_CHARS}. Write a longer one there, or delete the file and a strong one is made at the next start`,
+    );
+    this.name = 'WeakSecretError';
+  }
+}
+
+/** The secret in `path` (mode 0600), made on first run and kept across runs; a short one is refused. */
 export function loadOrCreateSecretFile(path: string): string {
   const existing = readSecretFile(path);
-  if (existing && existing.length >= 32) {
+  if (existing && existing.length < MIN_SECRET_CHARS) throw new WeakSecretError(path, existing.length);
+  if (existing) {
     try {
       chmodSync(path, 0o600);
     } catch {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hello, PluginOffer } from '../../shared/protocol/messages.js';
 import type { Messenger } from '../../shared/protocol/messenger.js';
+import { estimateBytes, MemoryBudget, type RecordStore } from '../../shared/records.js';
 import type { ConnectionSecurity, SessionInfo } from '../../shared/session.js';
 import type { EventBus } from './event-bus.js';
 import { newSecret, secretMatches } from './secrets.js';
@@ -30,14 +31,53 @@ export interface AttachInput {
  * Every session the inspector has seen. A session outlives its connection (listed as inactive)
  * and is resumed only by a hello carrying its id and secret; anything else starts a new one.
  */
+export interface SessionLimits {
+  /** Inactive sessions kept; beyond it the longest-disconnected is forgotten. Default 100. */
+  maxInactive?: number;
+  /** Bytes the inactive sessions' own records (app, device, icon) may hold. Default 16 MiB. */
+  maxInactiveBytes?: number;
+  /** Sessions connected at once. Default 256. */
+  maxActive?: number;
+  /** The global byte budget; inactive sessions are records in it, the oldest forgotten first. */
+  budget?: MemoryBudget;
+}
+
+export const DEFAULT_MAX_ACTIVE_SESSIONS = 256;
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  /** Inactive sessions, longest-disconnected first; a dropped one is forgotten with its data. */
+  private readonly inactive: RecordStore<Session>;
+  readonly maxActive: number;
+  private activeCount = 0;
 
   constructor(
     private readonly bus: EventBus,
-    /** Inactive sessions kept; beyond it the longest-disconnected is forgotten. */
-    private readonly maxInactive = 100,
-  ) {}
+    limits: SessionLimits | number = {},
+  ) {
+    const l = typeof limits === 'number' ? { maxInactive: limits } : limits;
+    this.maxActive = l.maxActive ?? DEFAULT_MAX_ACTIVE_SESSIONS;
+    this.inactive = (l.budget ?? new MemoryBudget(Number.POSITIVE_INFINITY)).open<Session>('inactive-sessions', {
+      maxCount: l.maxInactive ?? 100,
+      maxBytes: l.maxInactiveBytes ?? 16 * 1024 * 1024,
+      sizeOf: (s) => estimateBytes(s.info),
+      onDrop: (dropped) => {
+        for (const session of dropped) this.forget(session.info.id);
+      },
+    });
+  }
+
+  /** Sessions with a connection now. */
+  get active(): number {
+    return this.activeCount;
+  }
+
+  /** A new session (not a resume) would be past the cap of sessions connected at once. */
+  full(hello: Hello): boolean {
+    if (this.activeCount < this.maxActive) return false;
+    const previous = hello.resume && this.sessions.get(hello.resume.sessionId);
+    return !(previous && secretMatches(previous.secret, hello.resume?.secret ?? ''));
+  }
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -56,6 +96,8 @@ export class SessionRegistry {
 
     if (previous && resumable) {
       previous.link?.close(4003, 'replaced by a newer connection of the same session');
+      if (!previous.link) this.activeCount++;
+      this.inactive.delete(previous.info.id);
       previous.link = input.link;
       previous.info = {
         ...previous.info,
@@ -92,6 +134,7 @@ export class SessionRegistry {
       },
     };
     this.sessions.set(session.info.id, session);
+    this.activeCount++;
     return { session, resumed: false };
   }
 
@@ -128,24 +171,36 @@ export class SessionRegistry {
     };
     this.sessions.set(session.info.id, session);
     this.bus.emit('session:updated', { session: session.info });
-    this.evictInactive();
+    this.inactive.set(session.info.id, session);
     return session;
+  }
+
+  /** A session saved by an earlier run: listed as inactive, resumable with its secret. */
+  restore(saved: { info: SessionInfo; secret: string }): Session | undefined {
+    if (this.sessions.has(saved.info.id)) return undefined;
+    const session: Session = {
+      secret: saved.secret,
+      link: undefined,
+      info: { ...saved.info, active: false, disconnectedAt: saved.info.disconnectedAt ?? Date.now() },
+    };
+    this.sessions.set(session.info.id, session);
+    this.inactive.set(session.info.id, session);
+    return this.sessions.has(session.info.id) ? session : undefined;
+  }
+
+  /** What the sessions need to be resumed after a restart. */
+  persisted(): { info: SessionInfo; secret: string }[] {
+    return [...this.sessions.values()].map((s) => ({ info: s.info, secret: s.secret }));
   }
 
   /** The connection is gone; the session stays listed as inactive. Ignores links already replaced. */
   detach(session: Session, link: SessionLink): boolean {
     if (session.link !== link) return false;
     session.link = undefined;
+    this.activeCount--;
     session.info = { ...session.info, active: false, disconnectedAt: Date.now() };
-    this.evictInactive();
+    this.inactive.set(session.info.id, session);
     return true;
-  }
-
-  private evictInactive(): void {
-    const inactive = [...this.sessions.values()].filter((s) => !s.info.active);
-    if (inactive.length <= this.maxInactive) return;
-    inactive.sort((a, b) => (a.info.disconnectedAt ?? 0) - (b.info.disconnectedAt ?? 0));
-    for (const session of inactive.slice(0, inactive.length - this.maxInactive)) this.remove(session.info.id);
   }
 
   countProtocolError(session: Session): void {
@@ -157,7 +212,12 @@ export class SessionRegistry {
   remove(id: string): boolean {
     const session = this.sessions.get(id);
     if (!session || session.info.active) return false;
-    this.sessions.delete(id);
+    this.inactive.delete(id);
+    return this.forget(id);
+  }
+
+  private forget(id: string): boolean {
+    if (!this.sessions.delete(id)) return false;
     this.bus.emit('session:removed', { sessionId: id });
     return true;
   }

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
 import { HarSchema } from './har-schema.js';
@@ -181,21 +182,50 @@ export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
 // ─── Mock rules ──────────────────────────────────────────────────────────────
 
-/** Glob over a whole URL: `*` is any run of characters, `?` one character, everything else literal. */
-export function globToRegExp(glob: string): RegExp {
+/** A compiled URL pattern; matching runs in time linear in the URL (RE2), whatever the pattern. */
+export interface UrlMatcher {
+  test(url: string): boolean;
+}
+
+function re2(source: string, flags: number): UrlMatcher {
+  const re = RE2JS.compile(source, flags);
+  return { test: (url) => re.matcher(url).find() };
+}
+
+/** A glob (`*` any run of characters, `?` one) over the whole URL, compiled without backtracking. */
+export function globToRegExp(glob: string): UrlMatcher {
   const source = glob
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '.*')
     .replace(/\?/g, '.');
-  return new RegExp(`^${source}$`);
+  return re2(`^${source}$`, RE2JS.DOTALL);
 }
 
-/** Compiles a rule's URL regex; the error says what is wrong with it. */
-export function compileRegex(pattern: string, flags?: string): RegExp {
+const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+
+/**
+ * Compiles a rule's URL regex for linear-time matching (RE2 syntax, close to JavaScript's; flags
+ * i, m, s apply, d g u v y change nothing). Backreferences and lookaround cannot be matched in
+ * linear time and are refused; the error says what is wrong with the pattern.
+ */
+export function compileRegex(pattern: string, flags?: string): UrlMatcher {
+  let bits = 0;
+  for (const flag of flags ?? '') bits |= FLAG_BITS[flag] ?? 0;
   try {
-    return new RegExp(pattern, flags);
+    return re2(pattern, bits);
   } catch (e) {
-    throw new Error(`invalid regular expression /${pattern}/${flags ?? ''}: ${(e as Error).message}`);
+    const why = (e as Error).message.replace(/^error parsing regexp: /, '');
+    const unsafe = /`\\[1-9k]/.test(why)
+      ? 'it uses a backreference'
+      : /`\(\?<?[=!]/.test(why)
+        ? 'it uses a lookahead or lookbehind'
+        : undefined;
+    if (unsafe) {
+      throw new Error(
+        `the regular expression /${pattern}/ cannot be matched safely: ${unsafe}, which needs backtracking that can freeze the app; mock rules match in linear time (RE2). Rewrite it without, or use kind "glob" or "contains"`,
+      );
+    }
+    throw new Error(`invalid regular expression /${pattern}/${flags ?? ''}: ${why} (mock rules use RE2 syntax)`);
   }
 }
 
@@ -302,6 +332,23 @@ export type MockSync = z.infer<typeof MockSyncSchema>;
 export const MockConfigViewSchema = MockConfigSchema.extend({
   hits: z.record(z.string(), z.number().int()),
   sync: MockSyncSchema,
+  /** The saved rules were not all valid when this session read them: what was kept, dropped and why. */
+  repaired: z
+    .object({
+      kept: z.number().int(),
+      dropped: z.array(
+        z.object({
+          /** Position in the saved file (-1: the rules list itself). */
+          index: z.number().int(),
+          id: z.string().optional(),
+          name: z.string().optional(),
+          reason: z.string(),
+        }),
+      ),
+      /** The invalid file, kept beside the repaired one. */
+      backup: z.string().optional(),
+    })
+    .optional(),
 });
 export type MockConfigView = z.infer<typeof MockConfigViewSchema>;
 
@@ -329,11 +376,19 @@ export const StoreStatsSchema = z.object({
   count: z.number().int(),
   pending: z.number().int(),
   bodyChars: z.number().int(),
-  /** Dropped to stay within the limits since the session began. */
+  /** Estimated bytes the session's transactions hold. */
+  bytes: z.number().int(),
+  /** Dropped to stay within the limits (the session's or the inspector's memory budget) since the session began. */
   dropped: z.number().int(),
+  /** Estimated bytes of the dropped transactions. */
+  droppedBytes: z.number().int(),
   /** Agent notifications about transactions the store does not have. */
   orphans: z.number().int(),
-  limits: z.object({ maxTransactions: z.number().int(), maxBodyChars: z.number().int() }),
+  limits: z.object({
+    maxTransactions: z.number().int(),
+    maxBodyChars: z.number().int(),
+    maxBytes: z.number().int(),
+  }),
 });
 export type StoreStats = z.infer<typeof StoreStatsSchema>;
 
@@ -377,8 +432,13 @@ export const NetworkEventSchemas = {
   transaction: z.object({ change: z.enum(['added', 'updated']), transaction: TransactionSummarySchema }),
   /** The session's transactions were cleared. */
   cleared: z.object({ cleared: z.number().int() }),
-  /** The store dropped its oldest transactions to stay within bounds. */
-  dropped: z.object({ count: z.number().int(), totalDropped: z.number().int() }),
+  /** The store dropped its oldest transactions to stay within bounds (its own or the memory budget). */
+  dropped: z.object({
+    count: z.number().int(),
+    totalDropped: z.number().int(),
+    /** Estimated bytes of all transactions dropped since the session began. */
+    totalBytes: z.number().int().optional(),
+  }),
   /** The mock config or its sync state changed. */
   'mock-config': MockConfigViewSchema,
   /** A push to the debuggee was refused or unanswered; `error` says why. */

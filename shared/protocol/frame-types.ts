@@ -28,3 +28,6 @@ export const SESSION_FRAME_TYPES = [
   'heartbeat',
   'protocol-error',
 ] as const;
+
+/** Rejects after which an agent keeps retrying (with its backoff): the refusal is about now, not the app. */
+export const RETRYABLE_REJECT_REASONS = ['shutting-down', 'too-many-sessions'] as const;

@@ -2,7 +2,13 @@ import { z } from 'zod';
 
 import type { MESSAGE_TYPES, SESSION_FRAME_TYPES } from './frame-types.js';
 
-export { MESSAGE_TYPES, PROTOCOL_VERSION, SESSION_FRAME_TYPES, SUPPORTED_PROTOCOL_VERSIONS } from './frame-types.js';
+export {
+  MESSAGE_TYPES,
+  PROTOCOL_VERSION,
+  RETRYABLE_REJECT_REASONS,
+  SESSION_FRAME_TYPES,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './frame-types.js';
 
 const id = z.string().min(1).max(200);
 const pluginId = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'plugin ids are lowercase letters, digits and dashes');
@@ -69,7 +75,14 @@ export const WelcomeSchema = z.object({
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 
-export const RejectReasonSchema = z.enum(['unsupported-version', 'invalid-hello', 'pairing-required', 'shutting-down']);
+export const RejectReasonSchema = z.enum([
+  'unsupported-version',
+  'invalid-hello',
+  'pairing-required',
+  'shutting-down',
+  'too-many-sessions',
+]);
+export type RejectReason = z.infer<typeof RejectReasonSchema>;
 
 export const RejectSchema = z.object({
   type: z.literal('reject'),
@@ -178,3 +191,4 @@ type SessionListed = (typeof SESSION_FRAME_TYPES)[number];
 const exact = <A, B>(ok: [A] extends [B] ? ([B] extends [A] ? true : false) : false) => ok;
 exact<Listed, MessageType>(true);
 exact<SessionListed, SessionFrame['type']>(true);
+exact<(typeof RETRYABLE_REJECT_REASONS)[number] extends RejectReason ? true : false, true>(true);

@@ -11,6 +11,7 @@ import type {
 import type { CallSurface } from '../../../shared/tool.js';
 import { mirrorText, type ToolResult } from '../../../shared/tool-result.js';
 import type { CallOutcomeStatus } from '../../../shared/tool-runner.js';
+import { keepAside } from '../data-dir.js';
 import type { EventBus } from '../event-bus.js';
 import { HistoryFile, type HistoryLine } from './history-file.js';
 import { ImageStore } from './image-store.js';
@@ -31,7 +32,15 @@ export interface HistoryOptions {
   maxTextChars?: number;
   /** Arguments whose JSON is longer are kept as a preview only (the tool still got all of them). */
   maxArgsChars?: number;
+  /** A structuredContent whose JSON is longer is kept as a preview only. */
+  maxStructuredChars?: number;
+  /** Bytes of records kept (in memory and in the file after a rewrite); the oldest calls go first. */
+  maxBytes?: number;
+  /** Secrets (the UI and MCP tokens) never written into a record: replaced by `[redacted]`. */
+  secrets?: () => readonly (string | undefined)[];
 }
+
+export const REDACTED = '[redacted]';
 
 export interface HistoryFilter {
   status?: CallSummary['status'];
@@ -44,6 +53,19 @@ interface Entry {
   summary: CallSummary;
   args: unknown;
   result?: StoredResult;
+  /** The entry's lines as written, kept so a rewrite only joins strings. */
+  lines: string;
+}
+
+/** Longest tool name, session id, plugin and client field kept; error texts get their own bound. */
+const MAX_NAME_CHARS = 200;
+const MAX_ERROR_CHARS = 8 * 1024;
+
+function cut(text: string, max: number): string;
+function cut(text: string | undefined, max: number): string | undefined;
+function cut(text: string | undefined, max: number): string | undefined {
+  if (text === undefined || text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters not kept in the history)`;
 }
 
 const INTERRUPTED = 'the inspector stopped before this call finished';
@@ -60,7 +82,18 @@ export class CallHistory {
   private readonly maxRecords: number;
   private readonly maxTextChars: number;
   private readonly maxArgsChars: number;
+  private readonly maxStructuredChars: number;
+  private readonly maxBytes: number;
+  private readonly secrets: () => readonly (string | undefined)[];
   private linesInFile = 0;
+  private bytesInFile = 0;
+  private bytesKept = 0;
+  /** Lines waiting to be appended: written in batches, off the call's path. */
+  private pending: string[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private compactWanted = false;
+  /** File operations, one after another. */
+  private io: Promise<void> = Promise.resolve();
 
   constructor(
     dataDir: string,
@@ -72,6 +105,9 @@ export class CallHistory {
     this.maxRecords = Math.max(1, options.maxRecords ?? 1000);
     this.maxTextChars = options.maxTextChars ?? 256 * 1024;
     this.maxArgsChars = options.maxArgsChars ?? 256 * 1024;
+    this.maxStructuredChars = options.maxStructuredChars ?? 256 * 1024;
+    this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+    this.secrets = options.secrets ?? (() => []);
   }
 
   /** Reads the file back; a call that never finished (the inspector died) is recorded as failed. */
@@ -81,7 +117,8 @@ export class CallHistory {
     for (const line of lines) {
       if (line.kind === 'started') {
         const { args, ...call } = line.call;
-        this.entries.set(call.id, { summary: { ...call, status: 'running' }, args });
+        this.forget(call.id);
+        this.entries.set(call.id, { summary: { ...call, status: 'running' }, args, lines: '' });
       } else {
         const entry = this.entries.get(line.id);
         if (!entry) continue;
@@ -89,35 +126,47 @@ export class CallHistory {
         entry.result = line.result;
       }
     }
+    for (const entry of this.entries.values()) this.serialize(entry);
     let interrupted = 0;
     for (const entry of this.entries.values()) {
       if (entry.summary.status !== 'running') continue;
       entry.summary = { ...entry.summary, status: 'failed', error: INTERRUPTED };
       entry.result = { content: [{ type: 'text', text: INTERRUPTED }], isError: true };
+      this.serialize(entry);
       interrupted++;
     }
     this.trim();
     this.linesInFile = lines.length;
-    if (damaged > 0)
-      console.error(`[porthole] call history: skipped ${damaged} unreadable line(s) in ${this.file.path}`);
-    if (damaged > 0 || interrupted > 0 || this.linesInFile > this.entries.size * 2) this.compact();
+    this.bytesInFile = this.file.size();
+    if (damaged > 0) {
+      const aside = keepAside(this.file.path, 'damaged', true);
+      console.error(
+        `[porthole] call history: skipped ${damaged} unreadable line(s) in ${this.file.path}${aside ? `; the file as it was is kept as ${aside}` : ''}`,
+      );
+    }
+    if (damaged > 0 || interrupted > 0 || this.linesInFile > this.entries.size * 2 || this.bytesInFile > this.maxBytes)
+      this.compactNow();
   }
 
   start(call: CallStart): CallSummary {
     const summary: CallSummary = {
       id: randomUUID(),
-      tool: call.tool,
-      plugin: call.plugin,
-      sessionId: call.sessionId,
+      tool: cut(call.tool, MAX_NAME_CHARS),
+      plugin: cut(call.plugin, MAX_NAME_CHARS),
+      sessionId: cut(call.sessionId, MAX_NAME_CHARS),
       surface: call.surface,
-      client: call.client,
+      client: call.client && {
+        name: cut(call.client.name, MAX_NAME_CHARS),
+        version: cut(call.client.version, MAX_NAME_CHARS),
+      },
       startedAt: Date.now(),
       status: 'running',
     };
-    const args = this.keepable(call.args);
-    this.entries.set(summary.id, { summary, args });
+    const args = this.redact(this.keepable(call.args));
+    const entry: Entry = { summary, args, lines: '' };
+    this.entries.set(summary.id, entry);
     const { status: _status, ...started } = summary;
-    this.write({ kind: 'started', call: { ...started, args } });
+    this.write(entry, { kind: 'started', call: { ...started, args } });
     this.trim();
     this.bus.emit('call:started', { call: summary });
     return summary;
@@ -127,10 +176,11 @@ export class CallHistory {
     const entry = this.entries.get(id);
     if (entry?.summary.status !== 'running') return undefined;
     const durationMs = Math.round((Date.now() - entry.summary.startedAt) * 100) / 100;
-    const error = outcome.status === 'succeeded' ? undefined : outcome.result.textContent;
+    const error =
+      outcome.status === 'succeeded' ? undefined : this.redact(cut(outcome.result.textContent, MAX_ERROR_CHARS));
     let result: StoredResult;
     try {
-      result = this.store(outcome.result);
+      result = this.redact(this.store(outcome.result));
     } catch (e) {
       console.error('[porthole] call history: could not store a result:', e);
       result = {
@@ -140,7 +190,8 @@ export class CallHistory {
     }
     entry.summary = { ...entry.summary, status: outcome.status, durationMs, error };
     entry.result = result;
-    this.write({ kind: 'finished', id, durationMs, status: outcome.status, error, result });
+    this.write(entry, { kind: 'finished', id, durationMs, status: outcome.status, error, result });
+    this.trim();
     this.bus.emit('call:finished', { call: entry.summary });
     return entry.summary;
   }
@@ -214,15 +265,35 @@ export class CallHistory {
     let cleared = 0;
     for (const [id, entry] of this.entries) {
       if (entry.summary.status === 'running') continue;
-      this.entries.delete(id);
+      this.forget(id);
       cleared++;
     }
-    this.compact();
+    this.requestCompaction();
     return cleared;
+  }
+
+  /** Resolves once every record so far is in the file (appends and rewrites are batched off the call path). */
+  flush(): Promise<void> {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+      this.queueFlush();
+    }
+    return this.io;
   }
 
   get path(): string {
     return this.file.path;
+  }
+
+  /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
+  private redact<T>(value: T): T {
+    const secrets = this.secrets().filter((s): s is string => !!s && s.length >= 8);
+    if (secrets.length === 0 || value === undefined) return value;
+    // Secrets are base64url, so they can be replaced in the JSON text without breaking it.
+    const json = JSON.stringify(value);
+    if (json === undefined || !secrets.some((secret) => json.includes(secret))) return value;
+    return JSON.parse(secrets.reduce((t, secret) => t.split(secret).join(REDACTED), json)) as T;
   }
 
   /** Arguments as kept: in full unless their JSON is very long (a whole HAR file, say). */
@@ -242,22 +313,26 @@ export class CallHistory {
 
   private store(result: ToolResult): StoredResult {
     const mirror = result.structuredContent ? mirrorText(result.structuredContent) : undefined;
+    const structuredCut = mirror !== undefined && mirror.length > this.maxStructuredChars;
+    const structuredContent = structuredCut
+      ? {
+          '(not kept)': `the structured result was ${mirror.length} characters of JSON; the history keeps the first ${this.maxStructuredChars}`,
+          preview: mirror.slice(0, this.maxStructuredChars),
+        }
+      : result.structuredContent;
     let mirrored = false;
     const content = result.content.map((block): StoredContent => {
       if (block.type === 'image')
         return { type: 'image', mimeType: block.mimeType, ...this.images.put(block.data, block.mimeType) };
       if (!mirrored && block.text === mirror) {
         mirrored = true;
+        if (structuredCut) return { type: 'text', text: cut(block.text, Math.min(this.maxTextChars, 4096)) };
         return { type: 'mirror' };
       }
       if (block.text.length <= this.maxTextChars) return block;
-      const cut = block.text.length - this.maxTextChars;
-      return {
-        type: 'text',
-        text: `${block.text.slice(0, this.maxTextChars)}… (${cut} more characters not kept in the history)`,
-      };
+      return { type: 'text', text: cut(block.text, this.maxTextChars) };
     });
-    return { content, structuredContent: result.structuredContent, isError: result.isError };
+    return { content, structuredContent, isError: result.isError };
   }
 
   private resolve(result: StoredResult): ToolResultJson {
@@ -275,41 +350,116 @@ export class CallHistory {
     };
   }
 
-  private write(line: HistoryLine): void {
+  private write(entry: Entry, line: HistoryLine): void {
+    let json: string;
     try {
-      this.file.append(line);
-      this.linesInFile++;
-      if (this.linesInFile > this.maxRecords * 4) this.compact();
+      json = `${JSON.stringify(line)}\n`;
     } catch (e) {
-      console.error(`[porthole] call history: could not write ${this.file.path}:`, e);
+      console.error('[porthole] call history: could not write a record:', e);
+      return;
     }
+    this.bytesKept += json.length;
+    entry.lines += json;
+    this.pending.push(json);
+    this.linesInFile++;
+    this.bytesInFile += json.length;
+    if (this.linesInFile > this.maxRecords * 4 || this.bytesInFile > this.maxBytes * 2) this.compactWanted = true;
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.queueFlush();
+    }, 20);
+    this.flushTimer.unref?.();
   }
 
-  private trim(): void {
-    for (const id of this.entries.keys()) {
-      if (this.entries.size <= this.maxRecords) break;
-      this.entries.delete(id);
-    }
-  }
-
-  /** Rewrites the file with the kept calls only and deletes images nothing refers to. */
-  private compact(): void {
-    const lines: HistoryLine[] = [];
-    const refs = new Set<string>();
-    for (const { summary, args, result } of this.entries.values()) {
-      const { status, durationMs, error, ...started } = summary;
-      lines.push({ kind: 'started', call: { ...started, args } });
-      if (status !== 'running' && result) {
-        lines.push({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, result });
-        for (const block of result.content) if (block.type === 'image') refs.add(block.ref);
+  /** Appends what is pending (taken when the step runs), then rewrites the file if it has grown past its bound. */
+  private queueFlush(): void {
+    this.io = this.io.then(async () => {
+      if (this.pending.length > 0) {
+        const batch = this.pending.join('');
+        this.pending = [];
+        try {
+          await this.file.appendAsync(batch);
+        } catch (e) {
+          console.error(`[porthole] call history: could not write ${this.file.path}: ${(e as Error).message}`);
+        }
       }
+      if (this.compactWanted) await this.compactAsync();
+    });
+  }
+
+  private requestCompaction(): void {
+    this.compactWanted = true;
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.queueFlush();
+    }, 0);
+  }
+
+  /** Drops the oldest finished calls past the count and byte bounds (running calls stay). */
+  private trim(): void {
+    for (const [id, entry] of this.entries) {
+      if (this.entries.size <= this.maxRecords && this.bytesKept <= this.maxBytes) break;
+      if (entry.summary.status === 'running' && this.entries.size <= this.maxRecords) continue;
+      this.forget(id);
     }
+  }
+
+  private forget(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.bytesKept -= entry.lines.length;
+    this.entries.delete(id);
+  }
+
+  private serialize(entry: Entry): void {
+    const { summary, args, result } = entry;
+    const { status, durationMs, error, ...started } = summary;
+    this.bytesKept -= entry.lines.length;
+    entry.lines = `${JSON.stringify({ kind: 'started', call: { ...started, args } })}\n`;
+    if (status !== 'running' && result)
+      entry.lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, result })}\n`;
+    this.bytesKept += entry.lines.length;
+  }
+
+  /** The kept calls' lines (already serialized) and the images they refer to. */
+  private snapshot(): { text: string; lines: number; refs: Set<string> } {
+    const refs = new Set<string>();
+    const parts: string[] = [];
+    let lines = 0;
+    for (const entry of this.entries.values()) {
+      parts.push(entry.lines);
+      lines += entry.summary.status === 'running' || !entry.result ? 1 : 2;
+      for (const block of entry.result?.content ?? []) if (block.type === 'image') refs.add(block.ref);
+    }
+    // Everything pending is in the snapshot: appending it after the rewrite would repeat it.
+    this.pending = [];
+    this.compactWanted = false;
+    return { text: parts.join(''), lines, refs };
+  }
+
+  /** At start, before any call: rewrites the file with the kept calls only. */
+  private compactNow(): void {
+    const { text, lines, refs } = this.snapshot();
     try {
-      this.file.rewrite(lines);
-      this.linesInFile = lines.length;
+      this.file.rewrite(text);
+      this.linesInFile = lines;
+      this.bytesInFile = text.length;
       this.images.retainOnly(refs);
     } catch (e) {
-      console.error(`[porthole] call history: could not rewrite ${this.file.path}:`, e);
+      console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Rewrites the file with the kept calls only, off the loop (write beside, rename), and deletes unreferenced images. */
+  private async compactAsync(): Promise<void> {
+    const { text, lines, refs } = this.snapshot();
+    try {
+      await this.file.rewriteAsync(text);
+      this.linesInFile = lines + this.pending.length;
+      this.bytesInFile = text.length + this.pending.reduce((n, l) => n + l.length, 0);
+      this.images.retainOnly(refs);
+    } catch (e) {
+      console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
     }
   }
 }

@@ -1,8 +1,9 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { appendFile, chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { CallSummarySchema, StoredResultSchema } from '../../../shared/call-record.js';
-import { writeFileAtomic } from '../data-dir.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE, writeFileAtomic } from '../data-dir.js';
 
 /** A call began: everything known before it runs. */
 export const StartedLineSchema = z.object({
@@ -53,12 +54,36 @@ export class HistoryFile {
     return { lines, damaged };
   }
 
-  append(line: HistoryLine): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+  size(): number {
+    try {
+      return statSync(this.path).size;
+    } catch {
+      return 0;
+    }
   }
 
-  rewrite(lines: readonly HistoryLine[]): void {
-    writeFileAtomic(this.path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  /** Appends whole lines (a batch), creating the file 0600. */
+  async appendAsync(text: string): Promise<void> {
+    mkdirPrivate(dirname(this.path));
+    await appendFile(this.path, text, { mode: PRIVATE_FILE_MODE });
+  }
+
+  /** Replaces the file with `text` at once (before anything else runs: at start). */
+  rewrite(text: string): void {
+    writeFileAtomic(this.path, text);
+  }
+
+  /** Replaces the file with `text`, written beside and renamed over it, without blocking the loop. */
+  async rewriteAsync(text: string): Promise<void> {
+    mkdirPrivate(dirname(this.path));
+    const temp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      await writeFile(temp, text, { mode: PRIVATE_FILE_MODE });
+      await chmod(temp, PRIVATE_FILE_MODE);
+      await rename(temp, this.path);
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
+    }
   }
 }

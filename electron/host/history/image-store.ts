@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../data-dir.js';
+import { mkdirPrivate, writeFileAtomic } from '../data-dir.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -21,7 +21,7 @@ export class ImageStore {
     const ref = `${createHash('sha256').update(data).digest('hex')}.${EXTENSIONS[mimeType] ?? 'bin'}`;
     const path = join(this.dir, ref);
     if (!existsSync(path)) {
-      mkdirSync(this.dir, { recursive: true });
+      mkdirPrivate(this.dir);
       writeFileAtomic(path, data);
     }
     return { ref, bytes: data.length };

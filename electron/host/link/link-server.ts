@@ -192,6 +192,12 @@ export class LinkServer {
       if (!loopback && this.options.pairingToken && hello.pairingToken !== this.options.pairingToken) {
         return reject('pairing-required', 'connections from the LAN need the pairing token the inspector shows');
       }
+      if (sessions.full(hello)) {
+        return reject(
+          'too-many-sessions',
+          `the inspector already has ${sessions.maxActive} apps connected (its limit); disconnect one or start it with --max-sessions <n>`,
+        );
+      }
       const negotiated = plugins.negotiate(hello.plugins);
       const accepted = new Set(negotiated.accepted.map((p) => p.id));
       const messenger = new Messenger({

@@ -183,6 +183,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
       structuredContent: pong,
       content: [{ type: 'text', text: mirrorText(pong) }],
     });
+    await t.core.history.flush();
     const line = readFileSync(t.core.history.path, 'utf8')
       .split('\n')
       .find((l) => l.includes(`"id":"${recorded[0]!.id}"`) && l.includes('"finished"'))!;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
+import type { MemoryBudget } from '../../../shared/records.js';
 import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
 import { defineTool, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
@@ -16,6 +17,7 @@ export interface HostToolDeps {
   registry: ToolRegistry;
   /** Undefined until the core has started. */
   urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
+  budget?: MemoryBudget;
   mcpClients(): McpClientInfo[];
   /** Desktop mode only: captures the inspector window. */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
@@ -106,8 +108,27 @@ export function createHostTools(deps: HostToolDeps) {
     output: z.object({
       version: z.string(),
       ports: z.object({ debuggee: z.number().nullable(), control: z.number().nullable() }),
-      urls: z.object({ debuggee: z.string(), mcp: z.string(), ui: z.string() }).nullable(),
-      sessions: z.object({ total: z.number().int(), active: z.number().int() }),
+      urls: z
+        .object({
+          debuggee: z.string(),
+          mcp: z.string(),
+          ui: z
+            .string()
+            .describe(
+              "The window's address without its token (never given to tools): open the URL the inspector printed, or uiUrl in <data-dir>/instance.json.",
+            ),
+        })
+        .nullable(),
+      sessions: z.object({ total: z.number().int(), active: z.number().int(), max: z.number().int() }),
+      memory: z
+        .object({
+          budgetBytes: z.number().describe('The global memory budget for captured data (--memory-budget).'),
+          usedBytes: z.number().describe('Estimated bytes held by logs, traffic and inactive sessions.'),
+          dropped: z
+            .object({ count: z.number().int(), bytes: z.number() })
+            .describe('Records dropped as the oldest to stay within the budgets since the start.'),
+        })
+        .optional(),
       mcpClients: z.array(
         z.object({
           name: z.string(),
@@ -125,8 +146,17 @@ export function createHostTools(deps: HostToolDeps) {
       return {
         version: deps.version,
         ports: { debuggee: portOf(urls?.debuggeeUrl), control: portOf(urls?.controlUrl) },
-        urls: urls ? { debuggee: urls.debuggeeUrl, mcp: urls.mcpUrl, ui: urls.uiUrl } : null,
-        sessions: { total: sessions.length, active: sessions.filter((s) => s.active).length },
+        urls: urls ? { debuggee: urls.debuggeeUrl, mcp: urls.mcpUrl, ui: `${urls.controlUrl}/` } : null,
+        sessions: {
+          total: sessions.length,
+          active: sessions.filter((s) => s.active).length,
+          max: deps.sessions.maxActive,
+        },
+        memory: deps.budget && {
+          budgetBytes: deps.budget.maxBytes,
+          usedBytes: deps.budget.usedBytes,
+          dropped: { ...deps.budget.dropped },
+        },
         mcpClients: deps.mcpClients(),
         dataDir: deps.dataDir,
       };

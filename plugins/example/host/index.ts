@@ -6,18 +6,23 @@ import { ToolResult } from '../../../shared/tool-result.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
 const LOG_CAPACITY = 1000;
+const LOG_BYTES = 8 * 1024 * 1024;
 
 /** One per session: asks the app's example plugin, and keeps the log entries it sends. */
 export interface ExampleHost extends HostPluginInstance<typeof exampleProtocol> {
   ping(signal?: AbortSignal): Promise<{ roundTripMs: number; agentTime: number }>;
   echo(text: string, signal?: AbortSignal): Promise<string>;
   captureScreenshot(signal?: AbortSignal): Promise<Screenshot>;
-  /** The log the app sent, oldest first: the newest 1000 entries. */
+  /** The log the app sent, oldest first: the newest 1000 entries within 8 MiB and the memory budget. */
   log(): LogEntry[];
+  /** Entries dropped as the oldest since the session began. */
+  dropped(): { count: number; bytes: number };
 }
 
 export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>): ExampleHost {
-  const entries: LogEntry[] = [];
+  const entries = ctx.records.open<LogEntry>('log', { maxCount: LOG_CAPACITY, maxBytes: LOG_BYTES, persist: true });
+  let seq = 0;
+  for (const [key] of entries.entries()) seq = Math.max(seq, Number(key) + 1 || 0);
   const ping = async (signal?: AbortSignal) => {
     const started = performance.now();
     const { agentTime } = await ctx.request('ping', { sentAt: Date.now() }, { signal });
@@ -28,20 +33,20 @@ export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>
   return {
     notifications: {
       log(entry) {
-        entries.push(entry);
-        if (entries.length > LOG_CAPACITY) entries.shift();
+        entries.set(String(seq++), entry);
         ctx.emit('log', entry);
       },
     },
     panel: {
       ping: (_params, signal) => ping(signal),
-      log: () => ({ entries: [...entries] }),
+      log: () => ({ entries: [...entries.values()] }),
       captureScreenshot: (_params, signal) => captureScreenshot(signal),
     },
     ping,
     captureScreenshot,
     echo: async (text, signal) => (await ctx.request('echo', { text }, { signal })).text,
-    log: () => [...entries],
+    log: () => [...entries.values()],
+    dropped: () => ({ ...entries.dropped }),
   };
 }
 

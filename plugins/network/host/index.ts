@@ -26,6 +26,7 @@ import {
 } from '../protocol.js';
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
+import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
 import { redactSensitive } from './redact.js';
 import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
@@ -57,12 +58,14 @@ class NetworkHostImpl implements NetworkHost {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly appId: string;
   private readonly unwatch: () => void;
+  private repaired: MockConfigRepair | undefined;
 
   constructor(
     private readonly ctx: HostPluginContext<NetworkProtocol>,
     options: NetworkHostOptions,
   ) {
-    this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits });
+    this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits }, ctx.records);
+    this.store.onDropped = ({ count }) => this.emitDropped(count);
     this.appId = ctx.session().app.id;
     // Another session of the same app changed the rules: this app gets them too.
     this.unwatch = ctx.store.watch<MockConfig>(CONFIG_KEY, (next) => {
@@ -134,7 +137,7 @@ class NetworkHostImpl implements NetworkHost {
 
   dispose(): void {
     this.unwatch();
-    this.store.clear();
+    this.store.close();
   }
 
   list(query: PageQuery): Page {
@@ -164,7 +167,8 @@ class NetworkHostImpl implements NetworkHost {
   }
 
   mockConfig(): MockConfigView {
-    return { ...this.readConfig(), hits: Object.fromEntries(this.hits), sync: this.sync };
+    const view = { ...this.readConfig(), hits: Object.fromEntries(this.hits), sync: this.sync };
+    return this.repaired ? { ...view, repaired: this.repaired } : view;
   }
 
   async addMockRule(input: MockRuleInput, signal?: AbortSignal) {
@@ -237,10 +241,13 @@ class NetworkHostImpl implements NetworkHost {
     if (stored === undefined) return EMPTY_MOCK_CONFIG;
     const parsed = MockConfigSchema.safeParse(stored);
     if (parsed.success) return parsed.data;
-    console.warn(
-      `[porthole] network: ignoring the saved mock rules of ${this.appId}, they are not valid: ${describeIssues(parsed.error)}`,
-    );
-    return EMPTY_MOCK_CONFIG;
+    // Keep every valid rule, the bad file beside, and say what went.
+    const { config, dropped } = salvageMockConfig(stored);
+    const backup = this.ctx.store.backup(CONFIG_KEY, 'invalid');
+    this.ctx.store.write(CONFIG_KEY, config);
+    this.repaired = { kept: config.rules.length, dropped, backup };
+    console.warn(`[porthole] network: ${describeRepair(this.appId, this.repaired)}`);
+    return config;
   }
 
   /**
@@ -299,7 +306,12 @@ class NetworkHostImpl implements NetworkHost {
   private changed(change: Change | undefined): void {
     if (!change) return;
     this.emit('transaction', { change: change.change, transaction: summarize(change.transaction) });
-    if (change.dropped) this.emit('dropped', { count: change.dropped, totalDropped: this.store.dropped });
+    if (change.dropped) this.emitDropped(change.dropped);
+  }
+
+  private emitDropped(count: number): void {
+    const { count: totalDropped, bytes: totalBytes } = this.store.droppedTotal;
+    this.emit('dropped', { count, totalDropped, totalBytes });
   }
 
   private emit<N extends NetworkEventName>(event: N, data: NetworkEvent<N>): void {

@@ -52,14 +52,18 @@ export const listTransactions = tool({
   }),
   output: TransactionPageSchema.extend({
     pending: z.number().int().describe('Requests still waiting for their response, in the whole session.'),
-    dropped: z.number().int().describe('Old requests dropped to stay within the store limits.'),
+    dropped: z
+      .object({ count: z.number().int(), bytes: z.number().int() })
+      .describe(
+        "Old requests dropped (and their estimated bytes) since the session began, to stay within the session's store limits or the inspector's memory budget (--memory-budget).",
+      ),
   }),
   annotations: readOnly,
   handler({ limit, cursor, order, ...filter }, { instance }) {
     try {
       const page = instance.list({ filter, limit, cursor, order });
       const stats = instance.stats();
-      return { ...page, pending: stats.pending, dropped: stats.dropped };
+      return { ...page, pending: stats.pending, dropped: { count: stats.dropped, bytes: stats.droppedBytes } };
     } catch (e) {
       if (e instanceof CursorError) throw new ToolArgumentError(e.message);
       throw e;

@@ -1,3 +1,10 @@
+import {
+  type Dropped,
+  estimateBytes,
+  type RecordStore,
+  type RecordsApi,
+  standaloneRecords,
+} from '../../../shared/records.js';
 import type {
   Body,
   ResponseStarted,
@@ -14,9 +21,15 @@ export interface StoreLimits {
   maxTransactions: number;
   /** Characters of body data kept (bodies are text or base64); the oldest transactions go first beyond it. */
   maxBodyChars: number;
+  /** Estimated bytes of whole transactions kept (URL, headers, bodies); also bounded by the global budget. */
+  maxBytes: number;
 }
 
-export const DEFAULT_STORE_LIMITS: StoreLimits = { maxTransactions: 10_000, maxBodyChars: 128 * 1024 * 1024 };
+export const DEFAULT_STORE_LIMITS: StoreLimits = {
+  maxTransactions: 10_000,
+  maxBodyChars: 128 * 1024 * 1024,
+  maxBytes: 256 * 1024 * 1024,
+};
 
 export type SortOrder = 'newest' | 'oldest';
 
@@ -54,15 +67,43 @@ export interface Change {
  * bound the oldest transactions are dropped and counted. Pending transactions are kept like any other.
  */
 export class TransactionStore {
-  private readonly byId = new Map<string, Transaction>();
+  private readonly byId: RecordStore<Transaction>;
   private seq = 0;
   private bodyChars = 0;
-  /** Transactions dropped to stay within bounds since the session began. */
-  dropped = 0;
+  /** Transactions dropped to stay within bounds (this store's or the global budget) since the session began. */
+  readonly droppedTotal: Dropped = { count: 0, bytes: 0 };
   /** Notifications about transactions this store does not have (dropped, or lost in the app's offline buffer). */
   orphans = 0;
+  /** Called when transactions go without an ingest of this store (the global budget made room for another session). */
+  onDropped: ((dropped: Dropped) => void) | undefined;
+  private ingesting = false;
+  private droppedNow = 0;
 
-  constructor(readonly limits: StoreLimits = DEFAULT_STORE_LIMITS) {}
+  readonly limits: StoreLimits;
+
+  constructor(limits: Partial<StoreLimits> = {}, records: RecordsApi = standaloneRecords()) {
+    this.limits = { ...DEFAULT_STORE_LIMITS, ...limits };
+    this.byId = records.open<Transaction>('transactions', {
+      maxCount: this.limits.maxTransactions,
+      maxBytes: this.limits.maxBytes,
+      sizeOf: (tx) => estimateBytes(tx),
+      onDrop: (txs, dropped) => {
+        for (const tx of txs) this.bodyChars -= bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+        this.countDropped(dropped);
+      },
+      // Kept across inspector restarts with the session; the store opens with what the last run had.
+      persist: true,
+    });
+    for (const tx of this.byId.values()) {
+      this.seq = Math.max(this.seq, tx.seq);
+      this.bodyChars += bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+    }
+  }
+
+  /** Transactions dropped to stay within bounds since the session began. */
+  get dropped(): number {
+    return this.droppedTotal.count;
+  }
 
   get size(): number {
     return this.byId.size;
@@ -75,7 +116,9 @@ export class TransactionStore {
       count: this.byId.size,
       pending,
       bodyChars: this.bodyChars,
-      dropped: this.dropped,
+      bytes: this.byId.bytes,
+      dropped: this.droppedTotal.count,
+      droppedBytes: this.droppedTotal.bytes,
       orphans: this.orphans,
       limits: this.limits,
     };
@@ -160,16 +203,41 @@ export class TransactionStore {
   }
 
   clear(): number {
-    const n = this.byId.size;
-    this.byId.clear();
+    const n = this.byId.clear();
     this.bodyChars = 0;
     return n;
   }
 
+  /** Releases the store's records from the global budget. */
+  close(): void {
+    this.byId.close();
+    this.bodyChars = 0;
+  }
+
   private insert(tx: Transaction): Change {
-    this.byId.set(tx.id, tx);
     this.bodyChars += bodyChars(tx.request.body);
-    return { transaction: tx, change: 'added', dropped: this.enforce(tx) };
+    const dropped = this.ingest(tx, () => this.byId.set(tx.id, tx));
+    return { transaction: tx, change: 'added', dropped };
+  }
+
+  /** Runs an ingest and enforces the body bound; returns how many transactions went meanwhile. */
+  private ingest(keep: Transaction, run: () => void): number {
+    this.ingesting = true;
+    this.droppedNow = 0;
+    try {
+      run();
+      this.enforceBodyChars(keep);
+    } finally {
+      this.ingesting = false;
+    }
+    return this.droppedNow;
+  }
+
+  private countDropped(dropped: Dropped): void {
+    this.droppedTotal.count += dropped.count;
+    this.droppedTotal.bytes += dropped.bytes;
+    if (this.ingesting) this.droppedNow += dropped.count;
+    else this.onDropped?.(dropped);
   }
 
   private update(id: string, mutate: (tx: Transaction) => void): Change | undefined {
@@ -180,7 +248,8 @@ export class TransactionStore {
     }
     if (tx.state !== 'pending') return undefined; // a late duplicate: the first ending wins
     mutate(tx);
-    return { transaction: tx, change: 'updated', dropped: this.enforce(tx) };
+    const dropped = this.ingest(tx, () => this.byId.remeasure(tx.id));
+    return { transaction: tx, change: 'updated', dropped };
   }
 
   private setResponseBody(tx: Transaction, body: Body | undefined): void {
@@ -190,21 +259,19 @@ export class TransactionStore {
     this.bodyChars += bodyChars(body);
   }
 
-  /** Drops the oldest transactions (never `keep`) until both bounds hold; returns how many went. */
-  private enforce(keep: Transaction): number {
-    let dropped = 0;
-    while (this.byId.size > this.limits.maxTransactions || this.bodyChars > this.limits.maxBodyChars) {
+  /** Drops the oldest transactions (never `keep`) until the body bound holds. */
+  private enforceBodyChars(keep: Transaction): void {
+    while (this.bodyChars > this.limits.maxBodyChars) {
       const oldest = this.byId.values().next().value as Transaction | undefined;
       if (!oldest || oldest === keep) break;
+      const bytes = estimateBytes(oldest);
       this.remove(oldest);
-      dropped++;
+      this.countDropped({ count: 1, bytes });
     }
-    this.dropped += dropped;
-    return dropped;
   }
 
   private remove(tx: Transaction): void {
-    this.byId.delete(tx.id);
+    if (!this.byId.delete(tx.id)) return;
     this.bodyChars -= bodyChars(tx.request.body) + bodyChars(tx.response?.body);
   }
 }

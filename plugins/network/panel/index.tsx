@@ -14,6 +14,7 @@ import { ColumnMenu } from './ColumnMenu.js';
 import { orderOf, useColumnLayout } from './column-layout.js';
 import { COLUMNS } from './columns.js';
 import { FilterBar } from './FilterBar.js';
+import { formatBytes } from './format.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { TransactionModel } from './model.js';
@@ -52,7 +53,7 @@ export default function NetworkPanel({ session }: PanelProps) {
   const [agentInfo, setAgentInfo] = useState<AgentInfo>();
   const [editor, setEditor] = useState<EditorState>();
   const [syncFailure, setSyncFailure] = useState<string>();
-  const [dropped, setDropped] = useState(0);
+  const [dropped, setDropped] = useState({ count: 0, bytes: 0 });
   const [loaded, setLoaded] = useState(false);
   const [detailWidth, setDetailWidth] = useState(storedDetailWidth);
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
@@ -79,7 +80,7 @@ export default function NetworkPanel({ session }: PanelProps) {
         case 'dropped':
           flush();
           model.dropOldest(e.data.count);
-          setDropped(e.data.totalDropped);
+          setDropped({ count: e.data.totalDropped, bytes: e.data.totalBytes ?? 0 });
           break;
         case 'cleared':
           upserts.length = 0;
@@ -106,6 +107,21 @@ export default function NetworkPanel({ session }: PanelProps) {
       });
     }
   };
+
+  // Saved rules that were not all valid: say once which were dropped and where the old file is.
+  const repaired = config?.repaired;
+  useEffect(() => {
+    if (!repaired) return;
+    const which = repaired.dropped
+      .map(
+        (d) => `${d.index >= 0 ? `rule ${d.index + 1}` : 'the rule list'}${d.name ? ` "${d.name}"` : ''}: ${d.reason}`,
+      )
+      .join('; ');
+    setMessage({
+      kind: 'error',
+      text: `Some saved mock rules were invalid and dropped (${repaired.kept} kept). ${which}.${repaired.backup ? ` The old file is kept as ${repaired.backup}.` : ''}`,
+    });
+  }, [repaired]);
 
   usePluginEvents(networkProtocol, session.id, (events) => {
     // While the first pages load, events wait; drops are already reflected in the pages.
@@ -134,7 +150,7 @@ export default function NetworkPanel({ session }: PanelProps) {
         setConfig(mocks);
         setAgentInfo(info.info);
         if (mocks.sync.state === 'failed') setSyncFailure(mocks.sync.error);
-        setDropped(stats.dropped);
+        setDropped({ count: stats.dropped, bytes: stats.droppedBytes });
       } catch (e) {
         if (live) setMessage({ kind: 'error', text: `Could not load the requests: ${(e as Error).message}` });
       } finally {
@@ -251,9 +267,13 @@ export default function NetworkPanel({ session }: PanelProps) {
         </div>
         <span className="spacer" />
         <div className="net-actions" role="toolbar" aria-label="Network actions">
-          {dropped > 0 && (
-            <span className="muted small" title="The inspector keeps a bounded number of requests per session">
-              {dropped.toLocaleString()} oldest dropped
+          {dropped.count > 0 && (
+            <span
+              className="muted small"
+              data-testid="net-dropped"
+              title="The inspector keeps a bounded number and size of requests per session and under its memory budget (--memory-budget)"
+            >
+              {dropped.count.toLocaleString()} oldest dropped ({formatBytes(dropped.bytes)})
             </span>
           )}
           <button type="button" onClick={() => void exportHar()} title="Save the shown requests as a HAR file">

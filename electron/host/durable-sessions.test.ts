@@ -1,0 +1,143 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { connect } from '../../agent/connection.js';
+import { network } from '../../plugins/network/agent/index.js';
+import { httpServer } from '../../plugins/network/host/testing.js';
+import { connectMcpClient } from './mcp/mcp-testing.js';
+import { cleanupAfterEach } from './test-cleanup.js';
+import { waitFor } from './testing.js';
+
+// Defect 9 of issue 9: after a restart — clean or kill -9 — apps resume their sessions and the traffic is still there.
+
+const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('durable sessions', () => {
+  const defer = cleanupAfterEach();
+
+  async function inspector(dataDir: string, port: number) {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        '--data-dir',
+        dataDir,
+        '--debuggee-port',
+        String(port),
+        '--control-port',
+        '0',
+        '--mcp-auth',
+        'none',
+        '--no-open',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } },
+    );
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    defer(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exit;
+    });
+    await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 15_000);
+    const mcpUrl = /MCP endpoint: +(\S+)/.exec(out)![1]!;
+    const mcp = await connectMcpClient('http', { mcpUrl, dataDir });
+    defer(() => mcp.close().catch(() => {}));
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await mcp.client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
+    return { child, exit, call, output: () => out };
+  }
+
+  it('resumes the sessions and shows the traffic from before, after a kill -9 and after a clean stop', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-durable-'));
+    defer(() => rmSync(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const server = await httpServer((req, res) => res.end(`real ${req.url}`));
+    defer(() => server.close());
+
+    const first = await inspector(dataDir, port);
+    const agents = [0, 1, 2].map((i) => {
+      const plugin = network();
+      const agent = connect({
+        url: `ws://127.0.0.1:${port}`,
+        app: { id: `com.test.durable.${i}`, name: `Durable ${i}` },
+        plugins: [plugin],
+        reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+      });
+      defer(() => agent.disconnect());
+      return agent;
+    });
+    await waitFor(() => agents.every((a) => a.status.state === 'connected'), 'the apps to connect', 10_000);
+    const sessionIds = agents.map((a) => a.status.sessionId!);
+    for (const [i] of agents.entries()) await (await fetch(`${server.url}/before-kill/${i}`)).text();
+    // The MCP client's own requests from this process are captured too: only the test server's count.
+    const listed = async (call: typeof first.call, sessionId: string) =>
+      (
+        (await call('network_list_transactions', { sessionId, urlContains: server.url })).transactions as {
+          url: string;
+          state: string;
+        }[]
+      ).map((t) => new URL(t.url).pathname);
+    // The three apps share this process: one of their network plugins captures its fetches.
+    const counts = async (call: typeof first.call) =>
+      Promise.all(sessionIds.map(async (id) => (await listed(call, id)).length));
+    await waitFor(async () => (await counts(first.call)).includes(3), 'the traffic to be captured');
+    const capturing = sessionIds[(await counts(first.call)).indexOf(3)]!;
+    // Written within a second of the change.
+    const saved = join(dataDir, 'sessions', 'sessions.json');
+    await waitFor(
+      () => existsSync(saved) && sessionIds.every((id) => readFileSync(saved, 'utf8').includes(id)),
+      'the sessions to be saved',
+      5000,
+    );
+    const transactionsFile = join(dataDir, 'sessions', capturing, 'network--transactions.jsonl');
+    await waitFor(
+      () => existsSync(transactionsFile) && readFileSync(transactionsFile, 'utf8').includes('/before-kill/2'),
+      'the traffic to be saved',
+      5000,
+    );
+
+    first.child.kill('SIGKILL');
+    await first.exit;
+    await waitFor(() => agents.every((a) => a.status.state !== 'connected'), 'the apps to notice');
+
+    const second = await inspector(dataDir, port);
+    await waitFor(() => agents.every((a) => a.status.state === 'connected'), 'the apps to reconnect', 10_000);
+    expect(agents.map((a) => a.status.sessionId)).toEqual(sessionIds);
+    const status = await second.call('inspector_list_sessions');
+    expect(JSON.stringify(status)).toContain(sessionIds[0]);
+    expect((await listed(second.call, capturing)).sort()).toEqual([
+      '/before-kill/0',
+      '/before-kill/1',
+      '/before-kill/2',
+    ]);
+
+    // Traffic after the resume lands in the same sessions; a clean stop keeps it too.
+    await (await fetch(`${server.url}/after-resume`)).text();
+    await waitFor(async () => (await listed(second.call, capturing)).includes('/after-resume'), 'new traffic');
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+    const third = await inspector(dataDir, port);
+    await waitFor(() => agents.every((a) => a.status.state === 'connected'), 'the apps to reconnect again', 10_000);
+    expect(agents.map((a) => a.status.sessionId)).toEqual(sessionIds);
+    expect((await listed(third.call, capturing)).sort()).toEqual([
+      '/after-resume',
+      '/before-kill/0',
+      '/before-kill/1',
+      '/before-kill/2',
+    ]);
+  });
+});

@@ -1,0 +1,216 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { appendFile, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { RecordStore } from '../../shared/records.js';
+import { SessionInfoSchema } from '../../shared/session.js';
+import { keepAside, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, safeName } from './data-dir.js';
+
+/** What a session needs to be resumed after a restart: its info and its resume secret. */
+export const PersistedSessionSchema = z.object({ info: SessionInfoSchema, secret: z.string().min(16) });
+export type PersistedSession = z.infer<typeof PersistedSessionSchema>;
+const SessionsFileSchema = z.object({ version: z.literal(1), sessions: z.array(z.unknown()) });
+
+/** How often changed data is written (a kill loses at most this much). */
+export const PERSIST_INTERVAL_MS = 1000;
+
+/**
+ * Sessions and their plugins' record stores in `<data-dir>/sessions/`: `sessions.json` and one
+ * JSON Lines file per (session, plugin, store) of `[key, value]`. Changes are written as whole
+ * files, beside and renamed over, at most once per interval and off the event loop.
+ */
+export class SessionPersistence {
+  private readonly dirty = new Map<string, () => { text: string; append: boolean }>();
+  private timer: NodeJS.Timeout | undefined;
+  private io: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly sessions: () => PersistedSession[],
+  ) {}
+
+  get sessionsFile(): string {
+    return join(this.dir, 'sessions.json');
+  }
+
+  storeFile(sessionId: string, plugin: string, name: string): string {
+    return join(this.dir, safeName(sessionId), `${safeName(plugin)}--${safeName(name)}.jsonl`);
+  }
+
+  /** The sessions saved by the last run; an unreadable file is moved aside and reported. */
+  loadSessions(): PersistedSession[] {
+    let text: string;
+    try {
+      text = readFileSync(this.sessionsFile, 'utf8');
+    } catch {
+      return [];
+    }
+    try {
+      const file = SessionsFileSchema.parse(JSON.parse(text));
+      const out: PersistedSession[] = [];
+      for (const raw of file.sessions) {
+        const parsed = PersistedSessionSchema.safeParse(raw);
+        if (parsed.success) out.push(parsed.data);
+      }
+      if (out.length < file.sessions.length)
+        console.error(`[porthole] sessions: skipped ${file.sessions.length - out.length} unreadable session(s)`);
+      return out;
+    } catch (e) {
+      const aside = keepAside(this.sessionsFile, 'corrupt');
+      console.error(
+        `[porthole] sessions: ${this.sessionsFile} could not be read (${(e as Error).message.split('\n')[0]}); starting without earlier sessions${aside ? `, the file is kept as ${aside}` : ''}`,
+      );
+      return [];
+    }
+  }
+
+  /**
+   * A store's journal: changed records are appended as `[key, value]`, removed ones as `[key]`,
+   * once per interval; the file is rewritten whole once it holds far more than the store.
+   */
+  journal<T>(file: string, store: () => RecordStore<T>) {
+    const changed = new Set<string>();
+    const deleted = new Set<string>();
+    let whole = false;
+    let written = 0;
+    const render = () => {
+      const s = store();
+      let out = '';
+      if (whole || written > 2 * s.bytes + 1024 * 1024) {
+        whole = false;
+        changed.clear();
+        deleted.clear();
+        const lines: string[] = [];
+        for (const entry of s.entries()) lines.push(`${JSON.stringify(entry)}\n`);
+        out = lines.join('');
+        written = out.length;
+        return { text: out, append: false };
+      }
+      for (const key of deleted) out += `${JSON.stringify([key])}\n`;
+      for (const key of changed) {
+        const value = s.get(key);
+        if (value !== undefined) out += `${JSON.stringify([key, value])}\n`;
+      }
+      changed.clear();
+      deleted.clear();
+      written += out.length;
+      return { text: out, append: true };
+    };
+    return {
+      changed: (key: string) => {
+        deleted.delete(key);
+        changed.add(key);
+        this.markJournal(file, render);
+      },
+      deleted: (key: string) => {
+        changed.delete(key);
+        deleted.add(key);
+        this.markJournal(file, render);
+      },
+      rewrite: () => {
+        whole = true;
+        this.markJournal(file, render);
+      },
+    };
+  }
+
+  /** Fills a store with what was saved for it; damaged lines are skipped. */
+  loadStore<T>(file: string, store: RecordStore<T>): void {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const record = JSON.parse(line) as [string, T] | [string];
+        if (typeof record[0] !== 'string') continue;
+        if (record.length === 1) store.delete(record[0]);
+        else store.set(record[0], record[1] as T);
+      } catch {
+        // a line cut short by a kill
+      }
+    }
+  }
+
+  sessionsChanged(): void {
+    this.mark(this.sessionsFile, () => `${JSON.stringify({ version: 1, sessions: this.sessions() })}\n`);
+  }
+
+  /** Forgets a session's files (it was removed). */
+  removeSession(sessionId: string): void {
+    for (const file of this.dirty.keys())
+      if (file.startsWith(join(this.dir, safeName(sessionId)))) this.dirty.delete(file);
+    const dir = join(this.dir, safeName(sessionId));
+    this.io = this.io.then(() => rm(dir, { recursive: true, force: true }).catch(() => {}));
+    this.sessionsChanged();
+  }
+
+  /** Writes everything changed now and waits for it. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queueWrite();
+    return this.io;
+  }
+
+  /** Writes what changed and stops (a clean stop). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  /** Drops everything saved (tests, `--fresh`). */
+  clearAll(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private mark(file: string, render: () => string): void {
+    this.markJournal(file, () => ({ text: render(), append: false }));
+  }
+
+  private markJournal(file: string, render: () => { text: string; append: boolean }): void {
+    if (this.closed) return;
+    this.dirty.set(file, render);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.queueWrite();
+    }, PERSIST_INTERVAL_MS);
+    this.timer.unref?.();
+  }
+
+  private queueWrite(): void {
+    this.io = this.io.then(async () => {
+      const work = [...this.dirty];
+      this.dirty.clear();
+      for (const [file, render] of work) {
+        try {
+          const { text, append } = render();
+          if (!append) await writePrivate(file, text);
+          else if (text) {
+            await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+            await appendFile(file, text, { mode: PRIVATE_FILE_MODE });
+          }
+        } catch (e) {
+          console.error(`[porthole] sessions: could not write ${file}: ${(e as Error).message}`);
+        }
+      }
+    });
+  }
+}
+
+async function writePrivate(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(temp, text, { mode: PRIVATE_FILE_MODE });
+    await chmod(temp, PRIVATE_FILE_MODE);
+    await rename(temp, file);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}

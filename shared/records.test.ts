@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { estimateBytes, MemoryBudget } from './records.js';
+
+const size = (v: string) => v.length;
+
+describe('MemoryBudget and record stores', () => {
+  it('drops the oldest records of a store past its own byte budget and counts them', () => {
+    const budget = new MemoryBudget(10_000);
+    const drops: string[][] = [];
+    const store = budget.open<string>('log', { sizeOf: size, maxBytes: 100, onDrop: (v) => drops.push(v) });
+    for (let i = 0; i < 10; i++) store.set(`k${i}`, `${i}`.padEnd(30, '.'));
+    expect(store.bytes).toBeLessThanOrEqual(100);
+    expect([...store.values()].map((v) => v[0])).toEqual(['7', '8', '9']);
+    expect(store.dropped).toEqual({ count: 7, bytes: 210 });
+    expect(drops.flat().map((v) => v[0])).toEqual(['0', '1', '2', '3', '4', '5', '6']);
+    expect(budget.usedBytes).toBe(90);
+  });
+
+  it('past the global budget drops the oldest record of any store, never the one being added', () => {
+    const budget = new MemoryBudget(100);
+    const a = budget.open<string>('a', { sizeOf: size });
+    const b = budget.open<string>('b', { sizeOf: size });
+    a.set('a1', 'x'.repeat(40));
+    b.set('b1', 'y'.repeat(40));
+    a.set('a2', 'z'.repeat(40));
+    expect(a.has('a1')).toBe(false);
+    expect(b.has('b1')).toBe(true);
+    expect(budget.dropped).toEqual({ count: 1, bytes: 40 });
+    const huge = budget.open<string>('c', { sizeOf: size });
+    huge.set('c1', 'w'.repeat(500));
+    expect(huge.has('c1')).toBe(true);
+    expect(a.size + b.size).toBe(0);
+    expect(budget.stats().stores.a?.dropped.count).toBe(2);
+  });
+
+  it('keeps a replaced record in place and remeasures a changed one; close releases the bytes', () => {
+    const budget = new MemoryBudget(1000);
+    const store = budget.open<{ text: string }>('t', { sizeOf: (v) => v.text.length, maxCount: 2 });
+    store.set('1', { text: 'a' });
+    store.set('2', { text: 'b' });
+    store.set('1', { text: 'aaaa' });
+    expect([...store.values()].map((v) => v.text)).toEqual(['aaaa', 'b']);
+    const two = store.get('2')!;
+    two.text = 'bbbbbbbb';
+    store.remeasure('2');
+    expect(store.bytes).toBe(12);
+    store.set('3', { text: 'c' });
+    expect(store.has('1')).toBe(false);
+    store.close();
+    expect(budget.usedBytes).toBe(0);
+    expect(budget.stats().records).toBe(0);
+  });
+
+  it('estimates nested values without recursing without bound', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(estimateBytes(deep)).toBeGreaterThan(0);
+    expect(estimateBytes({ url: 'x'.repeat(1000) })).toBeGreaterThan(1000);
+  });
+});

@@ -1,0 +1,297 @@
+/** Records dropped to stay within a byte budget: how many and their estimated size. */
+export interface Dropped {
+  count: number;
+  bytes: number;
+}
+
+export interface RecordStoreOptions<T> {
+  /** Estimated bytes one record holds (default: estimateBytes). Measured on set() and remeasure(). */
+  sizeOf?: (value: T) => number;
+  /** This store's own byte budget (default: the whole global budget). */
+  maxBytes?: number;
+  /** Most records kept (default: no count bound). */
+  maxCount?: number;
+  /** Records went, oldest first: over this store's bounds or the global budget. Not called for delete/clear. */
+  onDrop?: (values: T[], dropped: Dropped, keys: string[]) => void;
+  /**
+   * Keep the records (JSON values) across inspector restarts, with the session: the store opens
+   * with what the last run had (a kill loses about the last second of changes).
+   */
+  persist?: boolean;
+}
+
+/**
+ * Records in insertion order, oldest first, under a byte budget of their own and the inspector's
+ * global one: past either the oldest go first (globally the oldest of all stores) and are counted.
+ */
+export interface RecordStore<T> {
+  readonly size: number;
+  /** Estimated bytes held now. */
+  readonly bytes: number;
+  /** Dropped over this store's lifetime. */
+  readonly dropped: Dropped;
+  get(key: string): T | undefined;
+  has(key: string): boolean;
+  /** Adds as the newest record, or replaces the value in place (its age is kept); then enforces the budgets. */
+  set(key: string, value: T): void;
+  /** The value was changed in place: measure it again and enforce the budgets. */
+  remeasure(key: string): void;
+  /** Removes a record (not counted as dropped). */
+  delete(key: string): boolean;
+  /** Oldest first. */
+  values(): IterableIterator<T>;
+  /** Keys and values, oldest first. */
+  entries(): IterableIterator<[string, T]>;
+  /** Removes everything (not counted as dropped); returns how many records went. */
+  clear(): number;
+  /** Releases the store from the budget; it is empty and unusable afterwards. */
+  close(): void;
+}
+
+/** What a plugin gets as `ctx.records`: stores under the inspector's global byte budget, closed with the session. */
+export interface RecordsApi {
+  open<T>(name: string, options?: RecordStoreOptions<T>): RecordStore<T>;
+}
+
+export interface BudgetStats {
+  maxBytes: number;
+  usedBytes: number;
+  records: number;
+  dropped: Dropped;
+  /** Per store name: bytes held and dropped. */
+  stores: Record<string, { bytes: number; records: number; dropped: Dropped }>;
+}
+
+interface Entry<T> {
+  key: string;
+  value: T;
+  bytes: number;
+  seq: number;
+  store: StoreImpl<T>;
+}
+
+export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/** The inspector's global byte budget over every record store the link feeds. */
+export class MemoryBudget {
+  private readonly order = new Map<number, Entry<unknown>>();
+  private readonly stores = new Set<StoreImpl<unknown>>();
+  private seq = 0;
+  usedBytes = 0;
+  readonly dropped: Dropped = { count: 0, bytes: 0 };
+
+  constructor(readonly maxBytes = DEFAULT_MEMORY_BUDGET_BYTES) {}
+
+  open<T>(name: string, options: RecordStoreOptions<T> = {}): RecordStore<T> {
+    const store = new StoreImpl<T>(this, name, options);
+    this.stores.add(store as StoreImpl<unknown>);
+    return store;
+  }
+
+  /** A view for one owner (a plugin instance): `closeAll()` releases every store it opened. */
+  scope(prefix: string): RecordsApi & { closeAll(): void } {
+    const opened = new Set<RecordStore<unknown>>();
+    return {
+      open: <T>(name: string, options?: RecordStoreOptions<T>) => {
+        const store = this.open<T>(`${prefix}${name}`, options);
+        opened.add(store as RecordStore<unknown>);
+        return store;
+      },
+      closeAll: () => {
+        for (const store of opened) store.close();
+        opened.clear();
+      },
+    };
+  }
+
+  stats(): BudgetStats {
+    const stores: BudgetStats['stores'] = {};
+    let records = 0;
+    for (const store of this.stores) {
+      const s = (stores[store.name] ??= { bytes: 0, records: 0, dropped: { count: 0, bytes: 0 } });
+      s.bytes += store.bytes;
+      s.records += store.size;
+      s.dropped.count += store.dropped.count;
+      s.dropped.bytes += store.dropped.bytes;
+      records += store.size;
+    }
+    return { maxBytes: this.maxBytes, usedBytes: this.usedBytes, records, dropped: { ...this.dropped }, stores };
+  }
+
+  /** @internal */
+  nextSeq(entry: Entry<unknown>): number {
+    const seq = ++this.seq;
+    this.order.set(seq, entry);
+    return seq;
+  }
+
+  /** @internal */
+  forget(entry: Entry<unknown>): void {
+    this.order.delete(entry.seq);
+    this.usedBytes -= entry.bytes;
+  }
+
+  /** @internal */
+  release(store: StoreImpl<unknown>): void {
+    this.stores.delete(store);
+  }
+
+  /** @internal Drops the globally oldest records (never `keep`) until the global budget holds. */
+  enforce(keep: Entry<unknown> | undefined, drops: Map<StoreImpl<unknown>, Entry<unknown>[]>): void {
+    if (this.usedBytes <= this.maxBytes) return;
+    for (const entry of this.order.values()) {
+      if (this.usedBytes <= this.maxBytes) break;
+      if (entry === keep) continue;
+      entry.store.evict(entry, drops);
+    }
+  }
+}
+
+class StoreImpl<T> implements RecordStore<T> {
+  private readonly byKey = new Map<string, Entry<T>>();
+  private readonly sizeOf: (value: T) => number;
+  bytes = 0;
+  readonly dropped: Dropped = { count: 0, bytes: 0 };
+  private closed = false;
+
+  constructor(
+    private readonly budget: MemoryBudget,
+    readonly name: string,
+    private readonly options: RecordStoreOptions<T>,
+  ) {
+    this.sizeOf = options.sizeOf ?? estimateBytes;
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): T | undefined {
+    return this.byKey.get(key)?.value;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  set(key: string, value: T): void {
+    if (this.closed) return;
+    const existing = this.byKey.get(key);
+    if (existing) {
+      existing.value = value;
+      this.measure(existing);
+      return;
+    }
+    const entry: Entry<T> = { key, value, bytes: 0, seq: 0, store: this };
+    entry.seq = this.budget.nextSeq(entry as Entry<unknown>);
+    this.byKey.set(key, entry);
+    this.measure(entry);
+  }
+
+  remeasure(key: string): void {
+    const entry = this.byKey.get(key);
+    if (entry) this.measure(entry);
+  }
+
+  delete(key: string): boolean {
+    const entry = this.byKey.get(key);
+    if (!entry) return false;
+    this.unlink(entry);
+    return true;
+  }
+
+  values(): IterableIterator<T> {
+    const entries = this.byKey.values();
+    return (function* () {
+      for (const entry of entries) yield entry.value;
+    })();
+  }
+
+  entries(): IterableIterator<[string, T]> {
+    const entries = this.byKey.values();
+    return (function* (): Generator<[string, T]> {
+      for (const entry of entries) yield [entry.key, entry.value];
+    })();
+  }
+
+  clear(): number {
+    const n = this.byKey.size;
+    for (const entry of [...this.byKey.values()]) this.unlink(entry);
+    return n;
+  }
+
+  close(): void {
+    this.clear();
+    this.closed = true;
+    this.budget.release(this as StoreImpl<unknown>);
+  }
+
+  /** @internal */
+  evict(entry: Entry<unknown>, drops: Map<StoreImpl<unknown>, Entry<unknown>[]>): void {
+    this.unlink(entry as Entry<T>);
+    this.dropped.count++;
+    this.dropped.bytes += entry.bytes;
+    this.budget.dropped.count++;
+    this.budget.dropped.bytes += entry.bytes;
+    const list = drops.get(this as StoreImpl<unknown>);
+    if (list) list.push(entry);
+    else drops.set(this as StoreImpl<unknown>, [entry]);
+  }
+
+  private measure(entry: Entry<T>): void {
+    const bytes = Math.max(0, Math.ceil(this.sizeOf(entry.value)));
+    this.bytes += bytes - entry.bytes;
+    this.budget.usedBytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    const drops = new Map<StoreImpl<unknown>, Entry<unknown>[]>();
+    const maxBytes = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const maxCount = this.options.maxCount ?? Number.POSITIVE_INFINITY;
+    for (const oldest of this.byKey.values()) {
+      if (this.bytes <= maxBytes && this.byKey.size <= maxCount) break;
+      if (oldest === entry) continue;
+      this.evict(oldest as Entry<unknown>, drops);
+    }
+    this.budget.enforce(entry as Entry<unknown>, drops);
+    for (const [store, entries] of drops) store.notify(entries);
+  }
+
+  /** @internal */
+  notify(entries: Entry<unknown>[]): void {
+    const dropped = { count: entries.length, bytes: entries.reduce((n, e) => n + e.bytes, 0) };
+    this.options.onDrop?.(
+      entries.map((e) => e.value as T),
+      dropped,
+      entries.map((e) => e.key),
+    );
+  }
+
+  private unlink(entry: Entry<T>): void {
+    this.byKey.delete(entry.key);
+    this.bytes -= entry.bytes;
+    this.budget.forget(entry as Entry<unknown>);
+  }
+}
+
+/**
+ * Estimated bytes a JSON-like value holds: string lengths, 8 per number, a little per object,
+ * array and member. Bounded in depth (deeper values count as 64 bytes): values come off the link.
+ */
+export function estimateBytes(value: unknown, depth = 0): number {
+  if (typeof value === 'string') return 16 + value.length;
+  if (value === null || typeof value !== 'object') return 8;
+  if (depth > 32) return 64;
+  let n = 16;
+  if (Array.isArray(value)) {
+    for (const item of value) n += 8 + estimateBytes(item, depth + 1);
+    return n;
+  }
+  for (const key in value) {
+    n += 16 + key.length + estimateBytes((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return n;
+}
+
+/** A budget of its own, for stores used outside an inspector (tests, tools run standalone). */
+export function standaloneRecords(maxBytes = Number.POSITIVE_INFINITY): RecordsApi {
+  return new MemoryBudget(maxBytes);
+}
