@@ -5,7 +5,8 @@ import { BodyCollector, type Hub, headerOf, type Observation, parseHeaderBlock, 
 // undici package's request/stream/fetch/dispatch publish to the same process-wide channels. The
 // channels say when a request was created, its headers as sent, its response headers, its end and
 // its error; the body bytes come from the request's own onData, wrapped on that one request (the
-// channels of undici 6 carry no body). The dispatcher, its sockets and its pool stay the app's.
+// channels of undici 6 carry no body), and the request body from its onBodySent. The dispatcher,
+// its sockets and its pool stay the app's.
 
 interface UndiciRequest {
   method: string;
@@ -14,6 +15,8 @@ interface UndiciRequest {
   headers: string[] | string | Record<string, string | string[]> | null | undefined;
   body?: unknown;
   onData?: (chunk: Uint8Array) => unknown;
+  onBodySent?: (chunk: Uint8Array | string) => unknown;
+  contentLength?: number | null;
 }
 
 interface Followed {
@@ -26,35 +29,10 @@ interface Followed {
   done: boolean;
 }
 
-/** A fetch call's body, waiting for the undici request it becomes (fetch hands undici a stream). */
-interface PendingBody {
-  key: string;
-  body: Uint8Array;
-  at: number;
-}
-
-export interface UndiciTap {
-  /** Called by the fetch wrapper with a body it could read without consuming the app's. */
-  noteFetchBody(method: string, url: string, body: Uint8Array): void;
-}
-
-export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): UndiciTap {
+export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   const followed = new WeakMap<object, Followed>();
-  const pending: PendingBody[] = [];
-  const tap: UndiciTap = {
-    noteFetchBody(method, url, body) {
-      const now = Date.now();
-      while (pending.length && (pending.length >= 64 || now - pending[0]!.at > 30_000)) pending.shift();
-      pending.push({ key: `${method.toUpperCase()} ${url}`, body, at: now });
-    },
-  };
-  if (hub.taps.has('undici')) return tap;
+  if (hub.taps.has('undici')) return;
   hub.taps.add('undici');
-
-  const takeFetchBody = (key: string): Uint8Array | undefined => {
-    const i = pending.findIndex((p) => p.key === key);
-    return i < 0 ? undefined : pending.splice(i, 1)[0]!.body;
-  };
 
   const on = (name: string, listener: (message: Record<string, unknown>) => void) => {
     dc.channel(name).subscribe((message) => {
@@ -76,12 +54,21 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): UndiciTa
     const obs = hub.observe({ initiator, method: r.method, url, headers });
     if (!obs) return;
     const f: Followed = { obs, body: new BodyCollector(hub.maxBodyBytes), sent: false, done: false };
-    const known = bytesOf(r.body) ?? (initiator === 'fetch' ? takeFetchBody(`${r.method} ${url}`) : undefined);
-    if (known) {
-      f.requestBody = new BodyCollector(hub.maxBodyBytes);
-      f.requestBody.add(known, true);
-    }
     followed.set(r, f);
+    const onBodySent = r.onBodySent;
+    if (typeof onBodySent === 'function') {
+      r.onBodySent = function onBodySent_(this: UndiciRequest, ...args: [Uint8Array | string]) {
+        try {
+          const chunk = args[0];
+          const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+          if (!f.sent && bytes instanceof Uint8Array)
+            (f.requestBody ??= new BodyCollector(hub.maxBodyBytes)).add(bytes, true);
+        } catch {
+          // the capture's problem, never the app's
+        }
+        return onBodySent.apply(this, args);
+      };
+    }
     const onData = r.onData;
     if (typeof onData === 'function') {
       r.onData = function onData_(this: UndiciRequest, ...args: [Uint8Array]) {
@@ -108,9 +95,9 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): UndiciTa
     f.sentHeaders = parseHeaderBlock(headers);
     f.socket = socket as NodeSocket | undefined;
     // undici writes the body's framing header after it publishes the rest
-    const r = request as UndiciRequest & { contentLength?: number | null };
+    const r = request as UndiciRequest;
     if (!headerOf(f.sentHeaders, 'content-length') && !headerOf(f.sentHeaders, 'transfer-encoding')) {
-      const length = typeof r.contentLength === 'number' ? r.contentLength : undefined;
+      const length = typeof r.contentLength === 'number' ? r.contentLength : bytesOf(r.body)?.byteLength;
       if (length !== undefined && (length > 0 || PAYLOAD_METHODS.has(r.method))) {
         f.sentHeaders.push(['content-length', String(length)]);
       } else if (r.body != null && length === undefined) f.sentHeaders.push(['transfer-encoding', 'chunked']);
@@ -153,8 +140,6 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): UndiciTa
     f.done = true;
     f.obs.fail(error, isTimeout(error));
   });
-
-  return tap;
 }
 
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);

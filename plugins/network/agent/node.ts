@@ -9,12 +9,11 @@ import {
 } from './node-builtins.js';
 import { type Decoder, zlibDecoder } from './node-decode.js';
 import { installHttpTap } from './node-http.js';
-import { installUndiciTap, type UndiciTap } from './node-undici.js';
+import { installUndiciTap } from './node-undici.js';
 import type { Hub } from './observed.js';
 
-// The Node taps: http/https (node-http), undici and global fetch (node-undici), and a wrapper of
-// global fetch that only reads the request body the app passed when it can do so without touching
-// the app's (a string, bytes, URLSearchParams): fetch hands undici that body as a stream.
+// The Node taps: http/https (node-http), undici and global fetch (node-undici). Nothing of the
+// app's is replaced: not fetch, not a dispatcher, not an agent.
 
 export interface Installed {
   kinds: Initiator[];
@@ -54,44 +53,8 @@ function install(hub: Hub, m: Modules): Installed {
     kinds.push('http');
   }
   if (m.dc) {
-    const undici = installUndiciTap(hub, m.dc);
-    kinds.push('undici');
-    if (typeof globalThis.fetch === 'function') {
-      wrapFetch(hub, undici);
-      kinds.push('fetch');
-    }
+    installUndiciTap(hub, m.dc);
+    kinds.push('undici', 'fetch');
   }
   return { kinds, decoder: m.zlib && zlibDecoder(m.zlib) };
-}
-
-function wrapFetch(hub: Hub, undici: UndiciTap): void {
-  if (hub.taps.has('node-fetch')) return;
-  hub.taps.add('node-fetch');
-  const original = globalThis.fetch;
-  const fetch = function fetch(this: unknown, ...args: [RequestInfo | URL, RequestInit?]) {
-    const [input, init] = args;
-    if (hub.active && init?.body != null) {
-      try {
-        const bytes = knownBytes(init.body);
-        if (bytes) {
-          const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url).href;
-          const method = init.method ?? (input instanceof Request ? input.method : 'GET');
-          undici.noteFetchBody(method, url, bytes);
-        }
-      } catch {
-        // the capture's problem, never the app's
-      }
-    }
-    return original.apply(this, args);
-  } as typeof globalThis.fetch;
-  globalThis.fetch = fetch;
-}
-
-function knownBytes(body: BodyInit): Uint8Array | undefined {
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  if (body instanceof URLSearchParams) return new TextEncoder().encode(body.toString());
-  // Views, not copies: the tap copies what it keeps, up to the cap.
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  return undefined;
 }
