@@ -327,7 +327,13 @@ class Followed implements Observation {
     const finish = (body: Body | undefined) =>
       this.agent.send('completed', { id: this.id, body, durationMs, encodedSize });
     if (!seen) return finish(undefined);
-    if (!coding || /^\s*identity\s*$/i.test(coding)) return finish(this.agent.body(seen, type, declared));
+    if (!coding || /^\s*identity\s*$/i.test(coding)) {
+      // A large body is encoded and sent after the app's own handlers for this moment have run
+      // (the end of the body reaches the app first), not on the way to them.
+      if (seen.kept < LATER_BYTES) return finish(this.agent.body(seen, type, declared));
+      later(() => finish(this.agent.body(seen, type, declared)));
+      return;
+    }
     // Not awaited by anything of the app's: the decoded body follows when zlib is done.
     this.agent.decode(seen, coding).then(
       (decoded) => finish(this.agent.body(decoded ?? seen, type)),
@@ -372,6 +378,12 @@ export function describeError(error: unknown): { message: string; code?: string 
   else if (error.name === 'TimeoutError') parts[0] = `timed out: ${error.message}`;
   return { message: parts.join(': '), code: typeof code === 'string' ? code.slice(0, 64) : undefined };
 }
+
+const LATER_BYTES = 64 * 1024;
+const later: (task: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
+    ? (task) => (globalThis as unknown as { setImmediate(t: () => void): void }).setImmediate(task)
+    : (task) => setTimeout(task, 0);
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
