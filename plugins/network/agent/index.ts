@@ -190,8 +190,11 @@ export class NetworkAgent implements Sink {
       headers: this.headers(request.headers),
       body: request.body && this.body(request.body, request.contentType ?? headerOf(request.headers, 'content-type')),
       startedAt: request.startedAt ?? Date.now(),
+      mock: request.mock,
     });
-    return new Followed(this, id, t0, request);
+    const followed = new Followed(this, id, t0, request);
+    if (request.mock) followed.mocked(request.mock);
+    return followed;
   }
 
   /** Turns seen bytes into a Body within this agent's cap (the taps keep the largest cap of all agents). */

@@ -78,8 +78,9 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
         url: request.url,
         headers: [...request.headers],
         body: bodyText === undefined ? undefined : { chunks: [], kept: 0, total: 0, cut: false, text: bodyText },
+        mock: mark,
       });
-    obs?.mocked(mark);
+    tapped?.mocked(mark);
     const signal = request.signal as AbortSignal | undefined;
     if (obs && !tapped && signal) {
       const onAbort = () => obs.fail(signal.reason ?? new Error('aborted'));

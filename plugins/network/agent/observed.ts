@@ -28,6 +28,8 @@ export interface SeenRequest {
   /** The request body when it is known at the start (browser fetch/XHR). */
   body?: SeenBody;
   contentType?: string;
+  /** Answered by this mock rule (known at the start on the mock path). */
+  mock?: MockMark;
   /** When it started (performance.now(), Date.now()), when that was before the sink heard of it. */
   t0?: number;
   startedAt?: number;

@@ -90,12 +90,12 @@ class NetworkHostImpl implements NetworkHost {
     },
     requestSent: (n: Parameters<TransactionStore['requestSent']>[0]) => this.changed(this.store.requestSent(n)),
     response: (n: Parameters<TransactionStore['response']>[0]) => {
-      if (n.mock) this.countHit(n.mock.ruleId);
+      if (n.mock && !this.store.get(n.id)?.mock) this.countHit(n.mock.ruleId);
       this.changed(this.store.response(n));
     },
     completed: (n: Parameters<TransactionStore['completed']>[0]) => this.changed(this.store.completed(n)),
     failed: (n: Parameters<TransactionStore['failed']>[0]) => {
-      if (n.mock) this.countHit(n.mock.ruleId);
+      if (n.mock && !this.store.get(n.id)?.mock) this.countHit(n.mock.ruleId);
       this.changed(this.store.failed(n));
     },
   };
