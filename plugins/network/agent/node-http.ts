@@ -24,6 +24,8 @@ interface Followed {
   obs: Observation;
   started: boolean;
   body: BodyCollector;
+  /** `started` had the headers as sent. */
+  headersInStart: boolean;
   sent: boolean;
   responded: boolean;
   done: boolean;
@@ -40,53 +42,73 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   const end = proto.end;
   const followed = new WeakMap<object, Followed | null>();
 
-  const follow = (req: NodeClientRequest): Followed | null => {
-    const known = followed.get(req);
-    if (known !== undefined) return known;
-    let f: Followed | null = null;
-    if (hub.active && !req.getHeader('upgrade')) {
-      const obs = hub.observe({ initiator: 'http', method: req.method, url: urlOf(req), headers: appHeaders(req) });
-      if (obs) {
-        f = {
-          obs,
-          started: true,
-          body: new BodyCollector(hub.maxBodyBytes),
-          sent: false,
-          responded: false,
-          done: false,
-          timedOut: false,
-        };
-        hub.byRaw.set(req, obs);
-        watchRequest(req, f);
-      }
-    }
-    followed.set(req, f);
+  // A request is followed from the first write() or end(), once that call has returned: then its
+  // headers are the ones on the wire (`_header`), and after end() its whole body is known, so one
+  // notification says it all.
+  const begin = (req: NodeClientRequest, t0: number, startedAt: number, body: BodyCollector, ended: boolean) => {
+    const wire = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    const obs = hub.observe({
+      initiator: 'http',
+      method: req.method,
+      url: urlOf(req),
+      headers: wire ?? appHeaders(req),
+      body: ended && wire && body.seen.total > 0 ? body.seen : undefined,
+      t0,
+      startedAt,
+    });
+    if (!obs) return null;
+    const f: Followed = {
+      obs,
+      started: true,
+      body,
+      headersInStart: !!wire,
+      sent: ended && !!wire,
+      responded: false,
+      done: false,
+      timedOut: false,
+    };
+    hub.byRaw.set(req, obs);
+    watchRequest(req, f);
     return f;
   };
 
-  proto.write = function write_(this: NodeClientRequest, ...args: unknown[]) {
-    const [chunk, encoding] = args;
-    const f = follow(this);
-    const result = write.apply(this, args);
-    if (f) copy(f, chunk, encoding);
-    return result;
-  };
-  proto.end = function end_(this: NodeClientRequest, ...args: unknown[]) {
-    const [chunk, encoding] = args;
-    const f = follow(this);
-    const result = end.apply(this, args);
-    if (f && typeof chunk !== 'function') copy(f, chunk, encoding);
+  const call = (req: NodeClientRequest, original: (...a: unknown[]) => unknown, args: unknown[], ended: boolean) => {
+    const known = followed.get(req);
+    if (known !== undefined) {
+      const result = original.apply(req, args);
+      if (known) copy(known.body, known.sent, args[0], args[1]);
+      return result;
+    }
+    followed.set(req, null); // also when the call throws
+    if (!hub.active || req.getHeader('upgrade')) return original.apply(req, args);
+    const t0 = performance.now();
+    const startedAt = Date.now();
+    const result = original.apply(req, args);
+    try {
+      const body = new BodyCollector(hub.maxBodyBytes);
+      copy(body, false, args[0], args[1]);
+      followed.set(req, begin(req, t0, startedAt, body, ended));
+    } catch {
+      // the capture's problem, never the app's
+    }
     return result;
   };
 
-  const copy = (f: Followed, chunk: unknown, encoding: unknown) => {
-    if (f.sent || chunk == null || typeof chunk === 'function') return;
+  proto.write = function write_(this: NodeClientRequest, ...args: unknown[]) {
+    return call(this, write as (...a: unknown[]) => unknown, args, false) as boolean;
+  };
+  proto.end = function end_(this: NodeClientRequest, ...args: unknown[]) {
+    return call(this, end as (...a: unknown[]) => unknown, args, true);
+  };
+
+  const copy = (body: BodyCollector, sent: boolean, chunk: unknown, encoding: unknown) => {
+    if (sent || chunk == null || typeof chunk === 'function') return;
     try {
       if (typeof chunk === 'string') {
         const enc = typeof encoding === 'string' ? encoding : 'utf8';
-        f.body.add(Buffer ? Buffer.from(chunk, enc) : new TextEncoder().encode(chunk));
+        body.add(Buffer ? Buffer.from(chunk, enc) : new TextEncoder().encode(chunk));
       } else if (chunk instanceof Uint8Array) {
-        f.body.add(chunk, true);
+        body.add(chunk, true);
       }
     } catch {
       // an odd chunk costs its capture, never the app's write
@@ -96,7 +118,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   const sendRequest = (req: NodeClientRequest, f: Followed) => {
     if (f.sent) return;
     f.sent = true;
-    const header = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    const header = !f.headersInStart && typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
     f.obs.sent(header, f.body.seen.total > 0 ? f.body.seen : undefined);
   };
 

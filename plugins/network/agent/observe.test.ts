@@ -259,4 +259,42 @@ describe('network capture observes without intercepting (Node)', () => {
     });
     expect((await one(d, '/early')).response?.body?.data).toBe('early');
   });
+
+  it('does not hold up a streamed upload: the server gets the first chunk before the app writes the rest', async () => {
+    const d = await debuggee();
+    let firstChunk: () => void = () => {};
+    const s = await server((_req, res, body) => res.end(`got ${body.length}`));
+    s.server.prependListener('request', (req) => req.once('data', () => firstChunk()));
+    const arrived = () => new Promise<void>((resolve) => (firstChunk = resolve));
+
+    let first = arrived();
+    const done = new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${s.url}/upload-http`, { method: 'POST' }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.write('first chunk;');
+      void first.then(() => req.end('the rest'));
+    });
+    expect(await done).toBe('got 20');
+
+    first = arrived();
+    let push: (text: string | null) => void = () => {};
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => (text === null ? controller.close() : controller.enqueue(new TextEncoder().encode(text)));
+      },
+    });
+    const pending = fetch(`${s.url}/upload-fetch`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    push('first chunk;');
+    await first;
+    push('the rest');
+    push(null);
+    expect(await (await pending).text()).toBe('got 20');
+    for (const path of ['/upload-http', '/upload-fetch']) {
+      expect((await one(d, path)).request.body).toMatchObject({ data: 'first chunk;the rest' });
+    }
+  });
 });

@@ -211,7 +211,11 @@ class Holder implements Sink {
   ) {}
   observe(request: SeenRequest): Observation {
     if (this.held.length >= this.maxRequests) this.held.shift();
-    const held = new Held({ ...request, t0: performance.now(), startedAt: Date.now() });
+    const held = new Held({
+      ...request,
+      t0: request.t0 ?? performance.now(),
+      startedAt: request.startedAt ?? Date.now(),
+    });
     this.held.push(held);
     return held;
   }
