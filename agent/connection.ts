@@ -110,7 +110,11 @@ class AgentConnection implements Agent {
     for (const plugin of options.plugins ?? []) {
       if (this.plugins.has(plugin.protocol.id))
         throw new Error(`porthole: plugin "${plugin.protocol.id}" was given twice`);
+      // What the plugin noted before connect() (e.g. the network plugin's first requests) is kept.
+      const early = plugin.runtime.buffer;
       plugin.runtime.buffer = new OfflineBuffer(options.offlineBufferSize ?? 1000, options.offlineBufferBytes);
+      plugin.runtime.buffer.restore(early.drain());
+      plugin.runtime.buffer.dropped += early.dropped;
       plugin.runtime.link = {
         notify: (id, method, params) => this.send(id, method, params),
         request: (id, method, params, requestOptions) => {

@@ -39,8 +39,11 @@ export const BodySchema = z.object({
 });
 export type Body = z.infer<typeof BodySchema>;
 
-/** What issued the request in the app; `har` when a HAR file did not say. */
-export const InitiatorSchema = z.enum(['fetch', 'xhr', 'http', 'har']);
+/**
+ * What issued the request in the app: `fetch`, `xhr`, `http` (Node's http/https and every client
+ * built on it), `undici` (undici's own request/stream/dispatch); `har` when a HAR file did not say.
+ */
+export const InitiatorSchema = z.enum(['fetch', 'xhr', 'http', 'undici', 'har']);
 export type Initiator = z.infer<typeof InitiatorSchema>;
 
 export const MockMarkSchema = z.object({ ruleId: id, ruleName: z.string().max(200).optional() });
@@ -60,6 +63,21 @@ export const TransactionStartedSchema = z.object({
 });
 export type TransactionStarted = z.infer<typeof TransactionStartedSchema>;
 
+/**
+ * agent → host, optional: the request as it went out, once it was sent whole. `headers` are the
+ * headers on the wire where the runtime shows them (Node: host, connection, content-length, …) and
+ * replace the ones `started` gave; `body` is the body the app wrote.
+ */
+export const RequestSentSchema = z.object({
+  id,
+  headers: HeadersSchema.optional(),
+  body: BodySchema.optional(),
+});
+export type RequestSent = z.infer<typeof RequestSentSchema>;
+
+const HttpVersion = z.string().max(16);
+const RemoteAddress = z.string().max(64);
+
 /** agent → host: the response's status line and headers arrived. */
 export const ResponseStartedSchema = z.object({
   id,
@@ -68,13 +86,26 @@ export const ResponseStartedSchema = z.object({
   headers: HeadersSchema,
   /** Time from the start of the request to the response headers, ms. */
   waitMs: z.number().nonnegative(),
+  /** "1.1", "2", … when the runtime says. */
+  httpVersion: HttpVersion.optional(),
+  /** The server's IP address and port, where the runtime shows them (Node). */
+  remoteAddress: RemoteAddress.optional(),
+  remotePort: z.number().int().min(0).max(65_535).optional(),
+  /** The browser followed redirects (its hops are invisible to JavaScript); `url` is the final URL. */
+  redirected: z.boolean().optional(),
+  url: z.string().max(MAX_URL).optional(),
+  /** The request was answered by this mock rule. */
+  mock: MockMarkSchema.optional(),
 });
 export type ResponseStarted = z.infer<typeof ResponseStartedSchema>;
 
 /** agent → host: the response body ended (or its capture stopped at the cap). */
 export const TransactionCompletedSchema = z.object({
   id,
+  /** The body as the app's code got it: decoded from Content-Encoding (gzip, br, deflate). */
   body: BodySchema.optional(),
+  /** Bytes of the body on the wire, before Content-Encoding was undone, where the runtime shows them. */
+  encodedSize: z.number().int().nonnegative().optional(),
   /** Time from the start of the request to the end of the response, ms. */
   durationMs: z.number().nonnegative(),
 });
@@ -87,6 +118,10 @@ export const TransactionFailedSchema = z.object({
   /** A system error code when there is one (ECONNREFUSED, ENOTFOUND, …). */
   code: z.string().max(64).optional(),
   durationMs: z.number().nonnegative(),
+  /** The failure was a timeout (the app's, the client's or the runtime's). */
+  timedOut: z.boolean().optional(),
+  /** A mock rule answered with this network error. */
+  mock: MockMarkSchema.optional(),
 });
 export type TransactionFailed = z.infer<typeof TransactionFailedSchema>;
 
@@ -123,13 +158,32 @@ export const TransactionSchema = z.object({
       statusText: z.string(),
       headers: HeadersSchema,
       body: BodySchema.optional(),
+      httpVersion: z.string().optional(),
+      /** Body bytes on the wire (before Content-Encoding was undone). */
+      encodedSize: z.number().int().optional(),
+      redirected: z.boolean().optional(),
+      /** The final URL after redirects the runtime followed out of the agent's sight (browsers). */
+      url: z.string().optional(),
     })
     .optional(),
-  error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
+  error: z.object({ message: z.string(), code: z.string().optional(), timedOut: z.boolean().optional() }).optional(),
+  /** The server's address, where the runtime shows it. */
+  remoteAddress: z.string().optional(),
+  remotePort: z.number().int().optional(),
   timing: z.object({
     startedAt: z.number(),
     waitMs: z.number().optional(),
     durationMs: z.number().optional(),
+    /** Connection phases in ms (HAR timings), when known; -1 or absent when not. */
+    phases: z
+      .object({
+        blocked: z.number().optional(),
+        dns: z.number().optional(),
+        connect: z.number().optional(),
+        ssl: z.number().optional(),
+        send: z.number().optional(),
+      })
+      .optional(),
   }),
   mock: MockMarkSchema.optional(),
   /** Header names whose values are hidden from MCP callers (redaction scope `mcp`). */
@@ -157,6 +211,8 @@ export const TransactionSummarySchema = z.object({
   mockRuleId: z.string().optional(),
   error: z.string().optional(),
   imported: z.boolean().optional(),
+  httpVersion: z.string().optional(),
+  remoteAddress: z.string().optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 
@@ -467,6 +523,7 @@ export const networkProtocol = definePluginProtocol({
     notifications: {
       agentInfo: AgentInfoSchema,
       started: TransactionStartedSchema,
+      requestSent: RequestSentSchema,
       response: ResponseStartedSchema,
       completed: TransactionCompletedSchema,
       failed: TransactionFailedSchema,

@@ -68,7 +68,10 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-/** Turns captured bytes into a Body: text for textual types (or unlabelled valid UTF-8), base64 otherwise. */
+/**
+ * Turns captured bytes into a Body: text for textual types (or unlabelled valid UTF-8), decoded by
+ * the Content-Type's charset; base64 otherwise.
+ */
 export function encodeBody(
   bytes: Uint8Array,
   truncated: boolean,
@@ -82,8 +85,9 @@ export function encodeBody(
     contentType: type,
     totalSize: truncated ? declaredLength : bytes.byteLength,
   };
-  if (isTextualType(type)) {
-    return { ...base, encoding: 'text', data: new TextDecoder('utf-8').decode(bytes, { stream: truncated }) };
+  const charset = charsetOf(type);
+  if (isTextualType(type) || (charset && !BINARY.test(type ?? ''))) {
+    return { ...base, encoding: 'text', data: decoderFor(charset).decode(bytes, { stream: truncated }) };
   }
   if (!type || !BINARY.test(type)) {
     try {
@@ -96,7 +100,33 @@ export function encodeBody(
   return { ...base, encoding: 'base64', data: bytesToBase64(bytes) };
 }
 
+/** The charset parameter of a Content-Type, lower-cased; undefined when there is none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const match = contentType && /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
+function decoderFor(charset: string | undefined): TextDecoder {
+  if (charset) {
+    try {
+      return new TextDecoder(charset);
+    } catch {
+      // a label this runtime does not know: UTF-8, as browsers fall back to
+    }
+  }
+  return new TextDecoder('utf-8');
+}
+
+type Base64Bytes = Uint8Array & { toBase64?: () => string };
+const NodeBuffer = (
+  globalThis as { Buffer?: { from(b: ArrayBuffer, o: number, l: number): { toString(e: string): string } } }
+).Buffer;
+
+/** Base64 of bytes: the runtime's native encoder where there is one (Node's Buffer, toBase64). */
 export function bytesToBase64(bytes: Uint8Array): string {
+  if (NodeBuffer)
+    return NodeBuffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (typeof (bytes as Base64Bytes).toBase64 === 'function') return (bytes as Base64Bytes).toBase64!();
   let binary = '';
   const step = 0x8000;
   for (let i = 0; i < bytes.length; i += step) {

@@ -1,26 +1,39 @@
-import { getRawRequest } from '@mswjs/interceptors';
-import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { type AgentPluginContext, defineAgentPlugin } from '../../../agent/plugin.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import {
+  type Body,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_REDACTED_HEADERS,
   EMPTY_MOCK_CONFIG,
   type Header,
   type Initiator,
   MAX_BODY_BYTES_LIMIT,
-  type MockAction,
   type MockConfig,
-  type MockRule,
+  type MockMark,
   type NetworkProtocol,
   networkProtocol,
   REDACTED,
   type RedactionScope,
 } from '../protocol.js';
-import { base64ToBytes, captureBody } from './capture-body.js';
-import { type CompiledRule, compileMockConfig, findMatchingRule } from './mock-match.js';
+import { installBrowserTaps } from './browser.js';
+import { encodeBody } from './capture-body.js';
+import { type MockPath, mockPath } from './intercept.js';
+import { type CompiledRule, compileMockConfig } from './mock-match.js';
+import { installNodeTaps, installNodeTapsAsync } from './node.js';
+import type { Decoder } from './node-decode.js';
+import {
+  concatBytes,
+  headerOf,
+  hub,
+  type Observation,
+  type RawHeaders,
+  type SeenBody,
+  type SeenEnd,
+  type SeenRequest,
+  type SeenResponse,
+  type Sink,
+} from './observed.js';
 
 export interface NetworkOptions {
   /** Cap on each captured request and response body, in bytes. Default 1 MiB, at most 8 MiB. */
@@ -38,83 +51,46 @@ export interface NetworkOptions {
 }
 
 export interface NetworkPluginApi {
-  /** Resolves once interception is installed (Node loads its http interceptor asynchronously). */
+  /**
+   * Resolves once capture is installed. It is installed synchronously by network() wherever the
+   * runtime allows (browsers, Node 20.16+); older Node loads its modules asynchronously.
+   */
   readonly ready: Promise<void>;
   /** The mock config this app applies now. */
   mockConfig(): MockConfig;
-  /** Removes the interception; the app's fetch, XMLHttpRequest and http are restored. */
+  /** Stops capturing and mocking; the interception used for mock rules is removed. */
   dispose(): void;
 }
 
 type Ctx = AgentPluginContext<NetworkProtocol>;
 
-interface RequestEvent {
-  request: Request;
-  requestId: string;
-  controller: {
-    respondWith(response: Response): void;
-    errorWith(reason?: unknown): void;
-    handled: Promise<void>;
-  };
-}
-interface ResponseEvent {
-  response: Response;
-  requestId: string;
-}
-interface HttpInterceptor {
-  on(event: 'request', listener: (e: RequestEvent) => unknown): unknown;
-  on(event: 'response', listener: (e: ResponseEvent) => unknown): unknown;
-  apply(): void;
-  dispose(): void;
-}
-
-/** One request the agent is following, from its start to its end. */
-interface Live {
-  id: string;
-  requestId: string;
-  initiator: Initiator;
-  t0: number;
-  responded: boolean;
-  done: boolean;
-}
-
-/** Kept off bundlers' static analysis: these exist only in Node. */
-const CLIENT_REQUEST_MODULE = '@mswjs/interceptors/ClientRequest';
-const NODE_MODULE = 'node:module';
 const MAX_URL = 65_536;
 const MAX_HEADERS = 1000;
-/** A request body that has not ended after this long is captured as far as it got. */
-const REQUEST_BODY_WAIT_MS = 1000;
 
 /**
- * The network plugin's agent part: captures the app's HTTP traffic with @mswjs/interceptors
- * (fetch and XMLHttpRequest in browsers; fetch, http and https in Node) and applies the mock rules
- * the inspector pushes.
+ * The network plugin's agent part: observes the app's HTTP traffic without changing it (Node's
+ * http/https and undici/fetch through their own hooks, the browser's fetch and XMLHttpRequest
+ * through thin wrappers) and, only while mock rules are active, intercepts to answer them.
  */
 export function network(options: NetworkOptions = {}) {
   return defineAgentPlugin(networkProtocol, (ctx): NetworkPluginApi => new NetworkAgent(ctx, options).api());
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-class NetworkAgent {
-  private readonly maxBodyBytes: number;
+export class NetworkAgent implements Sink {
+  readonly maxBodyBytes: number;
   private readonly redacted: Set<string>;
   private readonly scope: RedactionScope;
-  private readonly live = new Map<string, Live>();
-  private readonly interceptors: HttpInterceptor[] = [];
-  private readonly interceptorKinds: Initiator[] = [];
   private config: MockConfig = EMPTY_MOCK_CONFIG;
   private rules: CompiledRule[] = [];
   private nextId = 1;
   private readonly idPrefix = Math.random().toString(36).slice(2, 8);
-  /** The fetch call being made right now: the fetch interceptor's request listener runs synchronously inside it. */
-  private currentFetch: { live?: Live } | undefined;
-  private restoreFetch: (() => void) | undefined;
   private disposed = false;
   private readonly warned = new Set<string>();
-  private syncBuiltins: () => void = () => {};
   private readonly ready: Promise<void>;
+  private readonly kinds: Initiator[] = [];
+  private decoder: Decoder | undefined;
+  private removeSink: (() => void) | undefined;
+  private mocks: MockPath | undefined;
 
   constructor(
     private readonly ctx: Ctx,
@@ -130,6 +106,7 @@ class NetworkAgent {
     ctx.onConnectionChange((connected) => {
       if (connected) this.sendInfo();
     });
+    this.removeSink = hub().add(this);
     this.ready = this.install();
   }
 
@@ -141,15 +118,36 @@ class NetworkAgent {
     };
   }
 
+  private install(): Promise<void> {
+    const installed = installBrowserTaps(hub()) ?? installNodeTaps(hub());
+    if (installed) {
+      this.took(installed);
+      return Promise.resolve();
+    }
+    return installNodeTapsAsync(hub()).then(
+      (late) => {
+        if (late) this.took(late);
+        else console.warn('[porthole] network: this runtime has neither fetch/XMLHttpRequest wrappers nor Node hooks');
+      },
+      (e) => console.warn(`[porthole] network: capture could not be installed: ${(e as Error).message}`),
+    );
+  }
+
+  private took(installed: { kinds: Initiator[]; decoder?: Decoder }): void {
+    this.kinds.push(...installed.kinds);
+    this.decoder = installed.decoder;
+    if (this.ctx.connected) this.sendInfo();
+  }
+
   private sendInfo(): void {
     this.ctx.notify('agentInfo', {
-      interceptors: this.interceptorKinds,
+      interceptors: this.kinds,
       maxBodyBytes: this.maxBodyBytes,
       redaction: { headers: [...this.redacted], scope: this.scope },
     });
   }
 
-  private applyMockConfig(config: MockConfig): { revision: number } {
+  private async applyMockConfig(config: MockConfig): Promise<{ revision: number }> {
     const wouldMock = config.enabled && config.rules.some((r) => r.enabled);
     if (this.options.mocking === false && wouldMock) {
       throw new RequestError(
@@ -165,235 +163,89 @@ class NetworkAgent {
     }
     this.config = config;
     this.rules = compiled;
+    if (wouldMock && !this.disposed) {
+      this.mocks ??= mockPath(this, () => ({ enabled: this.config.enabled, rules: this.rules }));
+      await this.mocks.enable();
+    } else {
+      this.mocks?.disable();
+    }
     return { revision: config.revision };
   }
 
-  private async install(): Promise<void> {
-    const g = globalThis as { XMLHttpRequest?: unknown; process?: { versions?: { node?: string } } };
-    const isNode = !!g.process?.versions?.node && g.XMLHttpRequest === undefined;
-    if (isNode) {
-      try {
-        const { ClientRequestInterceptor } = (await import(/* @vite-ignore */ CLIENT_REQUEST_MODULE)) as {
-          ClientRequestInterceptor: new () => HttpInterceptor;
-        };
-        if (this.disposed) return;
-        this.add('http', new ClientRequestInterceptor());
-        // The interceptor replaces http.request & co. on the module objects; this makes ESM named
-        // imports (`import { request } from 'node:http'`) see the replacements too.
-        this.syncBuiltins = (
-          (await import(/* @vite-ignore */ NODE_MODULE)) as { syncBuiltinESMExports(): void }
-        ).syncBuiltinESMExports;
-        this.syncBuiltins();
-      } catch (e) {
-        console.warn(`[porthole] network: http/https requests will not be captured: ${(e as Error).message}`);
-      }
-    }
-    if (typeof globalThis.fetch === 'function') {
-      this.add('fetch', new FetchInterceptor() as unknown as HttpInterceptor);
-      this.wrapFetch();
-    }
-    if (!isNode && g.XMLHttpRequest !== undefined) {
-      this.add('xhr', new XMLHttpRequestInterceptor() as unknown as HttpInterceptor);
-    }
-  }
-
-  private add(kind: Initiator, interceptor: HttpInterceptor): void {
-    interceptor.on('request', (event) => this.onRequest(kind, event));
-    interceptor.on('response', (event) => this.onResponse(event));
-    interceptor.apply();
-    this.interceptors.push(interceptor);
-    this.interceptorKinds.push(kind);
-  }
-
-  /**
-   * fetch reports a failure only by rejecting the app's promise; this thin wrapper over the
-   * intercepted fetch hands the reason (e.g. ECONNREFUSED) to the transaction it belongs to.
-   */
-  private wrapFetch(): void {
-    const intercepted = globalThis.fetch;
-    const agent = this;
-    const wrapped = function fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
-      const call: { live?: Live } = {};
-      agent.currentFetch = call;
-      let result: Promise<Response>;
-      try {
-        result = intercepted.call(this, input, init);
-      } finally {
-        agent.currentFetch = undefined;
-      }
-      return result.catch((error: unknown) => {
-        if (call.live) agent.fail(call.live, error);
-        throw error;
-      });
-    } as typeof fetch;
-    globalThis.fetch = wrapped;
-    this.restoreFetch = () => {
-      if (globalThis.fetch === wrapped) globalThis.fetch = intercepted;
-    };
-  }
-
-  private ignored(request: Request): boolean {
-    if (request.headers.get('upgrade')) return true; // WebSocket handshakes, the inspector's own link among them
-    const url = request.url;
+  private ignored(url: string, headers: RawHeaders): boolean {
+    if (headerOf(headers, 'upgrade')) return true; // WebSocket handshakes, the inspector's own link among them
     return (this.options.ignoreUrls ?? []).some((p) => (typeof p === 'string' ? url.includes(p) : p.test(url)));
   }
 
-  /**
-   * Whatever goes wrong in here must not reach the interceptor: it would answer the app's request
-   * with a 500. A capture problem costs the capture, never the app's request.
-   */
-  private async onRequest(initiator: Initiator, event: RequestEvent): Promise<void> {
-    try {
-      await this.capture(initiator, event);
-    } catch (e) {
-      this.warn('request', e);
-    }
-  }
-
-  private async capture(initiator: Initiator, { request, requestId, controller }: RequestEvent): Promise<void> {
-    if (this.disposed || this.ignored(request)) return;
-    const live: Live = {
-      id: `${this.idPrefix}-${this.nextId++}`,
-      requestId,
-      initiator,
-      t0: performance.now(),
-      responded: false,
-      done: false,
-    };
-    const startedAt = Date.now();
-    if (initiator === 'fetch' && this.currentFetch) this.currentFetch.live = live;
-    this.live.set(requestId, live);
-    this.watchFailures(live, request, controller);
-
-    let body: Awaited<ReturnType<typeof captureBody>>;
-    try {
-      body = await captureBody(request.clone(), this.maxBodyBytes, REQUEST_BODY_WAIT_MS);
-    } catch {
-      body = undefined;
-    }
-    const rule = findMatchingRule(this.config.enabled, this.rules, {
-      method: request.method,
-      url: request.url,
-      header: (name) => request.headers.get(name),
-      bodyText: body?.encoding === 'text' ? body.data : undefined,
-    });
+  /** Sink: a tap saw a request start. */
+  observe(request: SeenRequest): Observation | undefined {
+    if (this.disposed || this.ignored(request.url, request.headers)) return undefined;
+    const id = `${this.idPrefix}-${this.nextId++}`;
+    const t0 = request.t0 ?? performance.now();
     this.send('started', {
-      id: live.id,
-      initiator,
+      id,
+      initiator: request.initiator,
       method: clip(request.method, 32),
       url: clip(request.url, MAX_URL),
       headers: this.headers(request.headers),
-      body,
-      startedAt,
-      mock: rule ? { ruleId: rule.id, ruleName: rule.name } : undefined,
+      body: request.body && this.body(request.body, request.contentType ?? headerOf(request.headers, 'content-type')),
+      startedAt: request.startedAt ?? Date.now(),
+      mock: request.mock,
     });
-    if (rule) await this.answer(live, rule, controller);
+    const followed = new Followed(this, id, t0, request);
+    if (request.mock) followed.mocked(request.mock);
+    return followed;
   }
 
-  private async answer(live: Live, rule: MockRule, controller: RequestEvent['controller']): Promise<void> {
-    const action = rule.action;
-    if (action.delayMs) await sleep(action.delayMs);
-    if (live.done) return; // the app gave up (aborted) during the delay
-    if (action.type === 'networkError') {
-      const error = new TypeError(action.message ?? 'mocked network error');
-      this.fail(live, error);
-      controller.errorWith(error);
-      return;
+  /** Turns seen bytes into a Body within this agent's cap (the taps keep the largest cap of all agents). */
+  body(seen: SeenBody, contentType: string | undefined, declared?: number): Body | undefined {
+    if (seen.text !== undefined) {
+      const text = seen.text.length > this.maxBodyBytes ? seen.text.slice(0, this.maxBodyBytes) : seen.text;
+      const cut = seen.cut || text !== seen.text;
+      return {
+        encoding: 'text',
+        data: text,
+        size: text.length,
+        truncated: cut,
+        totalSize: cut ? declared : text.length,
+        contentType,
+      };
     }
-    controller.respondWith(mockResponse(action));
-  }
-
-  private watchFailures(live: Live, request: Request, controller: RequestEvent['controller']): void {
-    const raw = getRawRequest(request) as
-      | {
-          once?: (event: string, listener: (e?: unknown) => void) => void;
-          addEventListener?: (event: string, listener: () => void) => void;
-        }
-      | undefined;
-    if (live.initiator === 'http' && typeof raw?.once === 'function') {
-      raw.once('error', (error) => this.fail(live, error));
-      raw.once('close', () => {
-        if (!live.responded) this.fail(live, new Error('the request was closed before a response arrived'));
-      });
-    } else if (live.initiator === 'xhr' && typeof raw?.addEventListener === 'function') {
-      raw.addEventListener('error', () => this.fail(live, new Error('network error')));
-      raw.addEventListener('abort', () => this.fail(live, new Error('the request was aborted')));
-      raw.addEventListener('timeout', () => this.fail(live, new Error('the request timed out')));
-    } else if (live.initiator === 'fetch') {
-      // The fetch wrapper reports the reason; this catches a failure it could not attribute.
-      void controller.handled.then(() =>
-        setTimeout(() => {
-          if (!live.responded) this.fail(live, new Error('the request failed without a response'));
-        }, 0),
-      );
+    if (seen.total === 0 && !seen.cut) return undefined;
+    let bytes = concatBytes(seen.chunks, seen.kept);
+    let cut = seen.cut;
+    if (bytes.byteLength > this.maxBodyBytes) {
+      bytes = bytes.subarray(0, this.maxBodyBytes);
+      cut = true;
     }
+    return encodeBody(bytes, cut, contentType, cut ? (declared ?? seen.total) : undefined);
   }
 
-  private onResponse(event: ResponseEvent): void {
-    try {
-      this.captureResponse(event);
-    } catch (e) {
-      this.warn('response', e);
-    }
+  async decode(seen: SeenBody, encoding: string): Promise<SeenBody | undefined> {
+    if (!this.decoder) return undefined;
+    const decoded = await this.decoder(concatBytes(seen.chunks, seen.kept), encoding, this.maxBodyBytes);
+    if (!decoded) return undefined;
+    const cut = decoded.cut || seen.cut;
+    return { chunks: [decoded.bytes], kept: decoded.bytes.byteLength, total: decoded.bytes.byteLength, cut };
   }
 
-  private captureResponse({ response, requestId }: ResponseEvent): void {
-    const live = this.live.get(requestId);
-    if (!live || live.done || live.responded) return;
-    live.responded = true;
-    this.send('response', {
-      id: live.id,
-      status: response.status,
-      statusText: clip(response.statusText, 1024),
-      headers: this.headers(response.headers),
-      waitMs: round(performance.now() - live.t0),
-    });
-    // Not awaited: the app gets its response at once while the body is captured beside it.
-    void captureBody(response, this.maxBodyBytes).then(
-      (body) => {
-        if (live.done) return;
-        live.done = true;
-        this.live.delete(live.requestId);
-        this.send('completed', { id: live.id, body, durationMs: round(performance.now() - live.t0) });
-      },
-      (error) => this.fail(live, error, 'the response body failed: '),
-    );
-  }
-
-  private fail(live: Live, error: unknown, prefix = ''): void {
-    if (live.done) return;
-    live.done = true;
-    this.live.delete(live.requestId);
-    const { message, code } = describeError(error);
-    this.send('failed', {
-      id: live.id,
-      message: `${prefix}${message}`.slice(0, 4096),
-      code,
-      durationMs: round(performance.now() - live.t0),
-    });
-  }
-
-  private headers(headers: Headers): Header[] {
+  headers(headers: RawHeaders): Header[] {
     const out: Header[] = [];
     const hide = this.scope === 'all';
-    const add = (name: string, value: string) => {
-      if (out.length < MAX_HEADERS) {
-        out.push({ name: clip(name, 1024), value: hide && this.redacted.has(name) ? REDACTED : clip(value, 65_536) });
-      }
-    };
-    headers.forEach((value, name) => {
-      if (name !== 'set-cookie') add(name, value);
-    });
-    for (const value of typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : [])
-      add('set-cookie', value);
+    for (const [name, value] of headers) {
+      if (out.length >= MAX_HEADERS) break;
+      const lower = name.toLowerCase();
+      out.push({ name: clip(lower, 1024), value: hide && this.redacted.has(lower) ? REDACTED : clip(value, 65_536) });
+    }
     return out;
   }
 
   /** A notification the inspector would refuse is dropped with a warning, never thrown at the app. */
-  private send<M extends NotificationMethod<NetworkProtocol['toHost']>>(
+  send<M extends NotificationMethod<NetworkProtocol['toHost']>>(
     method: M,
     params: NotificationParams<NetworkProtocol['toHost'], M>,
   ): void {
+    if (this.disposed) return;
     try {
       this.ctx.notify(method, params);
     } catch (e) {
@@ -401,7 +253,7 @@ class NetworkAgent {
     }
   }
 
-  private warn(what: string, error: unknown): void {
+  warn(what: string, error: unknown): void {
     if (this.warned.has(what)) return;
     this.warned.add(what);
     console.warn(`[porthole] network: a ${what} could not be captured: ${(error as Error)?.message ?? error}`);
@@ -410,35 +262,114 @@ class NetworkAgent {
   private dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.restoreFetch?.();
-    for (const interceptor of this.interceptors.splice(0)) interceptor.dispose();
-    this.syncBuiltins();
-    this.live.clear();
+    this.removeSink?.();
+    this.mocks?.disable();
   }
 }
 
-function mockResponse(action: Extract<MockAction, { type: 'respond' }>): Response {
-  const headers = new Headers(action.headers);
-  let body: BodyInit | null = null;
-  let type: string | undefined;
-  if (action.body?.type === 'text') {
-    body = action.body.text;
-    type = 'text/plain; charset=utf-8';
-  } else if (action.body?.type === 'json') {
-    body = JSON.stringify(action.body.json);
-    type = 'application/json';
-  } else if (action.body?.type === 'base64') {
-    body = base64ToBytes(action.body.base64) as Uint8Array<ArrayBuffer>;
-    type = 'application/octet-stream';
+/** One request this agent follows, from the tap's first sight to its end. */
+class Followed implements Observation {
+  private done = false;
+  private mock: MockMark | undefined;
+  private responseHeaders: RawHeaders = [];
+  private replayTime: number | undefined;
+
+  constructor(
+    private readonly agent: NetworkAgent,
+    private readonly id: string,
+    private readonly t0: number,
+    private readonly request: SeenRequest,
+  ) {}
+
+  private elapsed(): number {
+    return round((this.replayTime ?? performance.now()) - this.t0);
   }
-  if (type && !headers.has('content-type')) headers.set('content-type', type);
-  const nullBody = action.status === 204 || action.status === 205 || action.status === 304;
-  return new Response(nullBody ? null : body, { status: action.status, statusText: action.statusText, headers });
+
+  at(time: number | undefined): void {
+    this.replayTime = time;
+  }
+
+  sent(headers: RawHeaders | undefined, body: SeenBody | undefined): void {
+    if (this.done || (!headers && !body)) return;
+    const type = headerOf(headers ?? this.request.headers, 'content-type');
+    this.agent.send('requestSent', {
+      id: this.id,
+      headers: headers && this.agent.headers(headers),
+      body: body && this.agent.body(body, type),
+    });
+  }
+
+  response(r: SeenResponse): void {
+    if (this.done) return;
+    this.responseHeaders = r.headers;
+    this.agent.send('response', {
+      id: this.id,
+      status: r.status,
+      statusText: clip(r.statusText, 1024),
+      headers: this.agent.headers(r.headers),
+      waitMs: this.elapsed(),
+      httpVersion: r.httpVersion ? clip(r.httpVersion, 16) : undefined,
+      remoteAddress: r.remoteAddress ? clip(r.remoteAddress, 64) : undefined,
+      remotePort: r.remotePort,
+      redirected: r.redirected || undefined,
+      url: r.redirected && r.url ? clip(r.url, MAX_URL) : undefined,
+      mock: this.mock,
+    });
+  }
+
+  complete(end: SeenEnd): void {
+    if (this.done) return;
+    this.done = true;
+    const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
+    const seen = end.body;
+    const type = headerOf(this.responseHeaders, 'content-type');
+    const coding = end.decoded ? undefined : headerOf(this.responseHeaders, 'content-encoding');
+    const length = Number(headerOf(this.responseHeaders, 'content-length'));
+    const declared = !coding && Number.isFinite(length) && length > 0 ? length : undefined;
+    const encodedSize = end.decoded || !seen ? undefined : seen.total;
+    const finish = (body: Body | undefined) =>
+      this.agent.send('completed', { id: this.id, body, durationMs, encodedSize });
+    if (!seen) return finish(undefined);
+    if (!coding || /^\s*identity\s*$/i.test(coding)) {
+      // A large body is encoded and sent after the app's own handlers for this moment have run
+      // (the end of the body reaches the app first), not on the way to them.
+      if (seen.kept < LATER_BYTES) return finish(this.agent.body(seen, type, declared));
+      later(() => finish(this.agent.body(seen, type, declared)));
+      return;
+    }
+    // Not awaited by anything of the app's: the decoded body follows when zlib is done.
+    this.agent.decode(seen, coding).then(
+      (decoded) => finish(this.agent.body(decoded ?? seen, type)),
+      () => finish(this.agent.body(seen, type)),
+    );
+  }
+
+  fail(error: unknown, timedOut?: boolean): void {
+    if (this.done) return;
+    this.done = true;
+    const { message, code } = describeError(error);
+    this.agent.send('failed', {
+      id: this.id,
+      message: message.slice(0, 4096),
+      code,
+      durationMs: this.elapsed(),
+      timedOut: timedOut || undefined,
+      mock: this.mock,
+    });
+  }
+
+  mocked(mark: MockMark): void {
+    this.mock = mark;
+  }
 }
 
-function describeError(error: unknown): { message: string; code?: string } {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const parts = [error.message];
+export function describeError(error: unknown): { message: string; code?: string } {
+  if (!(error instanceof Error)) {
+    const e = error as { message?: unknown; name?: unknown } | undefined;
+    if (e && typeof e.message === 'string') return { message: `${e.name ? `${e.name}: ` : ''}${e.message}` };
+    return { message: String(error) };
+  }
+  const parts = [error.message || error.name];
   let code = (error as { code?: unknown }).code;
   let cause = (error as { cause?: unknown }).cause;
   for (let depth = 0; cause instanceof Error && depth < 4; depth++) {
@@ -447,8 +378,15 @@ function describeError(error: unknown): { message: string; code?: string } {
     cause = (cause as { cause?: unknown }).cause;
   }
   if (error.name === 'AbortError') parts[0] = `aborted: ${error.message}`;
+  else if (error.name === 'TimeoutError') parts[0] = `timed out: ${error.message}`;
   return { message: parts.join(': '), code: typeof code === 'string' ? code.slice(0, 64) : undefined };
 }
+
+const LATER_BYTES = 64 * 1024;
+const later: (task: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
+    ? (task) => (globalThis as unknown as { setImmediate(t: () => void): void }).setImmediate(task)
+    : (task) => setTimeout(task, 0);
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);

@@ -236,3 +236,95 @@ describe('HAR', () => {
     expect(() => fromHar(42, 'x')).toThrow(HarImportError);
   });
 });
+
+describe('HAR: what went over the wire', () => {
+  it('exports and reads back the HTTP version, server address, sizes on the wire and connection phases', () => {
+    const store = new TransactionStore();
+    store.started({
+      id: 'z',
+      initiator: 'http',
+      method: 'GET',
+      url: 'http://127.0.0.1:8080/z',
+      headers: [],
+      startedAt: 1,
+    });
+    store.response({
+      id: 'z',
+      status: 200,
+      statusText: 'OK',
+      headers: [{ name: 'content-encoding', value: 'gzip' }],
+      waitMs: 5,
+      httpVersion: '1.1',
+      remoteAddress: '127.0.0.1',
+      remotePort: 8080,
+    });
+    store.completed({
+      id: 'z',
+      body: { encoding: 'text', data: 'x'.repeat(1000), size: 1000, totalSize: 1000, truncated: false },
+      encodedSize: 40,
+      durationMs: 9,
+    });
+    const har = toHar(store.all(), creator);
+    const entry = har.log.entries[0]!;
+    expect(entry).toMatchObject({ serverIPAddress: '127.0.0.1', connection: '8080' });
+    expect(entry.response).toMatchObject({
+      httpVersion: 'HTTP/1.1',
+      bodySize: 40,
+      content: { size: 1000, compression: 960 },
+    });
+    const [back] = fromHar(har, 'x.har');
+    expect(back).toMatchObject({
+      remoteAddress: '127.0.0.1',
+      remotePort: 8080,
+      response: { httpVersion: '1.1', encodedSize: 40 },
+    });
+  });
+
+  it("keeps a browser HAR's server IP and dns/connect/ssl phases on import", () => {
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        entries: [
+          {
+            startedDateTime: '2026-01-02T03:04:05.006Z',
+            time: 50,
+            serverIPAddress: '93.184.216.34',
+            request: {
+              method: 'GET',
+              url: 'https://example.test/',
+              httpVersion: 'HTTP/2',
+              cookies: [],
+              headers: [],
+              queryString: [],
+              headersSize: -1,
+              bodySize: 0,
+            },
+            response: {
+              status: 200,
+              statusText: '',
+              httpVersion: 'HTTP/2',
+              cookies: [],
+              headers: [],
+              content: { size: 10, mimeType: 'text/plain', text: '0123456789' },
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: 10,
+            },
+            cache: {},
+            timings: { blocked: 1, dns: 2, connect: 8, ssl: 5, send: 0.5, wait: 30, receive: 3.5 },
+          },
+        ],
+      },
+    };
+    const [tx] = fromHar(har, 'chrome.har');
+    expect(tx).toMatchObject({
+      remoteAddress: '93.184.216.34',
+      response: { httpVersion: '2' },
+      timing: { phases: { blocked: 1, dns: 2, connect: 8, ssl: 5, send: 0.5 } },
+    });
+    const again = toHar([{ ...tx!, seq: 1 }], creator).log.entries[0]!;
+    expect(again.timings).toMatchObject({ blocked: 1, dns: 2, connect: 8, ssl: 5, send: 0.5 });
+    expect(again.serverIPAddress).toBe('93.184.216.34');
+  });
+});

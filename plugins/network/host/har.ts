@@ -21,7 +21,10 @@ const PortholeEntrySchema = z.object({
   initiator: InitiatorSchema.optional(),
   state: TransactionSchema.shape.state.optional(),
   mock: MockMarkSchema.optional(),
-  error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
+  error: z.object({ message: z.string(), code: z.string().optional(), timedOut: z.boolean().optional() }).optional(),
+  redirected: z.boolean().optional(),
+  finalUrl: z.string().optional(),
+  remotePort: z.number().int().optional(),
   waitMs: z.number().optional(),
   durationMs: z.number().optional(),
   requestBody: z.object({ encoding: z.enum(['text', 'base64']), truncated: z.boolean(), size: z.number() }).optional(),
@@ -51,12 +54,13 @@ function toEntry(tx: Transaction): Entry {
   const { request, response, timing } = tx;
   const wait = timing.waitMs ?? timing.durationMs ?? 0;
   const duration = timing.durationMs ?? wait;
+  const phases = timing.phases ?? {};
   const timings: Timings = {
-    blocked: -1,
-    dns: -1,
-    connect: -1,
-    ssl: -1,
-    send: 0,
+    blocked: phases.blocked ?? -1,
+    dns: phases.dns ?? -1,
+    connect: phases.connect ?? -1,
+    ssl: phases.ssl ?? -1,
+    send: phases.send ?? 0,
     wait,
     receive: Math.max(0, duration - wait),
   };
@@ -73,14 +77,20 @@ function toEntry(tx: Transaction): Entry {
       size: request.body.size,
     },
     responseBody: response?.body && { truncated: response.body.truncated, size: response.body.size },
+    redirected: response?.redirected,
+    finalUrl: response?.url,
+    remotePort: tx.remotePort,
   };
+  const httpVersion = (v: string | undefined) => (v ? `HTTP/${v}` : '');
+  const decodedSize = response?.body ? (response.body.totalSize ?? response.body.size) : 0;
+  const wireSize = response?.encodedSize ?? (response?.body ? decodedSize : response ? 0 : -1);
   const entry: Entry = {
     startedDateTime: new Date(timing.startedAt).toISOString(),
     time: duration,
     request: {
       method: request.method,
       url: request.url,
-      httpVersion: '',
+      httpVersion: httpVersion(response?.httpVersion),
       cookies: requestCookies(request.headers),
       headers: request.headers.map(({ name, value }) => ({ name, value })),
       queryString: queryString(request.url),
@@ -91,16 +101,23 @@ function toEntry(tx: Transaction): Entry {
     response: {
       status: response?.status ?? 0,
       statusText: response?.statusText ?? '',
-      httpVersion: '',
+      httpVersion: httpVersion(response?.httpVersion),
       cookies: response ? responseCookies(response.headers) : [],
       headers: response?.headers.map(({ name, value }) => ({ name, value })) ?? [],
-      content: content(response?.body, response?.headers),
+      content: {
+        ...content(response?.body, response?.headers),
+        ...(response?.encodedSize !== undefined && response.body && response.encodedSize < decodedSize
+          ? { compression: decodedSize - response.encodedSize }
+          : {}),
+      },
       redirectURL: headerValue(response?.headers, 'location') ?? '',
       headersSize: -1,
-      bodySize: response?.body ? (response.body.totalSize ?? response.body.size) : response ? 0 : -1,
+      bodySize: wireSize,
     },
     cache: {},
     timings,
+    ...(tx.remoteAddress ? { serverIPAddress: tx.remoteAddress } : {}),
+    ...(tx.remotePort !== undefined ? { connection: String(tx.remotePort) } : {}),
     _porthole: stripUndefined(porthole),
   };
   if (tx.error) entry._error = tx.error.message;
@@ -207,10 +224,22 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
   const state = p.state ?? (responded ? 'complete' : 'failed');
   const requestBody =
     request.postData?.text !== undefined ? importRequestBody(request.postData, request.bodySize, p) : undefined;
+  const version = (v: string | undefined) => (v ? v.replace(/^HTTP\//i, '') || undefined : undefined);
+  const phase = (v: number | undefined) => (v !== undefined && v >= 0 ? v : undefined);
+  const phases = stripUndefined({
+    blocked: phase(t.blocked),
+    dns: phase(t.dns),
+    connect: phase(t.connect),
+    ssl: phase(t.ssl),
+    send: phase(t.send),
+  });
+  const compressed = (response.content.compression ?? 0) > 0 || response.bodySize !== response.content.size;
   return {
     id,
     state,
     initiator: p.initiator ?? (entry._resourceType === 'xhr' ? 'xhr' : 'har'),
+    remoteAddress: entry.serverIPAddress || undefined,
+    remotePort: p.remotePort,
     request: {
       method: request.method,
       url: request.url,
@@ -223,6 +252,10 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
           statusText: response.statusText,
           headers: response.headers.map(({ name, value }) => ({ name, value })),
           body: importResponseBody(response.content, p),
+          httpVersion: version(response.httpVersion),
+          encodedSize: compressed && response.bodySize >= 0 ? response.bodySize : undefined,
+          redirected: p.redirected,
+          url: p.finalUrl,
         }
       : undefined,
     error:
@@ -231,6 +264,7 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
       startedAt: Date.parse(entry.startedDateTime),
       waitMs,
       durationMs: p.durationMs ?? (state === 'pending' ? undefined : entry.time),
+      phases: Object.keys(phases).length ? phases : undefined,
     },
     mock: p.mock,
     imported: { source, at: now },

@@ -74,6 +74,10 @@ class NetworkHostImpl implements NetworkHost {
     });
   }
 
+  private countHit(ruleId: string): void {
+    this.hits.set(ruleId, (this.hits.get(ruleId) ?? 0) + 1);
+  }
+
   get sessionId(): string {
     return this.ctx.sessionId;
   }
@@ -84,12 +88,19 @@ class NetworkHostImpl implements NetworkHost {
     },
     started: (n: Parameters<TransactionStore['started']>[0]) => {
       const sensitive = this.info?.redaction.scope === 'mcp' ? this.info.redaction.headers : undefined;
-      if (n.mock) this.hits.set(n.mock.ruleId, (this.hits.get(n.mock.ruleId) ?? 0) + 1);
+      if (n.mock) this.countHit(n.mock.ruleId);
       this.changed(this.store.started(n, sensitive));
     },
-    response: (n: Parameters<TransactionStore['response']>[0]) => this.changed(this.store.response(n)),
+    requestSent: (n: Parameters<TransactionStore['requestSent']>[0]) => this.changed(this.store.requestSent(n)),
+    response: (n: Parameters<TransactionStore['response']>[0]) => {
+      if (n.mock && !this.store.get(n.id)?.mock) this.countHit(n.mock.ruleId);
+      this.changed(this.store.response(n));
+    },
     completed: (n: Parameters<TransactionStore['completed']>[0]) => this.changed(this.store.completed(n)),
-    failed: (n: Parameters<TransactionStore['failed']>[0]) => this.changed(this.store.failed(n)),
+    failed: (n: Parameters<TransactionStore['failed']>[0]) => {
+      if (n.mock && !this.store.get(n.id)?.mock) this.countHit(n.mock.ruleId);
+      this.changed(this.store.failed(n));
+    },
   };
 
   /** The panel's requests (protocol.ts, `panel.requests`): the same operations, unredacted. */

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/records.js';
 import type {
   Body,
+  RequestSent,
   ResponseStarted,
   Transaction,
   TransactionCompleted,
@@ -140,16 +141,39 @@ export class TransactionStore {
     return this.insert(tx);
   }
 
+  requestSent(n: RequestSent): Change | undefined {
+    return this.update(n.id, (tx) => {
+      if (n.headers) tx.request.headers = n.headers;
+      if (n.body) {
+        this.bodyChars += bodyChars(n.body) - bodyChars(tx.request.body);
+        tx.request.body = n.body;
+      }
+    });
+  }
+
   response(n: ResponseStarted): Change | undefined {
     return this.update(n.id, (tx) => {
-      tx.response = { status: n.status, statusText: n.statusText, headers: n.headers };
+      tx.response = {
+        status: n.status,
+        statusText: n.statusText,
+        headers: n.headers,
+        httpVersion: n.httpVersion,
+        redirected: n.redirected,
+        url: n.url,
+      };
       tx.timing.waitMs = n.waitMs;
+      if (n.remoteAddress) tx.remoteAddress = n.remoteAddress;
+      if (n.remotePort !== undefined) tx.remotePort = n.remotePort;
+      if (n.mock) tx.mock = n.mock;
     });
   }
 
   completed(n: TransactionCompleted): Change | undefined {
     return this.update(n.id, (tx) => {
-      if (tx.response) this.setResponseBody(tx, n.body);
+      if (tx.response) {
+        this.setResponseBody(tx, n.body);
+        if (n.encodedSize !== undefined) tx.response.encodedSize = n.encodedSize;
+      }
       tx.state = 'complete';
       tx.timing.durationMs = n.durationMs;
     });
@@ -158,8 +182,9 @@ export class TransactionStore {
   failed(n: TransactionFailed): Change | undefined {
     return this.update(n.id, (tx) => {
       tx.state = 'failed';
-      tx.error = { message: n.message, code: n.code };
+      tx.error = { message: n.message, code: n.code, timedOut: n.timedOut };
       tx.timing.durationMs = n.durationMs;
+      if (n.mock) tx.mock = n.mock;
     });
   }
 
@@ -322,5 +347,7 @@ export function summarize(tx: Transaction): TransactionSummary {
     mockRuleId: tx.mock?.ruleId,
     error: tx.error?.message,
     imported: tx.imported ? true : undefined,
+    httpVersion: tx.response?.httpVersion,
+    remoteAddress: tx.remoteAddress,
   };
 }

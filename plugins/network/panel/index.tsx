@@ -66,14 +66,19 @@ export default function NetworkPanel({ session }: PanelProps) {
     const upserts: TransactionSummary[] = [];
     const flush = () => model.upsert(upserts.splice(0));
     const hits: Record<string, number> = {};
+    const counted = new Set<string>();
     for (const e of events) {
       switch (e.event) {
         case 'transaction': {
           const { change, transaction } = e.data;
           upserts.push(transaction);
-          // The host counts a hit when a mocked request starts; the panel keeps up without asking.
-          if (change === 'added' && transaction.mockRuleId && !transaction.imported) {
-            hits[transaction.mockRuleId] = (hits[transaction.mockRuleId] ?? 0) + 1;
+          // The host counts a hit when a request first carries a rule's mark (when it starts, or
+          // with its response for Node's http); the panel keeps up without asking.
+          const { id, mockRuleId } = transaction;
+          const known = counted.has(id) || (change === 'updated' && !!model.get(id)?.mockRuleId);
+          if (mockRuleId && !transaction.imported && !known) {
+            counted.add(id);
+            hits[mockRuleId] = (hits[mockRuleId] ?? 0) + 1;
           }
           break;
         }

@@ -1,0 +1,160 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { expect, type Page, test } from '@playwright/test';
+import { startTestCore, waitFor } from '../electron/host/testing.js';
+import type { NetworkHost } from '../plugins/network/host/host-api.js';
+import type { Transaction } from '../plugins/network/protocol.js';
+import { serveDebuggeePage } from './support/debuggee-page.js';
+
+// The browser half of the fidelity matrix (issue 11): fetch and XHR with every responseType, a
+// synchronous XHR, charset, redirects, time to first byte. The same calls run in a page without the
+// network plugin and in one with it: what the page gets must be the same, and what Porthole records
+// must be what the server sent.
+
+const JSON_TEXT = JSON.stringify({ hello: 'wörld', list: [1, 2, 3] });
+const XML_TEXT = '<?xml version="1.0"?><root><item id="1">one</item></root>';
+const BIN = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13 + 5) % 256));
+
+const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+  '/f/json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_TEXT),
+  '/f/xml': (_req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(XML_TEXT),
+  '/f/bin': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIN),
+  '/f/latin1': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain; charset=ISO-8859-1' }).end(Buffer.from('café crème', 'latin1')),
+  '/f/gzip': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON_TEXT)),
+  '/f/redirect': (req, res) => res.writeHead(302, { location: `/f/json${new URL(req.url!, 'http://x').search}` }).end(),
+  '/f/slow-body': (_req, res) => {
+    // Chromium's XHR reaches HEADERS_RECEIVED with the first body bytes, so some come at once.
+    res.writeHead(200, { 'content-type': 'text/plain', 'x-content-type-options': 'nosniff' });
+    res.write('late');
+    setTimeout(() => res.end(' body'), 300);
+  },
+};
+
+/** Runs in the page: every case, returning what the page's code got, as plain JSON. */
+async function scenario() {
+  const bytes = (b: ArrayBuffer) => Array.from(new Uint8Array(b)).join(',');
+  const headersOf = (all: string) =>
+    all
+      .split('\r\n')
+      .filter((l) => l && !/^date:/i.test(l))
+      .sort()
+      .join('|');
+  const xhr = (url: string, type: XMLHttpRequestResponseType) =>
+    new Promise<unknown>((resolve) => {
+      const x = new XMLHttpRequest();
+      x.open('GET', url);
+      x.responseType = type;
+      x.onloadend = async () => {
+        let body: unknown;
+        if (type === '' || type === 'text') body = x.responseText;
+        else if (type === 'json') body = JSON.stringify(x.response);
+        else if (type === 'document') body = (x.response as Document | null)?.documentElement?.outerHTML;
+        else if (type === 'blob') body = bytes(await (x.response as Blob).arrayBuffer());
+        else body = bytes(x.response as ArrayBuffer);
+        resolve({ status: x.status, url: x.responseURL, headers: headersOf(x.getAllResponseHeaders()), body });
+      };
+      x.send();
+    });
+  const viaFetch = async (url: string) => {
+    const r = await fetch(url);
+    const h = [...r.headers].filter(([k]) => k !== 'date').map(([k, v]) => `${k}: ${v}`);
+    return {
+      status: r.status,
+      redirected: r.redirected,
+      url: r.url,
+      headers: h.sort().join('|'),
+      body: bytes(await r.arrayBuffer()),
+    };
+  };
+  const sync = new XMLHttpRequest();
+  sync.open('GET', '/f/json?case=sync', false);
+  sync.send();
+  return {
+    sync: { status: sync.status, body: sync.responseText },
+    text: await xhr('/f/json?case=xhr-text', 'text'),
+    json: await xhr('/f/json?case=xhr-json', 'json'),
+    document: await xhr('/f/xml?case=xhr-document', 'document'),
+    blob: await xhr('/f/bin?case=xhr-blob', 'blob'),
+    arraybuffer: await xhr('/f/bin?case=xhr-arraybuffer', 'arraybuffer'),
+    latin1Xhr: await xhr('/f/latin1?case=xhr-latin1', 'text'),
+    latin1Fetch: await viaFetch('/f/latin1?case=fetch-latin1'),
+    gzipFetch: await viaFetch('/f/gzip?case=fetch-gzip'),
+    redirectFetch: await viaFetch('/f/redirect?case=fetch-redirect'),
+    redirectXhr: await xhr('/f/redirect?case=xhr-redirect', 'text'),
+    slowXhr: await xhr('/f/slow-body?case=xhr-slow', 'text'),
+    slowFetch: await viaFetch('/f/slow-body?case=fetch-slow'),
+  };
+}
+
+async function pageWith(page: Page, plugins: string[]) {
+  const t = await startTestCore();
+  const served = await serveDebuggeePage(routes);
+  await page.goto(served.pageUrl({ inspector: t.urls.debuggeeUrl, plugins, appId: 'com.e2e.fidelity' }));
+  await expect(page.locator('#status')).toHaveText('connected');
+  const [session] = t.core.sessions.list();
+  const host = plugins.includes('network')
+    ? (t.core.plugins.instance(session!.id, 'network') as unknown as NetworkHost)
+    : undefined;
+  return {
+    host,
+    /** Same-origin URLs differ by port between the two pages. */
+    portless: (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll(served.url, '/')),
+    async close() {
+      await served.close();
+      await t.stop();
+    },
+  };
+}
+
+test('fetch and XHR (every responseType, sync XHR) get the same with and without Porthole, and are recorded as sent', async ({
+  page,
+}) => {
+  const without = await pageWith(page, ['example']);
+  const baseline = without.portless(await page.evaluate(scenario));
+  await without.close();
+
+  const withP = await pageWith(page, ['network']);
+  try {
+    const observed = withP.portless(await page.evaluate(scenario));
+    expect(observed).toEqual(baseline);
+    expect(observed.sync).toEqual({ status: 200, body: JSON_TEXT });
+
+    const host = withP.host!;
+    const one = (c: string) =>
+      waitFor(
+        () => host.transactions({ urlContains: `case=${c}` }).find((tx) => tx.state !== 'pending'),
+        `the ${c} transaction`,
+      ) as Promise<Transaction>;
+    const text = async (c: string) => (await one(c)).response!.body!;
+
+    expect(await text('sync')).toMatchObject({ encoding: 'text', data: JSON_TEXT });
+    expect((await text('xhr-text')).data).toBe(JSON_TEXT);
+    expect(JSON.parse((await text('xhr-json')).data)).toEqual(JSON.parse(JSON_TEXT));
+    expect((await text('xhr-document')).data).toContain('<item id="1">one</item>');
+    for (const c of ['xhr-blob', 'xhr-arraybuffer']) {
+      const body = await text(c);
+      expect(body.encoding).toBe('base64');
+      expect(Buffer.from(body.data, 'base64')).toEqual(BIN);
+    }
+    expect((await text('xhr-latin1')).data).toBe('café crème');
+    expect((await text('fetch-latin1')).data).toBe('café crème');
+    expect((await text('fetch-gzip')).data).toBe(JSON_TEXT);
+    expect((await one('fetch-gzip')).response!.headers.find((h) => h.name === 'content-encoding')?.value).toBe('gzip');
+    for (const c of ['fetch-redirect', 'xhr-redirect']) {
+      const tx = await one(c);
+      expect(tx.response).toMatchObject({ status: 200, redirected: true });
+      expect(tx.response!.url).toMatch(/\/f\/json\?case=/);
+      expect(tx.request.url).toMatch(/\/f\/redirect\?case=/);
+    }
+    for (const c of ['xhr-slow', 'fetch-slow']) {
+      const tx = await one(c);
+      expect(tx.response!.body!.data).toBe('late body');
+      // time to first byte is the headers' arrival, not the end of the body
+      expect(tx.timing.waitMs!).toBeLessThan(tx.timing.durationMs! - 200);
+    }
+  } finally {
+    await withP.close();
+  }
+});

@@ -1,0 +1,173 @@
+import { getRawRequest } from '@mswjs/interceptors';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
+import type { Initiator, MockAction, MockRule } from '../protocol.js';
+import { base64ToBytes, readCapped } from './capture-body.js';
+import { type CompiledRule, findMatchingRule, needsBody } from './mock-match.js';
+import { isNode } from './node-builtins.js';
+import { BodyCollector, hub, type Observation, type SeenRequest } from './observed.js';
+
+// The mock path: @mswjs/interceptors, applied only while the app has an active mock rule and
+// removed when it has none. While applied it changes how requests go out (see README.md: Node's
+// http gets the library's agent, so keep-alive is off; a synchronous XHR cannot be mocked); the
+// taps still record every request that is not mocked, and this records the ones a rule answers.
+
+export interface MockPath {
+  enable(): Promise<void>;
+  disable(): void;
+}
+
+interface RequestEvent {
+  request: Request;
+  controller: { respondWith(response: Response): void; errorWith(reason?: unknown): void };
+}
+
+interface Interceptor {
+  on(event: 'request', listener: (e: RequestEvent) => unknown): unknown;
+  apply(): void;
+  dispose(): void;
+}
+
+export interface MockRecorder {
+  observe(request: SeenRequest): Observation | undefined;
+  warn(what: string, error: unknown): void;
+}
+
+/** Kept off bundlers' static analysis: these exist only in Node. */
+const CLIENT_REQUEST_MODULE = '@mswjs/interceptors/ClientRequest';
+const NODE_MODULE = 'node:module';
+const BODY_MATCH_BYTES = 64 * 1024;
+const BODY_MATCH_WAIT_MS = 1000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function mockPath(recorder: MockRecorder, current: () => { enabled: boolean; rules: CompiledRule[] }): MockPath {
+  let applied: Interceptor[] = [];
+  let enabling: Promise<void> | undefined;
+  let syncBuiltins: () => void = () => {};
+
+  const listen = (kind: Initiator, interceptor: Interceptor) => {
+    interceptor.on('request', (event) => answer(kind, event).catch((e) => recorder.warn('mocked request', e)));
+    interceptor.apply();
+    applied.push(interceptor);
+  };
+
+  const answer = async (kind: Initiator, { request, controller }: RequestEvent) => {
+    const { enabled, rules } = current();
+    let bodyText: string | undefined;
+    if (needsBody(rules) && request.body) {
+      const { bytes } = await readCapped(request.clone().body!, BODY_MATCH_BYTES, BODY_MATCH_WAIT_MS);
+      bodyText = new TextDecoder().decode(bytes);
+    }
+    const rule = findMatchingRule(enabled, rules, {
+      method: request.method,
+      url: request.url,
+      header: (name) => request.headers.get(name),
+      bodyText,
+    });
+    if (!rule) return; // not mocked: it goes out, and the taps record it
+    const mark = { ruleId: rule.id, ruleName: rule.name };
+    // An http request is a real ClientRequest the http tap follows; fetch and XHR answered here
+    // never reach the runtime, so they are recorded here.
+    const tapped = kind === 'http' ? hub().byRaw.get(getRawRequest(request) as object) : undefined;
+    const obs =
+      tapped ??
+      recorder.observe({
+        initiator: kind,
+        method: request.method,
+        url: request.url,
+        headers: [...request.headers],
+        body: bodyText === undefined ? undefined : { chunks: [], kept: 0, total: 0, cut: false, text: bodyText },
+        mock: mark,
+      });
+    tapped?.mocked(mark);
+    const signal = request.signal as AbortSignal | undefined;
+    if (obs && !tapped && signal) {
+      const onAbort = () => obs.fail(signal.reason ?? new Error('aborted'));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    await respond(rule, controller, tapped ? undefined : obs, signal);
+  };
+
+  return {
+    enable() {
+      if (applied.length) return Promise.resolve();
+      enabling ??= (async () => {
+        if (isNode) {
+          try {
+            const { ClientRequestInterceptor } = (await import(/* @vite-ignore */ CLIENT_REQUEST_MODULE)) as {
+              ClientRequestInterceptor: new () => Interceptor;
+            };
+            listen('http', new ClientRequestInterceptor());
+            // The interceptor replaces http.request & co. on the module objects; this makes ESM named
+            // imports (`import { request } from 'node:http'`) see the replacements too.
+            syncBuiltins = ((await import(/* @vite-ignore */ NODE_MODULE)) as { syncBuiltinESMExports(): void })
+              .syncBuiltinESMExports;
+            syncBuiltins();
+          } catch (e) {
+            console.warn(`[porthole] network: http/https requests cannot be mocked: ${(e as Error).message}`);
+          }
+        }
+        if (typeof globalThis.fetch === 'function') listen('fetch', new FetchInterceptor() as unknown as Interceptor);
+        if (!isNode && typeof XMLHttpRequest !== 'undefined') {
+          listen('xhr', new XMLHttpRequestInterceptor() as unknown as Interceptor);
+        }
+      })().finally(() => {
+        enabling = undefined;
+      });
+      return enabling;
+    },
+    disable() {
+      if (!applied.length) return;
+      for (const interceptor of applied) interceptor.dispose();
+      applied = [];
+      syncBuiltins();
+    },
+  };
+}
+
+async function respond(
+  rule: MockRule,
+  controller: RequestEvent['controller'],
+  obs: Observation | undefined,
+  signal: AbortSignal | undefined,
+) {
+  const action = rule.action;
+  if (action.delayMs) await sleep(action.delayMs);
+  if (signal?.aborted) return; // the app gave up during the delay
+  if (action.type === 'networkError') {
+    const error = new TypeError(action.message ?? 'mocked network error');
+    obs?.fail(error);
+    controller.errorWith(error);
+    return;
+  }
+  const response = mockResponse(action);
+  if (obs) {
+    obs.response({ status: response.status, statusText: response.statusText, headers: [...response.headers] });
+    const bytes = response.body ? new Uint8Array(await response.clone().arrayBuffer()) : undefined;
+    const body = bytes && new BodyCollector(Number.MAX_SAFE_INTEGER);
+    if (bytes && body) body.add(bytes);
+    obs.complete({ body: body?.seen, decoded: true });
+  }
+  controller.respondWith(response);
+}
+
+export function mockResponse(action: Extract<MockAction, { type: 'respond' }>): Response {
+  const headers = new Headers(action.headers);
+  let body: BodyInit | null = null;
+  let type: string | undefined;
+  if (action.body?.type === 'text') {
+    body = action.body.text;
+    type = 'text/plain; charset=utf-8';
+  } else if (action.body?.type === 'json') {
+    body = JSON.stringify(action.body.json);
+    type = 'application/json';
+  } else if (action.body?.type === 'base64') {
+    body = base64ToBytes(action.body.base64) as Uint8Array<ArrayBuffer>;
+    type = 'application/octet-stream';
+  }
+  if (type && !headers.has('content-type')) headers.set('content-type', type);
+  const nullBody = action.status === 204 || action.status === 205 || action.status === 304;
+  return new Response(nullBody ? null : body, { status: action.status, statusText: action.statusText, headers });
+}

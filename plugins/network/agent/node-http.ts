@@ -1,0 +1,253 @@
+import {
+  type NodeBuffer,
+  type NodeClientRequest,
+  type NodeHttp,
+  type NodeIncoming,
+  type NodeSocket,
+  nodeBuffer,
+} from './node-builtins.js';
+import { BodyCollector, type Hub, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
+
+// Node's http/https client, observed. Every client built on it (axios, got, node-fetch, superagent,
+// http.get, https.request) makes a ClientRequest, so the tap wraps three of that class's prototype
+// methods (write, end: the body as the app wrote it and the headers as they were sent) and, on each
+// request it follows, the emit of the request and its response (to see events without adding
+// listeners: an 'error' listener would swallow errors the app would have seen crash it) and the
+// response's push (the body bytes as the parser hands them over). Sockets, agents and streams stay
+// the app's: keep-alive, backpressure and timing are untouched.
+//
+// Node 20's `http.client.request.start` diagnostics channel fires only once the request has ended,
+// too late for a streamed upload's start; the prototype is the earliest place that sees every request,
+// including those made through `const { request } = require('http')` taken before capture started.
+
+interface Followed {
+  obs: Observation;
+  started: boolean;
+  body: BodyCollector;
+  /** `started` had the headers as sent. */
+  headersInStart: boolean;
+  sent: boolean;
+  responded: boolean;
+  done: boolean;
+  timedOut: boolean;
+  error?: unknown;
+}
+
+export function installHttpTap(hub: Hub, http: NodeHttp): void {
+  if (hub.taps.has('http')) return;
+  hub.taps.add('http');
+  const Buffer = nodeBuffer();
+  const proto = http.ClientRequest.prototype;
+  const write = proto.write;
+  const end = proto.end;
+  const followed = new WeakMap<object, Followed | null>();
+
+  // A request is followed from the first write() or end(), once that call has returned: then its
+  // headers are the ones on the wire (`_header`), and after end() its whole body is known, so one
+  // notification says it all.
+  const begin = (req: NodeClientRequest, t0: number, startedAt: number, body: BodyCollector, ended: boolean) => {
+    const wire = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    const obs = hub.observe({
+      initiator: 'http',
+      method: req.method,
+      url: urlOf(req),
+      headers: wire ?? appHeaders(req),
+      body: ended && wire && body.seen.total > 0 ? body.seen : undefined,
+      t0,
+      startedAt,
+    });
+    if (!obs) return null;
+    const f: Followed = {
+      obs,
+      started: true,
+      body,
+      headersInStart: !!wire,
+      sent: ended && !!wire,
+      responded: false,
+      done: false,
+      timedOut: false,
+    };
+    hub.byRaw.set(req, obs);
+    watchRequest(req, f);
+    return f;
+  };
+
+  const call = (req: NodeClientRequest, original: (...a: unknown[]) => unknown, args: unknown[], ended: boolean) => {
+    const known = followed.get(req);
+    if (known !== undefined) {
+      const result = original.apply(req, args);
+      if (known) copy(known.body, known.sent, args[0], args[1]);
+      return result;
+    }
+    followed.set(req, null); // also when the call throws
+    if (!hub.active || req.getHeader('upgrade')) return original.apply(req, args);
+    const t0 = performance.now();
+    const startedAt = Date.now();
+    const result = original.apply(req, args);
+    try {
+      const body = new BodyCollector(hub.maxBodyBytes);
+      copy(body, false, args[0], args[1]);
+      followed.set(req, begin(req, t0, startedAt, body, ended));
+    } catch {
+      // the capture's problem, never the app's
+    }
+    return result;
+  };
+
+  proto.write = function write_(this: NodeClientRequest, ...args: unknown[]) {
+    return call(this, write as (...a: unknown[]) => unknown, args, false) as boolean;
+  };
+  proto.end = function end_(this: NodeClientRequest, ...args: unknown[]) {
+    return call(this, end as (...a: unknown[]) => unknown, args, true);
+  };
+
+  const copy = (body: BodyCollector, sent: boolean, chunk: unknown, encoding: unknown) => {
+    if (sent || chunk == null || typeof chunk === 'function') return;
+    try {
+      if (typeof chunk === 'string') {
+        const enc = typeof encoding === 'string' ? encoding : 'utf8';
+        body.add(Buffer ? Buffer.from(chunk, enc) : new TextEncoder().encode(chunk));
+      } else if (chunk instanceof Uint8Array) {
+        body.add(chunk, true);
+      }
+    } catch {
+      // an odd chunk costs its capture, never the app's write
+    }
+  };
+
+  const sendRequest = (req: NodeClientRequest, f: Followed) => {
+    if (f.sent) return;
+    f.sent = true;
+    const header = !f.headersInStart && typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    f.obs.sent(header, f.body.seen.total > 0 ? f.body.seen : undefined);
+  };
+
+  const watchRequest = (req: NodeClientRequest, f: Followed) => {
+    const emit = req.emit;
+    req.emit = function emit_(this: NodeClientRequest, ...args: [string | symbol, ...unknown[]]) {
+      try {
+        onRequestEvent(req, f, args[0], args[1]);
+      } catch {
+        // the capture's problem, never the app's
+      }
+      return emit.apply(this, args);
+    };
+  };
+
+  const onRequestEvent = (req: NodeClientRequest, f: Followed, event: string | symbol, arg: unknown) => {
+    if (f.done) return;
+    switch (event) {
+      case 'response':
+        sendRequest(req, f);
+        f.responded = true;
+        watchResponse(req, f, arg as NodeIncoming);
+        break;
+      case 'finish':
+        sendRequest(req, f);
+        break;
+      case 'timeout':
+        f.timedOut = true;
+        break;
+      case 'error':
+        sendRequest(req, f);
+        finish(f);
+        f.obs.fail(arg, f.timedOut || isTimeout(arg));
+        break;
+      case 'close':
+        if (!f.responded) {
+          sendRequest(req, f);
+          finish(f);
+          f.obs.fail(aborted('the request was closed before a response arrived'), f.timedOut);
+        }
+        break;
+    }
+  };
+
+  const watchResponse = (req: NodeClientRequest, f: Followed, res: NodeIncoming) => {
+    const socket = req.socket as NodeSocket | null | undefined;
+    f.obs.response({
+      status: res.statusCode ?? 0,
+      statusText: res.statusMessage ?? '',
+      headers: pairs(res.rawHeaders),
+      httpVersion: res.httpVersion,
+      remoteAddress: socket?.remoteAddress,
+      remotePort: socket?.remotePort,
+    });
+    const body = new BodyCollector(hub.maxBodyBytes);
+    const push = res.push;
+    res.push = function push_(this: NodeIncoming, ...args: [unknown, string?]) {
+      const chunk = args[0];
+      try {
+        if (!f.done) {
+          if (chunk === null) {
+            finish(f);
+            f.obs.complete({ body: body.seen.total > 0 ? body.seen : undefined });
+          } else if (chunk instanceof Uint8Array) {
+            body.add(chunk, true);
+          }
+        }
+      } catch {
+        // the capture's problem, never the app's
+      }
+      return push.apply(this, args);
+    };
+    const emit = res.emit;
+    res.emit = function emit_(this: NodeIncoming, ...args: [string | symbol, ...unknown[]]) {
+      const event = args[0];
+      try {
+        if (!f.done && event === 'error') {
+          finish(f);
+          f.obs.fail(args[1], f.timedOut || isTimeout(args[1]));
+        } else if (!f.done && event === 'close' && !res.complete) {
+          finish(f);
+          f.obs.fail(aborted('the response was closed before it ended'), f.timedOut);
+        }
+      } catch {
+        // the capture's problem, never the app's
+      }
+      return emit.apply(this, args);
+    };
+  };
+
+  const finish = (f: Followed) => {
+    f.done = true;
+  };
+}
+
+function urlOf(req: NodeClientRequest): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(req.path)) return req.path; // a proxy request's absolute form
+  const host = req.getHeader('host');
+  return `${req.protocol ?? 'http:'}//${typeof host === 'string' ? host : (req.host ?? 'localhost')}${req.path}`;
+}
+
+function appHeaders(req: NodeClientRequest): RawHeaders {
+  const out: RawHeaders = [];
+  for (const name of req.getRawHeaderNames()) {
+    const value = req.getHeader(name);
+    if (Array.isArray(value)) for (const v of value) out.push([name, String(v)]);
+    else if (value !== undefined) out.push([name, String(value)]);
+  }
+  return out;
+}
+
+function pairs(raw: string[]): RawHeaders {
+  const out: RawHeaders = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+function aborted(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ABORTED' });
+}
+
+function isTimeout(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; message?: string } | undefined;
+  return (
+    e?.name === 'TimeoutError' ||
+    e?.code === 'ETIMEDOUT' ||
+    e?.code === 'ESOCKETTIMEDOUT' ||
+    /\btime(d)?\s?out\b/i.test(e?.message ?? '')
+  );
+}
+
+export type { NodeBuffer };

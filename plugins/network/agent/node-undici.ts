@@ -1,0 +1,186 @@
+import type { NodeDiagnosticsChannel, NodeSocket } from './node-builtins.js';
+import { BodyCollector, type Hub, headerOf, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
+
+// undici, observed through its diagnostics channels: Node's global fetch (undici inside Node) and the
+// undici package's request/stream/fetch/dispatch publish to the same process-wide channels. The
+// channels say when a request was created, its headers as sent, its response headers, its end and
+// its error; the body bytes come from the request's own onData, wrapped on that one request (the
+// channels of undici 6 carry no body), and the request body from its onBodySent. The dispatcher,
+// its sockets and its pool stay the app's.
+
+interface UndiciRequest {
+  method: string;
+  origin: string | { toString(): string };
+  path: string;
+  headers: string[] | string | Record<string, string | string[]> | null | undefined;
+  body?: unknown;
+  onData?: (chunk: Uint8Array) => unknown;
+  onBodySent?: (chunk: Uint8Array | string) => unknown;
+  contentLength?: number | null;
+}
+
+interface Followed {
+  obs: Observation;
+  body: BodyCollector;
+  requestBody?: BodyCollector;
+  sentHeaders?: RawHeaders;
+  socket?: NodeSocket;
+  sent: boolean;
+  done: boolean;
+}
+
+export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
+  const followed = new WeakMap<object, Followed>();
+  if (hub.taps.has('undici')) return;
+  hub.taps.add('undici');
+
+  const on = (name: string, listener: (message: Record<string, unknown>) => void) => {
+    dc.channel(name).subscribe((message) => {
+      try {
+        listener(message as Record<string, unknown>);
+      } catch {
+        // the capture's problem, never the app's
+      }
+    });
+  };
+
+  on('undici:request:create', ({ request }) => {
+    if (!hub.active) return;
+    const r = request as UndiciRequest;
+    const headers = undiciHeaders(r.headers);
+    if (headerOf(headers, 'upgrade')) return;
+    const url = `${String(r.origin).replace(/\/$/, '')}${r.path}`;
+    const initiator = headerOf(headers, 'sec-fetch-mode') ? 'fetch' : 'undici';
+    const obs = hub.observe({ initiator, method: r.method, url, headers });
+    if (!obs) return;
+    const f: Followed = { obs, body: new BodyCollector(hub.maxBodyBytes), sent: false, done: false };
+    followed.set(r, f);
+    const onBodySent = r.onBodySent;
+    if (typeof onBodySent === 'function') {
+      r.onBodySent = function onBodySent_(this: UndiciRequest, ...args: [Uint8Array | string]) {
+        try {
+          const chunk = args[0];
+          const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+          if (!f.sent && bytes instanceof Uint8Array)
+            (f.requestBody ??= new BodyCollector(hub.maxBodyBytes)).add(bytes, true);
+        } catch {
+          // the capture's problem, never the app's
+        }
+        return onBodySent.apply(this, args);
+      };
+    }
+    const onData = r.onData;
+    if (typeof onData === 'function') {
+      r.onData = function onData_(this: UndiciRequest, ...args: [Uint8Array]) {
+        const chunk = args[0];
+        try {
+          if (!f.done && chunk instanceof Uint8Array) f.body.add(chunk, true);
+        } catch {
+          // the capture's problem, never the app's
+        }
+        return onData.apply(this, args);
+      };
+    }
+  });
+
+  const sent = (f: Followed) => {
+    if (f.sent) return;
+    f.sent = true;
+    f.obs.sent(f.sentHeaders, f.requestBody?.seen);
+  };
+
+  on('undici:client:sendHeaders', ({ request, headers, socket }) => {
+    const f = followed.get(request as object);
+    if (!f || typeof headers !== 'string') return;
+    f.sentHeaders = parseHeaderBlock(headers);
+    f.socket = socket as NodeSocket | undefined;
+    // undici writes the body's framing header after it publishes the rest
+    const r = request as UndiciRequest;
+    if (!headerOf(f.sentHeaders, 'content-length') && !headerOf(f.sentHeaders, 'transfer-encoding')) {
+      const length = typeof r.contentLength === 'number' ? r.contentLength : bytesOf(r.body)?.byteLength;
+      if (length !== undefined && (length > 0 || PAYLOAD_METHODS.has(r.method))) {
+        f.sentHeaders.push(['content-length', String(length)]);
+      } else if (r.body != null && length === undefined) f.sentHeaders.push(['transfer-encoding', 'chunked']);
+      else if (r.body == null && PAYLOAD_METHODS.has(r.method)) f.sentHeaders.push(['content-length', '0']);
+    }
+  });
+
+  on('undici:request:bodySent', ({ request }) => {
+    const f = followed.get(request as object);
+    if (f) sent(f);
+  });
+
+  on('undici:request:headers', ({ request, response }) => {
+    const f = followed.get(request as object);
+    if (!f || f.done) return;
+    sent(f);
+    const res = response as { statusCode: number; statusText?: string; headers: unknown[] };
+    if (res.statusCode < 200 && res.statusCode !== 101) return;
+    f.obs.response({
+      status: res.statusCode,
+      statusText: res.statusText ?? '',
+      headers: rawPairs(res.headers),
+      httpVersion: '1.1',
+      remoteAddress: f.socket?.remoteAddress,
+      remotePort: f.socket?.remotePort,
+    });
+  });
+
+  on('undici:request:trailers', ({ request }) => {
+    const f = followed.get(request as object);
+    if (!f || f.done) return;
+    f.done = true;
+    f.obs.complete({ body: f.body.seen.total > 0 ? f.body.seen : undefined });
+  });
+
+  on('undici:request:error', ({ request, error }) => {
+    const f = followed.get(request as object);
+    if (!f || f.done) return;
+    sent(f);
+    f.done = true;
+    f.obs.fail(error, isTimeout(error));
+  });
+}
+
+const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);
+
+function bytesOf(body: unknown): Uint8Array | undefined {
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return body;
+  return undefined;
+}
+
+function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
+  if (!headers) return [];
+  if (typeof headers === 'string') return parseHeaderBlock(`\r\n${headers}`);
+  if (Array.isArray(headers)) {
+    const out: RawHeaders = [];
+    for (let i = 0; i + 1 < headers.length; i += 2) out.push([String(headers[i]), String(headers[i + 1])]);
+    return out;
+  }
+  return Object.entries(headers).flatMap(([n, v]) =>
+    Array.isArray(v) ? v.map((x): [string, string] => [n, x]) : [[n, String(v)] as [string, string]],
+  );
+}
+
+const decoder = new TextDecoder('latin1');
+
+function rawPairs(raw: unknown[]): RawHeaders {
+  const text = (v: unknown) => (v instanceof Uint8Array ? decoder.decode(v) : String(v));
+  const out: RawHeaders = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([text(raw[i]), text(raw[i + 1])]);
+  return out;
+}
+
+function isTimeout(error: unknown): boolean {
+  const e = error as { name?: string; code?: string } | undefined;
+  return (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'HeadersTimeoutError' ||
+    e?.name === 'BodyTimeoutError' ||
+    e?.name === 'ConnectTimeoutError' ||
+    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e?.code === 'UND_ERR_BODY_TIMEOUT' ||
+    e?.code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
+}

@@ -1,0 +1,285 @@
+import type { Initiator, MockMark } from '../protocol.js';
+
+// What the taps (node-http, node-undici, browser) see, and the hub that hands it to every network
+// agent in the process. A tap only observes: it reads what the runtime shows and copies body bytes;
+// it never replaces a socket, an agent or a stream.
+
+/** Header name/value pairs as the runtime gave them (unredacted; the agent redacts). */
+export type RawHeaders = [name: string, value: string][];
+
+/** Body bytes as seen: the chunks kept (at most the cap), and how many bytes there were in all. */
+export interface SeenBody {
+  chunks: Uint8Array[];
+  /** Bytes kept in `chunks`. */
+  kept: number;
+  /** Bytes seen in all (counting the ones past the cap). */
+  total: number;
+  /** The body did not end where it was read (the cap, or the capture stopped waiting). */
+  cut: boolean;
+  /** Already text (XHR responseText, a fetch string body): bytes are its UTF-8. */
+  text?: string;
+}
+
+export interface SeenRequest {
+  initiator: Initiator;
+  method: string;
+  url: string;
+  headers: RawHeaders;
+  /** The request body when it is known at the start (browser fetch/XHR). */
+  body?: SeenBody;
+  contentType?: string;
+  /** Answered by this mock rule (known at the start on the mock path). */
+  mock?: MockMark;
+  /** When it started (performance.now(), Date.now()), when that was before the sink heard of it. */
+  t0?: number;
+  startedAt?: number;
+}
+
+export interface SeenResponse {
+  status: number;
+  statusText: string;
+  headers: RawHeaders;
+  httpVersion?: string;
+  remoteAddress?: string;
+  remotePort?: number;
+  redirected?: boolean;
+  url?: string;
+}
+
+export interface SeenEnd {
+  /** Bytes as they came over the wire (still Content-Encoded, in Node), or as the page got them. */
+  body?: SeenBody;
+  /** The runtime already undid Content-Encoding (browsers): `body` is what the app got. */
+  decoded?: boolean;
+  /** When the body ended (performance.now()), if earlier than this call. */
+  endedAt?: number;
+}
+
+/** One request as a tap follows it; every call after the first ending is ignored. */
+export interface Observation {
+  sent(headers: RawHeaders | undefined, body: SeenBody | undefined): void;
+  response(response: SeenResponse): void;
+  complete(end: SeenEnd): void;
+  fail(error: unknown, timedOut?: boolean): void;
+  mocked(mark: MockMark): void;
+  /** Replay: the time (performance.now()) the next call happened at; undefined for now. */
+  at?(time: number | undefined): void;
+}
+
+export interface Sink {
+  /** The largest body this sink keeps. */
+  readonly maxBodyBytes: number;
+  /** Starts following a request; undefined when this sink does not want it. */
+  observe(request: SeenRequest): Observation | undefined;
+}
+
+class Fanout implements Observation {
+  constructor(private readonly parts: Observation[]) {}
+  sent(h: RawHeaders | undefined, b: SeenBody | undefined) {
+    for (const p of this.parts) p.sent(h, b);
+  }
+  response(r: SeenResponse) {
+    for (const p of this.parts) p.response(r);
+  }
+  complete(e: SeenEnd) {
+    for (const p of this.parts) p.complete(e);
+  }
+  fail(error: unknown, timedOut?: boolean) {
+    for (const p of this.parts) p.fail(error, timedOut);
+  }
+  mocked(mark: MockMark) {
+    for (const p of this.parts) p.mocked(mark);
+  }
+}
+
+/** The process-wide meeting point of taps and agents: taps are installed once, agents come and go. */
+export class Hub {
+  readonly sinks = new Set<Sink>();
+  /** Taps installed in this process, by name. */
+  readonly taps = new Set<string>();
+  /** The tap's observation of a runtime object (a ClientRequest), for the mock path to mark. */
+  readonly byRaw = new WeakMap<object, Observation>();
+  private cap = 0;
+
+  get active(): boolean {
+    return this.sinks.size > 0;
+  }
+
+  /** The largest cap among the agents: what taps keep of each body. */
+  get maxBodyBytes(): number {
+    return this.cap;
+  }
+
+  add(sink: Sink): () => void {
+    const holder = this.holder;
+    if (holder && sink !== holder) {
+      this.holder = undefined;
+      this.sinks.delete(holder);
+      holder.handOver(sink);
+    }
+    this.sinks.add(sink);
+    this.recap();
+    return () => {
+      this.sinks.delete(sink);
+      this.recap();
+    };
+  }
+
+  observe(request: SeenRequest): Observation | undefined {
+    let only: Observation | undefined;
+    let many: Observation[] | undefined;
+    for (const sink of this.sinks) {
+      let o: Observation | undefined;
+      try {
+        o = sink.observe(request);
+      } catch {
+        o = undefined;
+      }
+      if (!o) continue;
+      if (!only) only = o;
+      else (many ??= [only]).push(o);
+    }
+    return many ? new Fanout(many) : only;
+  }
+
+  private holder: Holder | undefined;
+
+  /**
+   * Keeps what the taps see until the first agent joins, then hands it over (the preload,
+   * `porthole/register`, installs the taps before the app's code runs).
+   */
+  hold(maxBodyBytes: number, maxRequests: number): void {
+    if (this.holder || this.sinks.size) return;
+    this.holder = new Holder(maxBodyBytes, maxRequests);
+    this.add(this.holder);
+  }
+
+  private recap(): void {
+    this.cap = Math.max(0, ...[...this.sinks].map((s) => s.maxBodyBytes));
+  }
+}
+
+type Call = { [K in keyof Observation]-?: [K, Parameters<NonNullable<Observation[K]>>, number] }[Exclude<
+  keyof Observation,
+  'at'
+>];
+
+/** An observation made before any agent was there: its calls, kept to be replayed. */
+class Held implements Observation {
+  private readonly calls: Call[] = [];
+  private target: Observation | undefined;
+  constructor(readonly request: SeenRequest) {}
+  private call(c: Call): void {
+    if (!this.target) {
+      this.calls.push(c);
+      return;
+    }
+    (this.target[c[0]] as (...a: unknown[]) => void)(...c[1]);
+  }
+  sent(...a: Parameters<Observation['sent']>) {
+    this.call(['sent', a, performance.now()]);
+  }
+  response(...a: Parameters<Observation['response']>) {
+    this.call(['response', a, performance.now()]);
+  }
+  complete(...a: Parameters<Observation['complete']>) {
+    this.call(['complete', a, performance.now()]);
+  }
+  fail(...a: Parameters<Observation['fail']>) {
+    this.call(['fail', a, performance.now()]);
+  }
+  mocked(...a: Parameters<Observation['mocked']>) {
+    this.call(['mocked', a, performance.now()]);
+  }
+  replayTo(sink: Sink): void {
+    const target = sink.observe(this.request);
+    if (!target) return;
+    for (const [name, args, time] of this.calls.splice(0)) {
+      target.at?.(time);
+      (target[name] as (...a: unknown[]) => void)(...args);
+    }
+    target.at?.(undefined);
+    this.target = target;
+  }
+}
+
+class Holder implements Sink {
+  private readonly held: Held[] = [];
+  constructor(
+    readonly maxBodyBytes: number,
+    private readonly maxRequests: number,
+  ) {}
+  observe(request: SeenRequest): Observation {
+    if (this.held.length >= this.maxRequests) this.held.shift();
+    const held = new Held({
+      ...request,
+      t0: request.t0 ?? performance.now(),
+      startedAt: request.startedAt ?? Date.now(),
+    });
+    this.held.push(held);
+    return held;
+  }
+  handOver(sink: Sink): void {
+    for (const held of this.held.splice(0)) held.replayTo(sink);
+  }
+}
+
+const HUB = Symbol.for('porthole.network.hub');
+
+export function hub(): Hub {
+  const g = globalThis as { [HUB]?: Hub };
+  g[HUB] ??= new Hub();
+  return g[HUB];
+}
+
+/** Collects body bytes up to a cap while counting all of them. */
+export class BodyCollector {
+  readonly seen: SeenBody = { chunks: [], kept: 0, total: 0, cut: false };
+  constructor(private readonly cap: number) {}
+
+  /** Keeps `chunk` within the cap; `copy` when the caller's buffer may be reused. */
+  add(chunk: Uint8Array, copy = false): void {
+    const s = this.seen;
+    s.total += chunk.byteLength;
+    if (s.kept >= this.cap) {
+      if (chunk.byteLength > 0) s.cut = true;
+      return;
+    }
+    const room = this.cap - s.kept;
+    let part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+    if (part !== chunk) s.cut = true;
+    if (copy) part = part.slice();
+    s.chunks.push(part);
+    s.kept += part.byteLength;
+  }
+}
+
+export function concatBytes(chunks: readonly Uint8Array[], size?: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const total = size ?? chunks.reduce((n, c) => n + c.byteLength, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+export function headerOf(headers: RawHeaders, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+/** Headers from a raw HTTP/1 header block ("GET / HTTP/1.1\r\nHost: …\r\n…"), minus the request line. */
+export function parseHeaderBlock(block: string): RawHeaders {
+  const out: RawHeaders = [];
+  const lines = block.split('\r\n');
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon > 0) out.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+  }
+  return out;
+}
