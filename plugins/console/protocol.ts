@@ -1,169 +1,13 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { consoleWire, FrameSchema, KindSchema, LevelSchema, SourceSchema } from './wire.js';
 
-/**
- * The console plugin's contract. The agent wraps the app's console and its uncaught-error hooks and
- * sends what it saw in batches; the host keeps it per session, groups repeats, maps stacks to the
- * app's sources and answers MCP tools and the panel.
- *
- * Argument values travel as JSON: strings, finite numbers, booleans and null as themselves,
- * everything else as a tagged object `{ $: kind, ... }` (see `SerializedValue`). A value the agent
- * cut (depth, size, count) says so: `{ $: 'cut' }`, `length`/`size` above the items sent, `more`.
- */
+export * from './wire.js';
 
-/** DevTools' four levels: console.debug → debug; log, info, table, trace, … → info; warn → warn; error, assert, uncaught → error. */
-export const LevelSchema = z.enum(['debug', 'info', 'warn', 'error']);
-export type Level = z.infer<typeof LevelSchema>;
-export const LEVELS = LevelSchema.options;
-
-/** What made the message: a console method, or an error nobody caught. */
-export const KindSchema = z.enum([
-  'log',
-  'info',
-  'warn',
-  'error',
-  'debug',
-  'trace',
-  'assert',
-  'table',
-  'dir',
-  'group',
-  'groupCollapsed',
-  'groupEnd',
-  'count',
-  'timeLog',
-  'timeEnd',
-  /** An exception nobody caught (window error, Node uncaughtException, React Native ErrorUtils). */
-  'exception',
-  /** A promise rejection nobody handled. */
-  'rejection',
-  /** Not from the app: the host's marker that the app (re)connected, e.g. a page reload. */
-  'connected',
-]);
-export type Kind = z.infer<typeof KindSchema>;
-
-/** The console methods the agent wraps. */
-export const CONSOLE_METHODS = [
-  'log',
-  'info',
-  'warn',
-  'error',
-  'debug',
-  'trace',
-  'assert',
-  'table',
-  'dir',
-  'group',
-  'groupCollapsed',
-  'groupEnd',
-  'count',
-  'countReset',
-  'time',
-  'timeLog',
-  'timeEnd',
-] as const;
-
-/** `source` filter of the tools: console calls, or errors nobody caught. */
-export const SourceSchema = z.enum(['console', 'exception', 'rejection', 'inspector']);
-export type Source = z.infer<typeof SourceSchema>;
-
-export function sourceOf(kind: Kind): Source {
-  return kind === 'exception' || kind === 'rejection' ? kind : kind === 'connected' ? 'inspector' : 'console';
-}
-
-export function levelOf(kind: Kind): Level {
-  switch (kind) {
-    case 'debug':
-      return 'debug';
-    case 'warn':
-      return 'warn';
-    case 'error':
-    case 'assert':
-    case 'exception':
-    case 'rejection':
-      return 'error';
-    default:
-      return 'info';
-  }
-}
-
-/**
- * One argument as the agent serialized it. TypeScript view of the tagged JSON (the wire schema is
- * `z.json()`: the host and panel read it defensively, since an app may send anything).
- */
-export type SerializedValue =
-  | string
-  | number
-  | boolean
-  | null
-  | { $: 'undefined' }
-  | { $: 'number'; v: 'NaN' | 'Infinity' | '-Infinity' | '-0' }
-  | { $: 'bigint'; v: string }
-  | { $: 'symbol'; v: string }
-  | { $: 'string'; v: string; length: number } // cut: v is the start
-  | { $: 'function'; name: string }
-  | { $: 'array'; cls?: string; items: SerializedValue[]; length: number }
-  | { $: 'object'; cls?: string; props: Record<string, SerializedValue>; more?: number }
-  | { $: 'map'; cls?: string; entries: [SerializedValue, SerializedValue][]; size: number }
-  | { $: 'set'; cls?: string; items: SerializedValue[]; size: number }
-  | { $: 'typed'; cls: string; items?: (number | string)[]; length: number }
-  | { $: 'date'; v: string }
-  | { $: 'regexp'; v: string }
-  | {
-      $: 'error';
-      name: string;
-      message: string;
-      stack?: string;
-      cause?: SerializedValue;
-      errors?: SerializedValue[];
-      props?: Record<string, SerializedValue>;
-    }
-  | { $: 'node'; v: string; nodeType: number }
-  | { $: 'circular' }
-  | { $: 'getter' }
-  | { $: 'cut'; why: 'depth' | 'bytes'; cls?: string }
-  | { $: 'thrown'; message: string };
-
+/** Serialized arguments as the host keeps and answers them: JSON (see SerializedValue in wire.ts). */
 const json = z.json();
 
-/** One message as the agent sends it (time is the app's clock, ms since the epoch). */
-export const AgentMessageSchema = z.object({
-  kind: KindSchema,
-  time: z.number(),
-  args: z.array(json).max(1000),
-  /** Where a console call was made: a stack captured inside the agent's wrapper (its first frame is the wrapper's). */
-  callStack: z.string().max(20_000).optional(),
-  /** For exceptions, rejections, console.trace and failed asserts: the stack to show. */
-  stack: z.string().max(50_000).optional(),
-  /** The label of count, time*, group*; the counter of count, the duration of timeLog/timeEnd. */
-  label: z.string().max(1000).optional(),
-  value: z.number().optional(),
-  /** An uncaught exception that ends the process (Node without an uncaughtException listener, RN isFatal). */
-  fatal: z.boolean().optional(),
-  /** Where the browser says an uncaught error happened (ErrorEvent filename:lineno:colno). */
-  location: z.object({ url: z.string().max(4096), line: z.number().int(), column: z.number().int() }).optional(),
-});
-export type AgentMessage = z.infer<typeof AgentMessageSchema>;
-
-export const BatchSchema = z.object({
-  messages: z.array(AgentMessageSchema).max(5000),
-  /** Messages the agent dropped since the previous batch (its queue was full). */
-  dropped: z.number().int().min(0).default(0),
-  /** Where the app runs, to tell the host where source maps are: its page URL (browser) or working directory (Node). */
-  origin: z.string().max(4096).optional(),
-});
-export type Batch = z.infer<typeof BatchSchema>;
-
 // What the host keeps and shows --------------------------------------------------------------
-
-export const FrameSchema = z.object({
-  /** Function name, when the stack names one. */
-  fn: z.string().optional(),
-  file: z.string(),
-  line: z.number().int(),
-  column: z.number().int(),
-});
-export type Frame = z.infer<typeof FrameSchema>;
 
 export const StackFrameSchema = FrameSchema.extend({
   /** The same frame in the app's original source, when a source map says where. */
@@ -274,16 +118,14 @@ export const StatsSchema = z.object({
   droppedByApp: z.number().int(),
   errors: z.number().int(),
   warnings: z.number().int(),
+  /** Messages the host refused (not the shape of the protocol); `lastRefusal` says why. */
+  refused: z.number().int(),
+  lastRefusal: z.string().optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
 
 export const consoleProtocol = definePluginProtocol({
-  id: 'console',
-  version: '1.0.0',
-  toAgent: {},
-  toHost: {
-    notifications: { batch: BatchSchema },
-  },
+  ...consoleWire,
   panel: {
     requests: {
       list: {

@@ -1,5 +1,5 @@
 import { type AgentPluginContext, defineAgentPlugin } from '../../../agent/plugin.js';
-import { type AgentMessage, CONSOLE_METHODS, type ConsoleProtocol, consoleProtocol, type Kind } from '../protocol.js';
+import { type AgentMessage, CONSOLE_METHODS, type ConsoleWire, consoleWire, type Frame, type Kind } from '../wire.js';
 import { type SerializeLimits, Serializer } from './serialize.js';
 
 export interface ConsoleOptions {
@@ -9,6 +9,12 @@ export interface ConsoleOptions {
   errors?: boolean;
   /** Record where each console call was made (a stack per call). Default true. */
   callSite?: boolean;
+  /**
+   * Taking a stack costs about as much as console.log itself, so call sites are taken for at most
+   * this many messages per second (in windows of 100 ms); a logging loop beyond it sends its
+   * messages without call sites. Default 1000.
+   */
+  maxCallSitesPerSecond?: number;
   /** Serialization limits per message: depth 6, 10,000 characters per string, 100 items per object, 64 KiB. */
   limits?: Partial<SerializeLimits>;
   /** Messages are sent in batches this often, in ms. Default 50. */
@@ -24,12 +30,12 @@ export interface ConsolePluginApi {
   dispose(): void;
 }
 
-type Ctx = AgentPluginContext<ConsoleProtocol>;
+type Ctx = AgentPluginContext<ConsoleWire>;
 type ConsoleFn = (...args: unknown[]) => unknown;
 
-interface Queued extends Omit<AgentMessage, 'callStack'> {
+interface Queued extends Omit<AgentMessage, 'site'> {
   /** Holds the call site's stack; V8 formats it only when `.stack` is read, at flush. */
-  site?: { stack?: string };
+  holder?: { stack?: string };
   /** Captured with `new Error()` (no Error.captureStackTrace): its first two frames are the agent's. */
   siteRaw?: boolean;
   bytes: number;
@@ -55,7 +61,7 @@ const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: u
  * console_* tools: `connect({ plugins: [console()] })`. The app's console prints exactly what it did.
  */
 export function consolePlugin(options: ConsoleOptions = {}) {
-  return defineAgentPlugin(consoleProtocol, (ctx): ConsolePluginApi => new ConsoleAgent(ctx, options));
+  return defineAgentPlugin(consoleWire, (ctx): ConsolePluginApi => new ConsoleAgent(ctx, options));
 }
 export { consolePlugin as console };
 
@@ -73,6 +79,8 @@ class ConsoleAgent implements ConsolePluginApi {
   private readonly counts = new Map<string, number>();
   private readonly timers = new Map<string, number>();
   private readonly reported = new WeakSet<object>();
+  private siteWindowEnd = 0;
+  private sitesLeft = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -91,15 +99,20 @@ class ConsoleAgent implements ConsolePluginApi {
     this.queue = [];
     this.queuedBytes = 0;
     this.busy++;
+    const E = Error as unknown as { prepareStackTrace?: Prepare };
+    const previous = E.prepareStackTrace;
     try {
       const origin = originOf();
       let i = 0;
       do {
         const messages: AgentMessage[] = [];
+        // V8 formats a captured stack when it is first read (finish() does): plainly, not through a
+        // source-map hook the app may have installed (the inspector maps frames, and keeps the raw ones).
         for (let bytes = 0; i < queue.length && messages.length < BATCH_MESSAGES && bytes < BATCH_BYTES; i++) {
           messages.push(finish(queue[i]!));
           bytes += queue[i]!.bytes;
         }
+        E.prepareStackTrace = previous;
         const dropped = this.dropped;
         this.dropped = 0;
         this.ctx.notify('batch', { messages, dropped, ...(origin ? { origin } : {}) });
@@ -107,6 +120,7 @@ class ConsoleAgent implements ConsolePluginApi {
     } catch {
       // A batch the protocol refuses is lost, never thrown into the app.
     } finally {
+      E.prepareStackTrace = previous;
       this.busy--;
     }
   };
@@ -190,17 +204,29 @@ class ConsoleAgent implements ConsolePluginApi {
       default:
         kind = method;
     }
-    const message: Queued = { kind, time: Date.now(), args: [], bytes: 0 };
+    const time = Date.now();
+    const message: Queued = { kind, time, args: [], bytes: 0 };
     if (label !== undefined) message.label = label;
     if (value !== undefined) message.value = value;
-    if (this.options.callSite !== false) {
+    if (time >= this.siteWindowEnd) {
+      this.siteWindowEnd = time + 100;
+      this.sitesLeft = (this.options.maxCallSitesPerSecond ?? 1000) / 10;
+    }
+    if (this.options.callSite !== false && this.sitesLeft-- > 0) {
       const site: { stack?: string } = {};
-      if (captureStackTrace) captureStackTrace(site, wrapper);
-      else {
+      if (captureStackTrace) {
+        // One frame says where the call was; warn, error, trace and assert keep the whole stack.
+        const E = Error as { stackTraceLimit?: number };
+        const limit = E.stackTraceLimit;
+        const one = !FULL_STACK.has(kind) && typeof limit === 'number';
+        if (one) E.stackTraceLimit = 1;
+        captureStackTrace(site, wrapper);
+        if (one) E.stackTraceLimit = limit;
+      } else {
         site.stack = new Error().stack;
         message.siteRaw = true;
       }
-      message.site = site;
+      message.holder = site;
     }
     this.enqueue(message, values);
   }
@@ -221,7 +247,11 @@ class ConsoleAgent implements ConsolePluginApi {
   }
 
   /** An uncaught exception or unhandled rejection: queued and sent at once (the process may end next). */
-  private report(kind: 'exception' | 'rejection', reason: unknown, extra: Partial<AgentMessage> = {}): void {
+  private report(
+    kind: 'exception' | 'rejection',
+    reason: unknown,
+    extra: Partial<Omit<AgentMessage, 'site'>> = {},
+  ): void {
     if (this.disposed) return;
     if (typeof reason === 'object' && reason !== null) {
       if (this.reported.has(reason)) return;
@@ -337,7 +367,33 @@ class ConsoleAgent implements ConsolePluginApi {
   }
 }
 
-type CallSite = { getFunctionName?(): string | null };
+type CallSite = {
+  getFunctionName?(): string | null;
+  getFileName?(): string | null | undefined;
+  getLineNumber?(): number | null;
+  getColumnNumber?(): number | null;
+};
+
+/** Kinds whose whole stack is sent (DevTools shows it); the others send only the caller's frame. */
+const FULL_STACK = new Set<Kind>(['warn', 'error', 'trace', 'assert']);
+
+const topFrame: Prepare = (_error, frames) => {
+  const f = frames[0];
+  if (!f) return undefined;
+  const frame: Frame = {
+    file: (f.getFileName?.() ?? '<anonymous>').slice(0, 4096),
+    line: f.getLineNumber?.() ?? 0,
+    column: f.getColumnNumber?.() ?? 0,
+  };
+  const fn = f.getFunctionName?.();
+  if (fn) frame.fn = fn.slice(0, 1000);
+  return frame;
+};
+
+const plainStack: Prepare = (error, frames) => {
+  const head = Error.prototype.toString.call(error);
+  return frames.length === 0 ? head : `${head}\n    at ${frames.join('\n    at ')}`;
+};
 type Prepare = (error: Error, frames: CallSite[]) => unknown;
 
 /**
@@ -351,9 +407,7 @@ function traceWithoutWrapper(original: ConsoleFn, self: unknown, args: unknown[]
   E.prepareStackTrace = (error, frames) => {
     // [this function, the wrapper, the app's caller, …]
     const kept = frames[0]?.getFunctionName?.() === 'traceWithoutWrapper' ? frames.slice(2) : frames;
-    if (previous) return previous(error, kept);
-    const head = Error.prototype.toString.call(error);
-    return kept.length === 0 ? head : `${head}\n    at ${kept.join('\n    at ')}`;
+    return (previous ?? plainStack)(error, kept);
   };
   try {
     return original.apply(self, args);
@@ -363,21 +417,22 @@ function traceWithoutWrapper(original: ConsoleFn, self: unknown, args: unknown[]
 }
 
 function finish(q: Queued): AgentMessage {
-  const { site, siteRaw, bytes: _bytes, ...message } = q;
-  const stack = site?.stack;
-  if (typeof stack === 'string') {
-    let text = stack;
-    if (siteRaw) {
-      // new Error() inside capture(), called by the wrapper: drop the header (V8) and those two frames.
-      const lines = stack.split('\n');
-      if (lines[0] && !/(^\s*at\s)|@/.test(lines[0])) lines.shift();
-      text = lines.slice(2).join('\n');
-    }
-    (message as AgentMessage).callStack = text.slice(0, 20_000);
-    if (message.kind === 'trace' || message.kind === 'assert')
-      (message as AgentMessage).stack ??= text.slice(0, 50_000);
+  const { holder, siteRaw, bytes: _bytes, ...rest } = q;
+  const message: AgentMessage = rest;
+  if (!holder) return message;
+  if (siteRaw) {
+    // new Error() inside capture(), called by the wrapper: drop the header (V8 style) and those two frames.
+    const lines = (holder.stack ?? '').split('\n');
+    if (lines[0] && !/(^\s*at\s)|@/.test(lines[0])) lines.shift();
+    message.callStack = lines.slice(2).join('\n').slice(0, 50_000);
+    return message;
   }
-  return message as AgentMessage;
+  const E = Error as unknown as { prepareStackTrace?: Prepare };
+  E.prepareStackTrace = FULL_STACK.has(message.kind) ? plainStack : topFrame;
+  const value = holder.stack as unknown;
+  if (typeof value === 'string') message.callStack = value.slice(0, 50_000);
+  else if (value && typeof value === 'object') message.site = value as Frame;
+  return message;
 }
 
 /** Porthole's own warnings (e.g. from the agent's link) are not the app's. */

@@ -1,5 +1,12 @@
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
-import { type Batch, type ConsoleProtocol, consoleProtocol, type MessageSummary } from '../protocol.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
+import {
+  AgentMessageSchema,
+  type BatchWire,
+  type ConsoleProtocol,
+  consoleProtocol,
+  type MessageSummary,
+} from '../protocol.js';
 import type { ConsoleHost } from './host-api.js';
 import { ConsoleStore, DEFAULT_STORE_LIMITS, fullMessage, type StoreLimits, summarize } from './store.js';
 import { consoleTools } from './tools.js';
@@ -14,11 +21,16 @@ export function createConsoleHost(
     if (messages.length > 0) ctx.emit('messages', { messages, stats: store.stats() });
   };
 
-  const ingest = (batch: Batch) => {
+  const ingest = (batch: BatchWire) => {
     if (batch.dropped > 0) store.droppedByApp(batch.dropped);
     const changed = new Map<number, MessageSummary>();
-    for (const m of batch.messages) {
-      const added = store.add(m);
+    for (const raw of batch.messages) {
+      const parsed = AgentMessageSchema.safeParse(raw);
+      if (!parsed.success) {
+        store.refused(describeIssues(parsed.error));
+        continue;
+      }
+      const added = store.add(parsed.data);
       if (added) changed.set(added.entry.seq, summarize(added.entry));
     }
     publish([...changed.values()]);

@@ -69,6 +69,7 @@ interface Group {
 }
 
 const MAX_GROUP_SEQS = 10_000;
+const FULL_STACK_KINDS = new Set<Kind>(['warn', 'error', 'trace', 'assert']);
 const SUMMARY_TEXT = 300;
 
 /**
@@ -82,7 +83,8 @@ export class ConsoleStore {
   private nextSeq = 1;
   private depth = 0;
   private readonly groups = new Map<string, Group>();
-  private counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0 };
+  private counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0, refused: 0 };
+  private lastRefusal: string | undefined;
 
   constructor(private readonly limits: StoreLimits = DEFAULT_STORE_LIMITS) {}
 
@@ -104,11 +106,13 @@ export class ConsoleStore {
     const args = m.args as unknown[];
     const argsJson = JSON.stringify(args);
     const text = messageText(m);
-    const stack = m.stack ? parseStack(m.stack) : undefined;
-    const callFrames = m.callStack ? parseStack(m.callStack, 1) : [];
+    const shownStack = m.stack ?? (FULL_STACK_KINDS.has(m.kind) ? m.callStack : undefined);
+    const stack = shownStack ? parseStack(shownStack) : undefined;
+    const location = m.location
+      ? { file: m.location.url, line: m.location.line, column: m.location.column }
+      : undefined;
     const callSite: StackFrame | undefined =
-      callFrames[0] ?? stack?.[0] ?? (m.location ? { file: m.location.url, ...m.location } : undefined);
-    if (callSite && 'url' in callSite) delete (callSite as { url?: string }).url;
+      (m.site ? { ...m.site } : undefined) ?? parseStack(m.callStack, 1)[0] ?? stack?.[0] ?? location;
     let level = levelOf(m.kind);
     if ((m.kind === 'timeEnd' || m.kind === 'timeLog') && m.value === undefined) level = 'warn';
     const site = callSite ? frameSite(callSite) : '';
@@ -135,13 +139,13 @@ export class ConsoleStore {
       args,
       count: 1,
       group: this.depth,
-      bytes: argsJson.length + text.length + (m.stack?.length ?? 0) + (m.callStack ? 200 : 0) + 200,
+      bytes: argsJson.length + text.length + (shownStack?.length ?? 0) + 300,
       repeatKey,
     };
     if (m.label !== undefined) entry.label = m.label;
     if (m.value !== undefined) entry.value = m.value;
     if (m.fatal) entry.fatal = true;
-    if (m.stack) entry.stackText = m.stack;
+    if (shownStack) entry.stackText = shownStack;
     if (stack && stack.length > 0) entry.stack = stack;
     if (callSite) entry.callSite = callSite;
     if (level === 'error' || level === 'warn')
@@ -178,12 +182,19 @@ export class ConsoleStore {
     return entry;
   }
 
+  refused(why: string): void {
+    this.counters.refused++;
+    this.lastRefusal = why.slice(0, 500);
+  }
+
   droppedByApp(n: number): void {
     this.counters.droppedByApp += n;
   }
 
   stats(): Stats {
-    return { stored: this.size, bytes: this.bytes, ...this.counters };
+    const stats: Stats = { stored: this.size, bytes: this.bytes, ...this.counters };
+    if (this.lastRefusal) stats.lastRefusal = this.lastRefusal;
+    return stats;
   }
 
   /** The entry whose occurrences include `seq`. */
@@ -291,7 +302,8 @@ export class ConsoleStore {
     this.bytes = 0;
     this.depth = 0;
     this.groups.clear();
-    this.counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0 };
+    this.counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0, refused: 0 };
+    this.lastRefusal = undefined;
     return n;
   }
 

@@ -1,9 +1,11 @@
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { onTestFinished } from 'vitest';
+import type { AgentPlugin } from '../../../agent/plugin.js';
 import { startPlugin } from '../../../electron/host/plugin-testing.js';
 import { waitFor } from '../../../electron/host/testing.js';
-import { type ConsoleOptions, console as consolePlugin } from '../agent/index.js';
+import { type ConsoleOptions, type ConsolePluginApi, console as consolePlugin } from '../agent/index.js';
+import type { ConsoleProtocol } from '../protocol.js';
 import consoleHost from './index.js';
 
 /**
@@ -24,7 +26,10 @@ export async function startConsoleDebuggee(options: ConsoleOptions = {}) {
   onTestFinished(() => {
     globalThis.console = previous;
   });
-  const t = await startPlugin(consoleHost, consolePlugin({ flushMs: 10, ...options }));
+  // The agent part is typed by the wire half of the contract (apps bundle only that); same id and version.
+  const agent = consolePlugin({ flushMs: 10, ...options }) as unknown as AgentPlugin<ConsoleProtocol> &
+    ConsolePluginApi;
+  const t = await startPlugin(consoleHost, agent);
   const seen = (text: string) =>
     waitFor(() => t.host.store.all().find((e) => e.text === text), `"${text.slice(0, 80)}" to arrive`);
   return { t, seen, printed };
