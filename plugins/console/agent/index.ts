@@ -109,7 +109,7 @@ class ConsoleAgent implements ConsolePluginApi {
         // V8 formats a captured stack when it is first read (finish() does): plainly, not through a
         // source-map hook the app may have installed (the inspector maps frames, and keeps the raw ones).
         for (let bytes = 0; i < queue.length && messages.length < BATCH_MESSAGES && bytes < BATCH_BYTES; i++) {
-          messages.push(finish(queue[i]!));
+          messages.push(finish(queue[i]!, previous));
           bytes += queue[i]!.bytes;
         }
         E.prepareStackTrace = previous;
@@ -402,8 +402,15 @@ type Prepare = (error: Error, frames: CallSite[]) => unknown;
  */
 function traceWithoutWrapper(original: ConsoleFn, self: unknown, args: unknown[]): unknown {
   const E = Error as unknown as { prepareStackTrace?: Prepare };
-  if (!captureStackTrace || !(g.process as NodeProcess | undefined)?.versions?.node) return original.apply(self, args);
   const previous = E.prepareStackTrace;
+  // Node's own source-mapped formatting cannot be called from here: then the wrapper's frame shows.
+  if (
+    !captureStackTrace ||
+    !(g.process as NodeProcess | undefined)?.versions?.node ||
+    (!previous && nodeMapsStacks())
+  ) {
+    return original.apply(self, args);
+  }
   E.prepareStackTrace = (error, frames) => {
     // [this function, the wrapper, the app's caller, …]
     const kept = frames[0]?.getFunctionName?.() === 'traceWithoutWrapper' ? frames.slice(2) : frames;
@@ -416,7 +423,12 @@ function traceWithoutWrapper(original: ConsoleFn, self: unknown, args: unknown[]
   }
 }
 
-function finish(q: Queued): AgentMessage {
+/** Node maps stacks itself (--enable-source-maps, tsx): then its formatting, with the original places, is kept. */
+function nodeMapsStacks(): boolean {
+  return (g.process as { sourceMapsEnabled?: boolean } | undefined)?.sourceMapsEnabled === true;
+}
+
+function finish(q: Queued, appPrepare: Prepare | undefined): AgentMessage {
   const { holder, siteRaw, bytes: _bytes, ...rest } = q;
   const message: AgentMessage = rest;
   if (!holder) return message;
@@ -428,7 +440,7 @@ function finish(q: Queued): AgentMessage {
     return message;
   }
   const E = Error as unknown as { prepareStackTrace?: Prepare };
-  E.prepareStackTrace = FULL_STACK.has(message.kind) ? plainStack : topFrame;
+  E.prepareStackTrace = nodeMapsStacks() ? appPrepare : FULL_STACK.has(message.kind) ? plainStack : topFrame;
   const value = holder.stack as unknown;
   if (typeof value === 'string') message.callStack = value.slice(0, 50_000);
   else if (value && typeof value === 'object') message.site = value as Frame;

@@ -256,6 +256,7 @@ export class ConsoleStore {
     const first = found[0];
     const last = found[found.length - 1];
     return {
+      entries: found,
       messages: found.map(summarize),
       latest: this.latest,
       remaining,
@@ -267,6 +268,7 @@ export class ConsoleStore {
   /** Error groups, most recent first; with `since`, only groups that occurred after it, counted after it. */
   errors(since: number | undefined, limit: number, levels: readonly Level[] = ['error']) {
     const out: ErrorGroup[] = [];
+    const entries: Entry[] = [];
     const sorted = [...this.groups.values()].sort((a, b) => b.seqs[b.seqs.length - 1]! - a.seqs[a.seqs.length - 1]!);
     let remaining = 0;
     for (const g of sorted) {
@@ -280,6 +282,7 @@ export class ConsoleStore {
       }
       const count = since === undefined ? g.totalCount : countAfter(g.seqs, since);
       const site = entry ? siteOf(entry) : undefined;
+      if (entry) entries.push(entry);
       out.push({
         key: g.key.replace('\u0000', ' @ '),
         text: g.text,
@@ -292,7 +295,7 @@ export class ConsoleStore {
         lastSeq,
       });
     }
-    return { groups: out, latest: this.latest, remaining };
+    return { groups: out, entries, latest: this.latest, remaining };
   }
 
   clear(): number {

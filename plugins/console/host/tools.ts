@@ -19,9 +19,12 @@ export const listMessages = tool({
   }),
   output: PageSchema,
   annotations: readOnly,
-  handler({ limit, cursor, ...filter }, { instance }) {
+  async handler({ limit, cursor, ...filter }, { instance }) {
     try {
-      return instance.store.page(filter, limit, cursor);
+      const first = instance.store.page(filter, limit, cursor);
+      await instance.settle(first.entries);
+      const { entries: _entries, ...page } = instance.store.page(filter, limit, cursor);
+      return page;
     } catch (e) {
       if (e instanceof CursorError) throw new ToolArgumentError(e.message);
       throw e;
@@ -48,7 +51,7 @@ export const getMessage = tool({
     argsTruncated: z.boolean().optional().describe('Some arguments were cut to fit maxArgsChars.'),
   }),
   annotations: readOnly,
-  handler({ seq, maxArgsChars }, { instance }) {
+  async handler({ seq, maxArgsChars }, { instance }) {
     const entry = instance.store.get(seq);
     if (!entry) {
       const latest = instance.store.latest;
@@ -58,6 +61,7 @@ export const getMessage = tool({
           : `console message ${seq} is no longer stored (cleared, or dropped to stay within the store's budget); list the messages with console_list_messages`,
       );
     }
+    await instance.settle([entry]);
     const message = fullMessage(entry);
     let left = maxArgsChars;
     let cut = false;
@@ -95,8 +99,12 @@ export const listErrors = tool({
     remaining: z.number().int().describe('Groups beyond this answer; raise limit to see them.'),
   }),
   annotations: readOnly,
-  handler: ({ since, includeWarnings, limit }, { instance }) =>
-    instance.store.errors(since, limit, includeWarnings ? ['error', 'warn'] : [LevelSchema.enum.error]),
+  async handler({ since, includeWarnings, limit }, { instance }) {
+    const levels = includeWarnings ? (['error', 'warn'] as const) : ([LevelSchema.enum.error] as const);
+    await instance.settle(instance.store.errors(since, limit, levels).entries);
+    const { entries: _entries, ...answer } = instance.store.errors(since, limit, levels);
+    return answer;
+  },
 });
 
 export const clear = tool({
