@@ -139,7 +139,7 @@ export class ConsoleStore {
       args,
       count: 1,
       group: this.depth,
-      bytes: argsJson.length + text.length + (shownStack?.length ?? 0) + 300,
+      bytes: argsJson.length + text.length + (shownStack?.length ?? 0) + 150,
       repeatKey,
     };
     if (m.label !== undefined) entry.label = m.label;
