@@ -48,9 +48,7 @@ export function MessageDetail({
   return (
     <section className="con-detail" aria-label="Message detail" data-testid="console-detail">
       <div className="row con-detail-bar">
-        <strong>
-          {message ? `${message.level} · ${message.kind}${message.count > 1 ? ` · ×${message.count}` : ''}` : '…'}
-        </strong>
+        <strong>{message ? describe(message) : '…'}</strong>
         <span className="grow" />
         {message && <CopyButton text={message.text} label="Copy text" />}
         <button type="button" onClick={onClose} aria-label="Close the detail">
