@@ -13,7 +13,7 @@ const ORIGIN: Partial<Record<Message['kind'], string>> = {
   connected: 'the inspector',
 };
 
-function describe(m: Message): string {
+function headline(m: Message): string {
   const origin = ORIGIN[m.kind] ?? `console.${m.kind}`;
   return `${m.level} · ${origin}${m.fatal ? ' · ended the app' : ''}${m.count > 1 ? ` · ×${m.count}` : ''}`;
 }
@@ -48,7 +48,7 @@ export function MessageDetail({
   return (
     <section className="con-detail" aria-label="Message detail" data-testid="console-detail">
       <div className="row con-detail-bar">
-        <strong>{message ? describe(message) : '…'}</strong>
+        <strong>{message ? headline(message) : '…'}</strong>
         <span className="grow" />
         {message && <CopyButton text={message.text} label="Copy text" />}
         <button type="button" onClick={onClose} aria-label="Close the detail">
