@@ -1,21 +1,24 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
-import { consoleWire, FrameSchema, KindSchema, LevelSchema, SourceSchema } from './wire.js';
+import { consoleWire, KindSchema, LevelSchema, SourceSchema } from './wire.js';
 
 export * from './wire.js';
 
-/** Serialized arguments as the host keeps and answers them: JSON (see SerializedValue in wire.ts). */
-const json = z.json();
+// Answers (tool outputs, panel results): plain numbers and unbounded strings keep their JSON
+// Schemas short in tools/list; what the app sent was checked on the way in (wire.ts).
+
+/** A place in a script: the function, file (URL or path), line and column (1-based). */
+const PlaceSchema = z.object({ fn: z.string().optional(), file: z.string(), line: z.number(), column: z.number() });
 
 // What the host keeps and shows --------------------------------------------------------------
 
-export const StackFrameSchema = FrameSchema.extend({
+export const StackFrameSchema = PlaceSchema.extend({
   /** The same frame in the app's original source, when a source map says where. */
-  mapped: FrameSchema.optional(),
+  mapped: PlaceSchema.optional(),
 });
 export type StackFrame = z.infer<typeof StackFrameSchema>;
 
-const seq = z.number().int().describe('Position in the session: increases by one per stored message.');
+const seq = z.number().describe('Position in the session: increases by one per stored message.');
 
 export const MessageSummarySchema = z.object({
   seq,
@@ -25,20 +28,20 @@ export const MessageSummarySchema = z.object({
   kind: KindSchema,
   text: z.string().describe('The message as a console prints it (format specifiers applied), cut to 500 characters.'),
   textTruncated: z.boolean().optional(),
-  count: z.number().int().describe('Identical consecutive messages are stored once, with their count.'),
-  lastSeq: z.number().int().optional().describe('With count > 1: the seq of the latest occurrence.'),
+  count: z.number().describe('Identical consecutive messages are stored once, with their count.'),
+  lastSeq: z.number().optional().describe('With count > 1: the seq of the latest occurrence.'),
   site: z
     .string()
     .optional()
     .describe('Where it was logged or thrown: file:line:column, in the original source when mapped.'),
-  group: z.number().int().optional().describe('Nesting depth under console.group.'),
+  group: z.number().optional().describe('Nesting depth under console.group.'),
   hasStack: z.boolean().optional(),
 });
 export type MessageSummary = z.infer<typeof MessageSummarySchema>;
 
 export const MessageSchema = MessageSummarySchema.extend({
   text: z.string(),
-  args: z.array(json).describe('Arguments as the agent serialized them ({ $: kind } tags for non-JSON values).'),
+  args: z.array(z.unknown()).describe('Arguments as the agent serialized them ({ $: kind } tags for non-JSON values).'),
   label: z.string().optional(),
   value: z.number().optional(),
   fatal: z.boolean().optional(),
@@ -53,8 +56,8 @@ export const ErrorGroupSchema = z.object({
   text: z.string(),
   kind: KindSchema,
   site: z.string().optional(),
-  count: z.number().int().describe('Occurrences (within `since` when given).'),
-  totalCount: z.number().int().describe('Occurrences in the whole session.'),
+  count: z.number().describe('Occurrences (within `since` when given).'),
+  totalCount: z.number().describe('Occurrences in the whole session.'),
   firstSeen: z.number(),
   lastSeen: z.number(),
   lastSeq: seq,
@@ -102,24 +105,24 @@ export function regexProblem(value: string | undefined): string | undefined {
 
 export const PageSchema = z.object({
   messages: z.array(MessageSummarySchema),
-  latest: z.number().int().describe('The newest seq in the session now: pass it as `since` next time.'),
-  remaining: z.number().int().describe('Matching messages beyond this page, in the direction of its cursor.'),
+  latest: z.number().describe('The newest seq in the session now: pass it as `since` next time.'),
+  remaining: z.number().describe('Matching messages beyond this page, in the direction of its cursor.'),
   olderCursor: z.string().optional().describe('More matching messages before this page: pass as cursor.'),
   newerCursor: z.string().optional().describe('More matching messages after this page: pass as cursor.'),
 });
 export type Page = z.infer<typeof PageSchema>;
 
 export const StatsSchema = z.object({
-  stored: z.number().int(),
-  bytes: z.number().int(),
+  stored: z.number(),
+  bytes: z.number(),
   /** Old messages the host dropped to stay within its byte budget. */
-  evicted: z.number().int(),
+  evicted: z.number(),
   /** Messages the app dropped (its queue was full) or lost while the inspector was away. */
-  droppedByApp: z.number().int(),
-  errors: z.number().int(),
-  warnings: z.number().int(),
+  droppedByApp: z.number(),
+  errors: z.number(),
+  warnings: z.number(),
   /** Messages the host refused (not the shape of the protocol); `lastRefusal` says why. */
-  refused: z.number().int(),
+  refused: z.number(),
   lastRefusal: z.string().optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
