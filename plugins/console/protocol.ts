@@ -73,7 +73,7 @@ export const MessageFilterSchema = z.object({
     .string()
     .max(1000)
     .optional()
-    .describe('Text the message contains (case-insensitive), or /regex/flags.')
+    .describe('Text the message contains (case-insensitive), or a /regex/ such as /timeout|refused/i.')
     .superRefine((value, ctx) => {
       const problem = regexProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });

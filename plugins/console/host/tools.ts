@@ -12,7 +12,7 @@ export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `Lists what the app logged (console.log/info/warn/error/debug/trace/assert/table/group/count/time) and the errors nobody caught, oldest first, as summaries: seq, level, kind, text (format specifiers applied, cut to 300 characters), count (identical consecutive messages are stored once), site (file:line:column, source-mapped). Without arguments: the newest 20. Filter by level, text (substring, or /regex/flags), source. To get only what is new since a previous call, pass its \`latest\` as since. Page with olderCursor / newerCursor; \`remaining\` says how many more match. Use console_get_message for full arguments and the stack. ${sessionNote}`,
+  description: `Lists what the app logged (console.log/info/warn/error/debug/trace/assert/table/group/count/time) and the errors nobody caught, oldest first, as summaries: seq, level, kind, text (format specifiers applied, cut to 300 characters), count (identical consecutive messages are stored once), site (file:line:column, source-mapped). Without arguments: the newest 20. Filter by level, text (a substring, or a /regex/ such as /timeout|refused/i), source. To get only what is new since a previous call, pass its \`latest\` as since. Page with olderCursor / newerCursor; \`remaining\` says how many more match. Use console_get_message for full arguments and the stack. ${sessionNote}`,
   input: MessageFilterSchema.extend({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page (1-200, default 20).'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
