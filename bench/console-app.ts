@@ -1,4 +1,4 @@
-// The app side of `npm run bench -- console`, in its own process as a real app is: console.log to
+// The app side of `npm run bench -- console` (bundled by the scenario), in its own process as a real app is: console.log to
 // its stdout (the bench points it at /dev/null), with or without the console agent connected to
 // the inspector the bench runs. Reports ms per 1000 calls, batch send included, over IPC.
 import { connect } from '../agent/connection.js';

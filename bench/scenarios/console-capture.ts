@@ -14,13 +14,26 @@ import { type BenchRow, defineScenario, latencyRow, type Stats, stats, throughpu
 
 const CALLS = 1000;
 const ROOT = join(import.meta.dirname, '..', '..');
-const APP = join(ROOT, 'bench', 'console-app.ts');
+const APP = join(ROOT, 'out', 'bench', 'console-app.mjs');
+
+/** The bench app compiled as apps ship (one esbuild bundle), so no TypeScript loader runs beside it. */
+async function buildApp(): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'console-app.ts')],
+    outfile: APP,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+}
 
 /** The bench app in a process of its own, stdout to /dev/null: its ms per 1000 console.log calls. */
 function appRun(env: Record<string, string>): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const child = fork(APP, [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: [],
       env: { ...process.env, PORTHOLE_URL: '', ...env },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -127,6 +140,7 @@ async function bundleBytes(): Promise<{ without: number; with: number }> {
 }
 
 export default defineScenario('console capture', async () => {
+  await buildApp();
   const t = await startTestCore({ plugins: [consoleHost] });
   let loop: Awaited<ReturnType<typeof logCost>>;
   let eachSite: typeof loop;
@@ -140,7 +154,7 @@ export default defineScenario('console capture', async () => {
   }
   const host = await ingest();
   const bundle = await bundleBytes();
-  const per = `ms per ${CALLS} console.log calls to stdout (/dev/null) in an app process, batch send included`;
+  const per = `ms per ${CALLS} console.log calls to /dev/null in a bundled Node app, batch send included`;
   return [
     latencyRow(
       'console.log, console() capturing',

@@ -141,8 +141,11 @@ export const AgentMessageSchema = z.object({
   time: z.number(),
   /** Serialized arguments (see SerializedValue); JSON by construction, read defensively by the host. */
   args: z.array(z.unknown()).max(1000),
-  /** Where a console call was made (V8: the caller's frame, taken without formatting a stack). */
-  site: FrameSchema.optional(),
+  /**
+   * Where a console call was made (V8: the caller's frame, taken without formatting a stack), or
+   * its index in the batch's `sites` (a loop logs from one place many times).
+   */
+  site: z.union([FrameSchema, z.number().int().min(0)]).optional(),
   /** The stack of the console call, its caller first: for warn, error, trace and assert, or where `site` cannot be had. */
   callStack: z.string().max(50_000).optional(),
   /** For exceptions and rejections: the stack of the error. */
@@ -163,6 +166,8 @@ export const BatchSchema = z.object({
   dropped: z.number().int().min(0).default(0),
   /** Where the app runs, to tell the host where source maps are: its page URL (browser) or working directory (Node). */
   origin: z.string().max(4096).optional(),
+  /** Call sites the batch's messages refer to by index. */
+  sites: z.array(FrameSchema).max(5000).optional(),
 });
 export type Batch = z.infer<typeof BatchSchema>;
 

@@ -106,16 +106,34 @@ class ConsoleAgent implements ConsolePluginApi {
       let i = 0;
       do {
         const messages: AgentMessage[] = [];
+        const sites: Frame[] = [];
+        const siteIndex = new Map<string, number>();
         // V8 formats a captured stack when it is first read (finish() does): plainly, not through a
         // source-map hook the app may have installed (the inspector maps frames, and keeps the raw ones).
         for (let bytes = 0; i < queue.length && messages.length < BATCH_MESSAGES && bytes < BATCH_BYTES; i++) {
-          messages.push(finish(queue[i]!, previous));
+          const message = finish(queue[i]!, previous);
+          const site = message.site;
+          if (site !== undefined && typeof site === 'object') {
+            const key = `${site.line}:${site.column}:${site.file}`;
+            let at = siteIndex.get(key);
+            if (at === undefined) {
+              at = sites.push(site) - 1;
+              siteIndex.set(key, at);
+            }
+            message.site = at;
+          }
+          messages.push(message);
           bytes += queue[i]!.bytes;
         }
         E.prepareStackTrace = previous;
         const dropped = this.dropped;
         this.dropped = 0;
-        this.ctx.notify('batch', { messages, dropped, ...(origin ? { origin } : {}) });
+        this.ctx.notify('batch', {
+          messages,
+          dropped,
+          ...(sites.length > 0 ? { sites } : {}),
+          ...(origin ? { origin } : {}),
+        });
       } while (i < queue.length);
     } catch {
       // A batch the protocol refuses is lost, never thrown into the app.

@@ -90,7 +90,13 @@ export function createConsoleHost(
         store.refused(describeIssues(parsed.error));
         continue;
       }
-      const added = store.add(parsed.data);
+      const message = parsed.data;
+      if (typeof message.site === 'number') {
+        const site = batch.sites?.[message.site];
+        if (site) message.site = site;
+        else delete message.site;
+      }
+      const added = store.add(message);
       if (!added) continue;
       changed.set(added.entry.seq, summarize(added.entry));
       if (!added.repeat) mapEntry(added.entry);

@@ -112,7 +112,10 @@ export class ConsoleStore {
       ? { file: m.location.url, line: m.location.line, column: m.location.column }
       : undefined;
     const callSite: StackFrame | undefined =
-      (m.site ? { ...m.site } : undefined) ?? parseStack(m.callStack, 1)[0] ?? stack?.[0] ?? location;
+      (m.site && typeof m.site === 'object' ? { ...m.site } : undefined) ??
+      parseStack(m.callStack, 1)[0] ??
+      stack?.[0] ??
+      location;
     let level = levelOf(m.kind);
     if ((m.kind === 'timeEnd' || m.kind === 'timeLog') && m.value === undefined) level = 'warn';
     const site = callSite ? frameSite(callSite) : '';
