@@ -80,5 +80,6 @@ export interface DebuggeeWindow {
     agent: import('../../agent/index.js').Agent;
     // biome-ignore lint/suspicious/noExplicitAny: each plugin's agent API differs; tests call what they loaded
     plugins: Record<string, any>;
+    consoleDemo: typeof import('../fixtures/debuggee/console-demo.js').consoleDemo;
   };
 }

@@ -2,6 +2,11 @@ import { useState } from 'react';
 
 const PAGE = 100;
 
+/** A leaf shown as its text, without quotes (e.g. `undefined`, `12n`, `[Circular]` in a console value). */
+export class Literal {
+  constructor(readonly text: string) {}
+}
+
 /** A collapsible JSON view; big arrays and objects are shown a page at a time. */
 export function JsonTree({ value, expandDepth = 2, label }: { value: unknown; expandDepth?: number; label?: string }) {
   return (
@@ -30,7 +35,7 @@ function Node({
         <span className="key">{name}</span>:{' '}
       </>
     );
-  if (value === null || typeof value !== 'object') {
+  if (value === null || typeof value !== 'object' || value instanceof Literal) {
     return (
       <div>
         {key}
@@ -88,5 +93,6 @@ function Node({
 function Leaf({ value }: { value: unknown }) {
   if (typeof value === 'string') return <span className="string">"{value}"</span>;
   if (typeof value === 'number') return <span className="number">{String(value)}</span>;
+  if (value instanceof Literal) return <span className="literal">{value.text}</span>;
   return <span className="literal">{value === undefined ? 'undefined' : String(value)}</span>;
 }

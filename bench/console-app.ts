@@ -1,0 +1,35 @@
+// The app side of `npm run bench -- console` (bundled by the scenario), in its own process as a real app is: console.log to
+// its stdout (the bench points it at /dev/null), with or without the console agent connected to
+// the inspector the bench runs. Reports ms per 1000 calls, batch send included, over IPC.
+import { connect } from '../agent/connection.js';
+import { console as consolePlugin } from '../plugins/console/agent/index.js';
+
+const CALLS = 1000;
+const SAMPLES = 60;
+const url = process.env.PORTHOLE_URL;
+const sites = process.env.BENCH_SITES;
+const plugin = url
+  ? consolePlugin(
+      sites === 'every'
+        ? { maxCallSitesPerSecond: Number.POSITIVE_INFINITY }
+        : sites === 'off'
+          ? { callSite: false }
+          : {},
+    )
+  : undefined;
+const agent =
+  plugin && url ? connect({ url, app: { id: 'bench.console', name: 'Bench' }, plugins: [plugin] }) : undefined;
+
+for (let i = 0; i < 400 && agent && agent.status.state !== 'connected'; i++)
+  await new Promise((r) => setTimeout(r, 25));
+const ms: number[] = [];
+for (let s = 0; s < SAMPLES + 5; s++) {
+  const started = performance.now();
+  for (let i = 0; i < CALLS; i++) console.log('request %d done', i, { status: 200, path: '/items', ms: 12.5 });
+  plugin?.flush();
+  if (s >= 5) ms.push(performance.now() - started);
+  await new Promise((r) => setTimeout(r, 10));
+}
+process.send?.(ms);
+agent?.disconnect();
+process.disconnect?.();

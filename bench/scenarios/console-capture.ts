@@ -1,0 +1,192 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { connect } from '../../agent/connection.js';
+import { startTestCore, waitFor } from '../../electron/host/testing.js';
+import { console as consolePlugin } from '../../plugins/console/agent/index.js';
+import type { ConsoleHost } from '../../plugins/console/host/host-api.js';
+import consoleHost from '../../plugins/console/host/index.js';
+import type { AgentMessage } from '../../plugins/console/protocol.js';
+import { type BenchRow, defineScenario, latencyRow, type Stats, stats, throughputRow } from '../harness.js';
+
+const CALLS = 1000;
+const ROOT = join(import.meta.dirname, '..', '..');
+const APP = join(ROOT, 'out', 'bench', 'console-app.mjs');
+
+/** The bench app compiled as apps ship (one esbuild bundle), so no TypeScript loader runs beside it. */
+async function buildApp(): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'console-app.ts')],
+    outfile: APP,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+}
+
+/** The bench app in a process of its own, stdout to /dev/null: its ms per 1000 console.log calls. */
+function appRun(env: Record<string, string>): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(APP, [], {
+      execArgv: [],
+      env: { ...process.env, PORTHOLE_URL: '', ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    let result: number[] | undefined;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('message', (m) => (result = m as number[]));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (result) resolve(result);
+      else reject(new Error(`the bench app ended (${code}) without results`));
+    });
+  });
+}
+
+/**
+ * console.log cost in an app process, plain (the floor) and with the console agent capturing,
+ * connected to a real core in this process: ms per 1000 calls, the agent's batch send included.
+ */
+async function logCost(url: string, sites: 'budget' | 'every' | 'off'): Promise<{ plain: Stats; captured: Stats }> {
+  const plain = await appRun({});
+  const captured = await appRun({ PORTHOLE_URL: url, BENCH_SITES: sites });
+  return { plain: stats(plain), captured: stats(captured) };
+}
+
+/** Host ingest: batches of 100 messages through the core's plugin routing (validation, store, events). */
+async function ingest(): Promise<{ ingest: Stats; floor: Stats; n: number }> {
+  const t = await startTestCore({ plugins: [consoleHost] });
+  const agent = connect({
+    url: t.urls.debuggeeUrl,
+    app: { id: 'bench.console.ingest', name: 'Bench' },
+    plugins: [consolePlugin({ errors: false, methods: [] })],
+  });
+  try {
+    const sessionId = await waitFor(() => agent.status.sessionId, 'the bench agent');
+    const host = t.core.plugins.instance(sessionId, 'console') as unknown as ConsoleHost;
+    const message = (i: number): AgentMessage => ({
+      kind: i % 10 === 0 ? 'warn' : 'log',
+      time: Date.now(),
+      args: ['request %d done', i, { $: 'object', props: { status: 200, path: `/items/${i}` } }],
+      site: { file: 'http://127.0.0.1:5173/src/app.ts', line: 10 + (i % 50), column: 9, fn: 'load' },
+    });
+    const n = 20_000;
+    const wire = Array.from({ length: n / 100 }, (_, b) =>
+      JSON.stringify({
+        type: 'notification',
+        plugin: 'console',
+        method: 'batch',
+        params: { messages: Array.from({ length: 100 }, (_, i) => message(b * 100 + i)), dropped: 0 },
+      }),
+    );
+    const floorRates: number[] = [];
+    const rates: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      let started = performance.now();
+      for (const frame of wire) JSON.parse(frame);
+      floorRates.push(n / ((performance.now() - started) / 1000));
+      host.clear();
+      started = performance.now();
+      for (const frame of wire) {
+        const { params } = JSON.parse(frame) as { params: unknown };
+        t.core.plugins.handleNotification(sessionId, 'console', 'batch', params);
+      }
+      rates.push(n / ((performance.now() - started) / 1000));
+      if (host.store.size !== n) throw new Error(`the host kept ${host.store.size} messages`);
+    }
+    return { ingest: stats(rates), floor: stats(floorRates), n };
+  } finally {
+    agent.disconnect();
+    await t.stop();
+  }
+}
+
+/** Minified, gzipped browser bundles of an app that connects, without and with console(). */
+async function bundleBytes(): Promise<{ without: number; with: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'porthole-bundle-'));
+  try {
+    const size = async (source: string) => {
+      const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.ts`);
+      writeFileSync(entry, source);
+      const out = await build({
+        entryPoints: [entry],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        absWorkingDir: ROOT,
+        nodePaths: [join(ROOT, 'node_modules')],
+        logLevel: 'silent',
+      });
+      return gzipSync(out.outputFiles[0]!.contents, { level: 9 }).length;
+    };
+    const agent = JSON.stringify(join(ROOT, 'agent/index.ts'));
+    const plugin = JSON.stringify(join(ROOT, 'plugins/console/agent/index.ts'));
+    const without = await size(`import { connect } from ${agent};\nconnect({ app: { id: 'a', name: 'A' } });\n`);
+    const withConsole = await size(
+      `import { connect } from ${agent};\nimport { console as c } from ${plugin};\nconnect({ app: { id: 'a', name: 'A' }, plugins: [c()] });\n`,
+    );
+    return { without, with: withConsole };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export default defineScenario('console capture', async () => {
+  await buildApp();
+  const t = await startTestCore({ plugins: [consoleHost] });
+  let loop: Awaited<ReturnType<typeof logCost>>;
+  let eachSite: typeof loop;
+  let noSite: typeof loop;
+  try {
+    loop = await logCost(t.urls.debuggeeUrl, 'budget');
+    eachSite = await logCost(t.urls.debuggeeUrl, 'every');
+    noSite = await logCost(t.urls.debuggeeUrl, 'off');
+  } finally {
+    await t.stop();
+  }
+  const host = await ingest();
+  const bundle = await bundleBytes();
+  const per = `ms per ${CALLS} console.log calls to /dev/null in a bundled Node app, batch send included`;
+  return [
+    latencyRow(
+      'console.log, console() capturing',
+      loop.captured,
+      'plain console.log',
+      loop.plain,
+      `${per}; call sites for the first 1000/s`,
+    ),
+    latencyRow(
+      'console.log, a call site for every call',
+      eachSite.captured,
+      'plain console.log',
+      eachSite.plain,
+      `${per}; a stack per call`,
+    ),
+    latencyRow('console.log, callSite: false', noSite.captured, 'plain console.log', noSite.plain, per),
+    throughputRow(
+      'console host ingest (validate, store, events)',
+      'msg/s',
+      host.ingest,
+      'JSON.parse of the frames',
+      host.floor,
+      `5 rounds of ${host.n} messages in batches of 100`,
+    ),
+    {
+      scenario: 'browser bundle, connect() + console() (min+gzip)',
+      unit: 'bytes',
+      median: bundle.with,
+      p95: bundle.with,
+      floor: { name: 'connect() alone', median: bundle.without },
+      ratio: bundle.with / bundle.without,
+      note: `console() adds ${bundle.with - bundle.without} bytes gzip (esbuild, minified)`,
+    },
+  ] satisfies BenchRow[];
+});
