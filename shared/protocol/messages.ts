@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { MESSAGE_TYPES, SESSION_FRAME_TYPES } from './frame-types.js';
+import type { MESSAGE_TYPES, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from './frame-types.js';
 
 export {
   MESSAGE_TYPES,
