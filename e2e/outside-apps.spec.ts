@@ -170,11 +170,9 @@ createRoot(document.getElementById('root')).render(h(App));
   }
 });
 
-for (const plugins of [['example'], ['example', 'network']]) {
+for (const plugins of [['example'], ['console', 'example', 'network']]) {
   const name = `a React Native bundle with ${plugins.join(' + ')} compiles with Hermes`;
-  // The network agent still reaches Node's http through import(), which Hermes cannot parse.
-  const run = plugins.includes('network') ? test.fixme : test;
-  run(name, async () => {
+  test(name, async () => {
     const app = `import { connect } from '@porthole/agent';
 ${plugins.map((p) => `import { ${p} } from '@porthole/agent/${p}';`).join('\n')}
 connect({ url: 'ws://10.0.2.2:7360', app: { id: 'com.scratch.rn', name: 'RN' }, plugins: [${plugins.map((p) => `${p}()`).join(', ')}] });

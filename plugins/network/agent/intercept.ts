@@ -1,6 +1,7 @@
 import { getRawRequest } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
+import { nodeImport } from '../../../agent/node-import.js';
 import type { Initiator, MockAction, MockRule } from '../protocol.js';
 import { base64ToBytes, readCapped } from './capture-body.js';
 import { type CompiledRule, findMatchingRule, needsBody } from './mock-match.js';
@@ -35,6 +36,7 @@ export interface MockRecorder {
 
 /** Kept off bundlers' static analysis: these exist only in Node. */
 const CLIENT_REQUEST_MODULE = '@mswjs/interceptors/ClientRequest';
+let rawOf = getRawRequest;
 const NODE_MODULE = 'node:module';
 const BODY_MATCH_BYTES = 64 * 1024;
 const BODY_MATCH_WAIT_MS = 1000;
@@ -69,7 +71,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
     const mark = { ruleId: rule.id, ruleName: rule.name };
     // An http request is a real ClientRequest the http tap follows; fetch and XHR answered here
     // never reach the runtime, so they are recorded here.
-    const tapped = kind === 'http' ? hub().byRaw.get(getRawRequest(request) as object) : undefined;
+    const tapped = kind === 'http' ? hub().byRaw.get(rawOf(request) as object) : undefined;
     const obs =
       tapped ??
       recorder.observe({
@@ -96,14 +98,15 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       enabling ??= (async () => {
         if (isNode) {
           try {
-            const { ClientRequestInterceptor } = (await import(/* @vite-ignore */ CLIENT_REQUEST_MODULE)) as {
-              ClientRequestInterceptor: new () => Interceptor;
-            };
+            const { ClientRequestInterceptor } = await nodeImport<{ ClientRequestInterceptor: new () => Interceptor }>(
+              CLIENT_REQUEST_MODULE,
+            );
+            // The same copy of the library as the interceptor's (inside Vitest or Jest nodeImport may load CommonJS).
+            rawOf = (await nodeImport<{ getRawRequest: typeof getRawRequest }>('@mswjs/interceptors')).getRawRequest;
             listen('http', new ClientRequestInterceptor());
             // The interceptor replaces http.request & co. on the module objects; this makes ESM named
             // imports (`import { request } from 'node:http'`) see the replacements too.
-            syncBuiltins = ((await import(/* @vite-ignore */ NODE_MODULE)) as { syncBuiltinESMExports(): void })
-              .syncBuiltinESMExports;
+            syncBuiltins = (await nodeImport<{ syncBuiltinESMExports(): void }>(NODE_MODULE)).syncBuiltinESMExports;
             syncBuiltins();
           } catch (e) {
             console.warn(`[porthole] network: http/https requests cannot be mocked: ${(e as Error).message}`);

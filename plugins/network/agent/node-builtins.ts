@@ -1,3 +1,4 @@
+import { nodeImport } from '../../../agent/node-import.js';
 // Node's built-in modules, reached at run time so that agent code has no `node:*` import (it also
 // runs in browsers and React Native) and capture installs synchronously where the runtime allows.
 // The types are the few members the taps use.
@@ -97,7 +98,7 @@ export async function builtinAsync<T>(name: string): Promise<T | undefined> {
   const now = builtin<T>(name);
   if (now) return now;
   try {
-    const m = (await import(/* @vite-ignore */ name)) as { default?: T };
+    const m = await nodeImport<{ default?: T }>(name);
     return (m.default ?? m) as T;
   } catch {
     return undefined;
