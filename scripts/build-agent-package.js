@@ -32,6 +32,24 @@ const graph = await build({
 });
 const sources = Object.keys(graph.metafile.inputs).filter((f) => f.endsWith('.ts'));
 
+// Every package the modules import must be a dependency of @porthole/agent, or apps cannot load it.
+const pkg = JSON.parse(readFileSync(join(root, 'agent/package.json'), 'utf8'));
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+const imported = new Set(
+  Object.values(graph.metafile.inputs).flatMap((input) =>
+    input.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => packageOf(i.path)),
+  ),
+);
+const missing = [...imported].filter((name) => !pkg.dependencies?.[name]);
+if (missing.length) {
+  console.error(`agent/package.json lacks dependencies its code imports: ${missing.join(', ')}`);
+  process.exit(1);
+}
+
 rmSync(out, { recursive: true, force: true });
 for (const format of ['esm', 'cjs']) {
   for (const source of sources) {
