@@ -68,6 +68,10 @@ test('mock rules over MCP drive a real page, and survive a reload of the page an
     // The app restarts (page reload): its new agent gets the rules on connect.
     await page.reload();
     await expect(page.locator('#status')).toHaveText('connected');
+    // The rules reach the new agent just after it connects; once it says it applied them, they answer.
+    await expect
+      .poll(async () => (await mcp.call('network_get_mock_config')).structuredContent!.sync.state)
+      .toBe('applied');
     expect(await fetchFromPage(page, '/api/data')).toMatchObject({ status: 503 });
 
     // The inspector restarts on the same debuggee port and data dir; the page reconnects by itself.

@@ -1,22 +1,17 @@
-import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { NETWORK_PROTOCOL_ID, NETWORK_PROTOCOL_VERSION } from './constants.js';
 import { HarSchema } from './har-schema.js';
+import { compileRegex } from './url-pattern.js';
+
+export * from './constants.js';
+export { compileRegex, globToRegExp, type UrlMatcher } from './url-pattern.js';
 
 // The network plugin's one source of truth: what its agent part sends, what its host part keeps,
 // what the MCP tools, the HAR export and the panel read. Everything here is plain JSON.
 
 const MAX_URL = 65_536;
 const id = z.string().min(1).max(128);
-
-/** Header names the agent redacts unless told otherwise. */
-export const DEFAULT_REDACTED_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'] as const;
-/** What a redacted header value is replaced with. */
-export const REDACTED = '[redacted]';
-/** Default cap on each captured body, in bytes. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** Largest cap an app may configure: a body must fit in one link frame (16 MiB) once base64-encoded. */
-export const MAX_BODY_BYTES_LIMIT = 8 * 1024 * 1024;
 
 // ─── Captured traffic ────────────────────────────────────────────────────────
 
@@ -238,53 +233,6 @@ export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
 // ─── Mock rules ──────────────────────────────────────────────────────────────
 
-/** A compiled URL pattern; matching runs in time linear in the URL (RE2), whatever the pattern. */
-export interface UrlMatcher {
-  test(url: string): boolean;
-}
-
-function re2(source: string, flags: number): UrlMatcher {
-  const re = RE2JS.compile(source, flags);
-  return { test: (url) => re.matcher(url).find() };
-}
-
-/** A glob (`*` any run of characters, `?` one) over the whole URL, compiled without backtracking. */
-export function globToRegExp(glob: string): UrlMatcher {
-  const source = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return re2(`^${source}$`, RE2JS.DOTALL);
-}
-
-const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
-
-/**
- * Compiles a rule's URL regex for linear-time matching (RE2 syntax, close to JavaScript's; flags
- * i, m, s apply, d g u v y change nothing). Backreferences and lookaround cannot be matched in
- * linear time and are refused; the error says what is wrong with the pattern.
- */
-export function compileRegex(pattern: string, flags?: string): UrlMatcher {
-  let bits = 0;
-  for (const flag of flags ?? '') bits |= FLAG_BITS[flag] ?? 0;
-  try {
-    return re2(pattern, bits);
-  } catch (e) {
-    const why = (e as Error).message.replace(/^error parsing regexp: /, '');
-    const unsafe = /`\\[1-9k]/.test(why)
-      ? 'it uses a backreference'
-      : /`\(\?<?[=!]/.test(why)
-        ? 'it uses a lookahead or lookbehind'
-        : undefined;
-    if (unsafe) {
-      throw new Error(
-        `the regular expression /${pattern}/ cannot be matched safely: ${unsafe}, which needs backtracking that can freeze the app; mock rules match in linear time (RE2). Rewrite it without, or use kind "glob" or "contains"`,
-      );
-    }
-    throw new Error(`invalid regular expression /${pattern}/${flags ?? ''}: ${why} (mock rules use RE2 syntax)`);
-  }
-}
-
 const UrlMatchSchema = z
   .object({
     kind: z.enum(['contains', 'exact', 'regex', 'glob']).describe('How `value` is compared with the full URL.'),
@@ -372,8 +320,6 @@ export const MockConfigSchema = z.object({
   rules: z.array(MockRuleSchema).max(500),
 });
 export type MockConfig = z.infer<typeof MockConfigSchema>;
-
-export const EMPTY_MOCK_CONFIG: MockConfig = { revision: 0, enabled: true, rules: [] };
 
 /** Where the debuggee stands with the host's mock config. */
 export const MockSyncSchema = z.object({
@@ -508,8 +454,8 @@ export type NetworkEvent<N extends NetworkEventName> = z.infer<(typeof NetworkEv
 // ─── The wire protocol ───────────────────────────────────────────────────────
 
 export const networkProtocol = definePluginProtocol({
-  id: 'network',
-  version: '1.0.0',
+  id: NETWORK_PROTOCOL_ID,
+  version: NETWORK_PROTOCOL_VERSION,
   toAgent: {
     requests: {
       /** Replaces the agent's whole mock config. The agent acks with the revision it applied, or refuses. */

@@ -1,25 +1,20 @@
-import { type AgentPluginContext, defineAgentPlugin } from '../../../agent/plugin.js';
+import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import {
-  type Body,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_REDACTED_HEADERS,
   EMPTY_MOCK_CONFIG,
-  type Header,
-  type Initiator,
   MAX_BODY_BYTES_LIMIT,
-  type MockConfig,
-  type MockMark,
-  type NetworkProtocol,
-  networkProtocol,
+  NETWORK_PROTOCOL_ID,
+  NETWORK_PROTOCOL_VERSION,
   REDACTED,
-  type RedactionScope,
-} from '../protocol.js';
+} from '../constants.js';
+import type { Body, Header, Initiator, MockConfig, MockMark, NetworkProtocol, RedactionScope } from '../protocol.js';
 import { installBrowserTaps } from './browser.js';
 import { encodeBody } from './capture-body.js';
-import { type MockPath, mockPath } from './intercept.js';
-import { type CompiledRule, compileMockConfig } from './mock-match.js';
+import type { MockPath } from './intercept.js';
+import type { CompiledRule } from './mock-match.js';
 import { installNodeTaps, installNodeTapsAsync } from './node.js';
 import type { Decoder } from './node-decode.js';
 import {
@@ -64,6 +59,9 @@ export interface NetworkPluginApi {
 
 type Ctx = AgentPluginContext<NetworkProtocol>;
 
+// Only the id and version: the schemas stay in the inspector, which validates what crosses the wire.
+const protocol: ProtocolRef<NetworkProtocol> = { id: NETWORK_PROTOCOL_ID, version: NETWORK_PROTOCOL_VERSION };
+
 const MAX_URL = 65_536;
 const MAX_HEADERS = 1000;
 
@@ -73,7 +71,7 @@ const MAX_HEADERS = 1000;
  * through thin wrappers) and, only while mock rules are active, intercepts to answer them.
  */
 export function network(options: NetworkOptions = {}) {
-  return defineAgentPlugin(networkProtocol, (ctx): NetworkPluginApi => new NetworkAgent(ctx, options).api());
+  return defineAgentPlugin(protocol, (ctx): NetworkPluginApi => new NetworkAgent(ctx, options).api());
 }
 
 export class NetworkAgent implements Sink {
@@ -148,6 +146,9 @@ export class NetworkAgent implements Sink {
   }
 
   private async applyMockConfig(config: MockConfig): Promise<{ revision: number }> {
+    if (!Array.isArray(config.rules) || typeof config.revision !== 'number' || typeof config.enabled !== 'boolean') {
+      throw new RequestError('invalid-params', 'invalid setMockConfig params: expected { revision, enabled, rules[] }');
+    }
     const wouldMock = config.enabled && config.rules.some((r) => r.enabled);
     if (this.options.mocking === false && wouldMock) {
       throw new RequestError(
@@ -155,16 +156,21 @@ export class NetworkAgent implements Sink {
         'mocking is turned off in this app (network({ mocking: false })); remove that option to allow mock rules',
       );
     }
-    let compiled: CompiledRule[];
+    let compiled: CompiledRule[] = [];
     try {
-      compiled = compileMockConfig(config);
+      // The matcher (RE2) and the interception library load only once the app has a rule.
+      if (config.rules.length > 0) compiled = (await import('./mock-match.js')).compileMockConfig(config);
     } catch (e) {
       throw new RequestError('handler-error', `the app cannot use this mock config: ${(e as Error).message}`);
     }
     this.config = config;
     this.rules = compiled;
     if (wouldMock && !this.disposed) {
-      this.mocks ??= mockPath(this, () => ({ enabled: this.config.enabled, rules: this.rules }));
+      if (!this.mocks) {
+        const { mockPath } = await import('./intercept.js');
+        if (this.disposed) return { revision: config.revision };
+        this.mocks ??= mockPath(this, () => ({ enabled: this.config.enabled, rules: this.rules }));
+      }
       await this.mocks.enable();
     } else {
       this.mocks?.disable();

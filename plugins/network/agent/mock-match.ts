@@ -1,4 +1,5 @@
-import { compileRegex, globToRegExp, type MockConfig, type MockMatch, type MockRule } from '../protocol.js';
+import type { MockConfig, MockMatch, MockRule } from '../protocol.js';
+import { compileRegex, globToRegExp } from '../url-pattern.js';
 
 /** What a rule is matched against: the request as the agent sees it. */
 export interface MatchableRequest {

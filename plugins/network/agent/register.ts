@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BODY_BYTES } from '../protocol.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../constants.js';
 import { installBrowserTaps } from './browser.js';
 import { installNodeTaps, installNodeTapsAsync } from './node.js';
 import { hub } from './observed.js';
