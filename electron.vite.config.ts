@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 
-// `npm run build:electron`: the main process and the CLI (`cli.js`, for `porthole mcp` from the
-// desktop app), with the core bundled in and npm dependencies left external (they ship in
-// node_modules), and the sandboxed preload, which must be one CommonJS file.
+// `npm run build:electron`: the main process, the CLI (`cli.js`, for `porthole mcp` from the
+// desktop app) and `porthole/client` (`client.js`), with the core bundled in and npm dependencies
+// left external (they ship in node_modules), and the sandboxed preload, which must be one CommonJS file.
 // The window itself is built by renderer/vite.config.ts into out/renderer.
 export default defineConfig({
   main: {
@@ -14,6 +14,7 @@ export default defineConfig({
         input: {
           main: resolve(import.meta.dirname, 'electron/main.ts'),
           cli: resolve(import.meta.dirname, 'electron/host/cli-main.ts'),
+          client: resolve(import.meta.dirname, 'electron/client/index.ts'),
         },
       },
     },

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,13 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test } from '@playwright/test';
-import { startInspector } from './support/inspector.js';
+import { ROOT, startInspector } from './support/inspector.js';
 import { packAgent, packPorthole, scratchApp } from './support/outside-app.js';
 
-// The packed `porthole` tarball installed into a project outside the repo: `porthole serve` and
-// `porthole mcp` run from the package alone (its build, its runtime dependencies), serve the
-// window, and see an app that uses the packed @porthole/agent.
+// The packed `porthole` tarball installed into a project outside the repo: `porthole serve`,
+// `porthole mcp` and `porthole call` run from the package alone (its build, its runtime
+// dependencies), serve the window, and see an app that uses the packed @porthole/agent; a test of
+// the project's own uses `porthole/client`, and a TypeScript file type-checks against its types.
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -30,8 +31,51 @@ await new Promise((r) => setTimeout(r, 300));
 agent.disconnect();
 `;
 
+// A test file of the user's own, run by node:test, with the client's helpers.
+const CLIENT_TEST = `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connectInspector } from 'porthole/client';
+test('the app made its request, none failed, the HAR is saved', async () => {
+  const inspector = await connectInspector({ dataDir: process.env.PORTHOLE_DATA_DIR });
+  try {
+    // The app has exited: its session is named (a connected app's is found by itself).
+    const sessionId = process.env.PORTHOLE_SESSION;
+    const page = await inspector.network.listTransactions({ sessionId, urlContains: '/from-the-package' });
+    assert.equal(page.transactions.length, 1);
+    await inspector.expectNoFailedRequests({ sessionId });
+    const har = await inspector.network.saveHar('session.har', { sessionId });
+    assert.ok(har.log.entries.some((e) => e.request.url.endsWith('/from-the-package')));
+  } finally {
+    await inspector.close();
+  }
+});
+`;
+
+const TYPED = `import { connectInspector, type ToolValue } from 'porthole/client';
+const inspector = await connectInspector();
+const page: ToolValue<'network_list_transactions'> = await inspector.network.listTransactions({ limit: 5 });
+export const urls: string[] = page.transactions.map((t) => t.url);
+// @ts-expect-error: limit is a number
+await inspector.network.listTransactions({ limit: 'five' });
+`;
+
+const TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    strict: true,
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
+  files: ['typed.ts'],
+});
+
 test('the porthole package runs `porthole serve` and `porthole mcp` from its tarball alone', async () => {
-  const dir = scratchApp('cli', { 'app.mjs': APP }, [packPorthole(), packAgent()]);
+  const nodeTypes = `@types/node@${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies['@types/node']}`;
+  const files = { 'app.mjs': APP, 'client.test.mjs': CLIENT_TEST, 'typed.ts': TYPED, 'tsconfig.json': TSCONFIG };
+  const dir = scratchApp('cli', files, [packPorthole(), packAgent(), nodeTypes]);
   const bin = join(dir, 'node_modules/porthole/bin/porthole.js');
   // Only what the CLI needs at run time comes along: no window framework, no Electron, no build tools.
   for (const devOnly of ['react', 'electron', 'vite', 'tsx', 'zustand'])
@@ -72,6 +116,27 @@ test('the porthole package runs `porthole serve` and `porthole mcp` from its tar
         return JSON.stringify(page.structuredContent);
       })
       .toContain(`${targetUrl}/from-the-package`);
+
+    // The CLI and the typed client from the package, as a user's scripts and tests run them.
+    const run = promisify(execFile);
+    const called = await run(
+      process.execPath,
+      [bin, 'call', 'network_list_transactions', '--session', session!.id, '--data-dir', dataDir],
+      { cwd: dir },
+    );
+    expect(JSON.parse(called.stdout).transactions[0]).toMatchObject({
+      url: `${targetUrl}/from-the-package`,
+      status: 200,
+    });
+    const tested = await run(process.execPath, ['--test', 'client.test.mjs'], {
+      cwd: dir,
+      env: { ...process.env, PORTHOLE_DATA_DIR: dataDir, PORTHOLE_SESSION: session!.id },
+    }).catch((e: { stdout: string; stderr: string }) => ({ stdout: `${e.stdout}${e.stderr}` }));
+    expect(tested.stdout).toContain('# pass 1');
+    expect(JSON.parse(readFileSync(join(dir, 'session.har'), 'utf8')).log.entries.length).toBeGreaterThan(0);
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const typed = spawnSync(process.execPath, [tsc, '-p', dir], { cwd: dir, encoding: 'utf8' });
+    expect(typed.status, typed.stdout).toBe(0);
   } finally {
     await mcp?.close();
     target.close();

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { callCommand, toolsCommand } from './cli-call.js';
 import type { CoreOptions } from './core.js';
 import { resolveDataDir } from './data-dir.js';
 import { coreOptionsFromFlags, describeStartupError, LAUNCH_FLAG_OPTIONS, type Launched, launch } from './launch.js';
@@ -14,6 +15,10 @@ Usage:
   porthole mcp [--data-dir <dir>]
                            an MCP server on stdio for clients that start one (Claude Desktop, …);
                            it bridges to the running inspector of that data dir
+  porthole tools [--json]  the running inspector's tools with their arguments
+  porthole call <tool> [--<argument> <value> …] [--json '{…}'] [--session <id>] [--text] [--out <file>]
+                           calls one tool and prints its value as JSON; --help after the tool
+                           name shows its arguments (exit codes: docs/cli.md)
   porthole --version
   porthole --help
 
@@ -33,6 +38,8 @@ Flags:
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'call') return callCommand(argv.slice(1));
+  if (argv[0] === 'tools') return toolsCommand(argv.slice(1));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
