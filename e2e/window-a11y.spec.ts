@@ -114,6 +114,15 @@ test('every view passes axe-core with no critical or serious violation, light an
       await expect(detail.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
     });
   }
+  view('network replay form', async () => {
+    await page.keyboard.press('Escape');
+    await net.getByTestId('network-row').first().click();
+    await detail.getByRole('button', { name: 'Edit and resend' }).click();
+    const form = detail.getByRole('form', { name: 'Edit and resend' });
+    await form.getByLabel('URL').fill('not a url');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await expect(form.getByLabel('URL')).toHaveAttribute('aria-invalid', 'true');
+  });
   view('network mocks', async () => {
     await net.getByRole('tab', { name: /Mocks/ }).click();
     await page.getByRole('button', { name: 'New rule' }).click();
