@@ -42,8 +42,8 @@ test('a request replayed from the window, as it was and edited, reaches the serv
     env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Acme Shop' }),
   );
   await expect(debuggee.locator('#status')).toHaveText('connected');
+  await context.addCookies([{ name: 'shop-session', value: 'page-cookie', url: env.served.url }]);
   await debuggee.evaluate(async () => {
-    document.cookie = 'shop-session=page-cookie';
     await fetch('/api/orders?src=page', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-client': 'page', authorization: 'Bearer page-secret' },

@@ -171,7 +171,8 @@ function termTest(body: string): Test {
         .split(',')
         .map((v) => {
           const test = IS[v];
-          if (!test) throw new Error(`is:${v} is not known; use is:failed, is:mocked, is:pending, is:imported or is:replay`);
+          if (!test)
+            throw new Error(`is:${v} is not known; use is:failed, is:mocked, is:pending, is:imported or is:replay`);
           return test;
         });
       return anyOf(tests);
