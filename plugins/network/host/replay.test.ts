@@ -5,6 +5,7 @@ import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { waitFor } from '../../../electron/host/testing.js';
 import { type NetworkOptions, network } from '../agent/index.js';
 import type { Transaction } from '../protocol.js';
+import type { NetworkHost } from './host-api.js';
 import networkPlugin from './index.js';
 import { buildReplay, editHeaders } from './replay.js';
 import { httpServer } from './testing.js';
@@ -172,7 +173,7 @@ describe('replay and edit-and-resend', () => {
     await expect(d.host.replay({ id: small.id, url: 'ftp://127.0.0.1/x' })).rejects.toThrow(/only http and https/);
     await expect(d.host.replay({ id: small.id, url: '/relative' })).rejects.toThrow(/not an absolute URL/);
 
-    d.host.importHar({
+    const har = {
       log: {
         version: '1.2',
         creator: { name: 't', version: '1' },
@@ -206,9 +207,25 @@ describe('replay and edit-and-resend', () => {
           },
         ],
       },
-    });
+    };
+    d.host.importHar(har);
     const imported = d.host.transactions({ urlContains: '/from-har' })[0]!;
     await expect(d.host.replay({ id: imported.id })).rejects.toThrow(/read from a HAR file.*no app can send it again/);
+
+    // A HAR opened as its own offline session: no app is behind it at all.
+    const file = d.core.sessions.openOffline({
+      app: { id: 'offline:t', name: 'saved.har' },
+      device: { id: 'offline', name: 'Files', platform: 'other' },
+      plugins: [{ id: 'network', version: '1.0.0' }],
+      source: 'saved.har',
+    });
+    d.core.plugins.open(file);
+    const offlineHost = d.core.plugins.instance(file.info.id, 'network') as unknown as NetworkHost;
+    offlineHost.importHar(har, 'saved.har');
+    const [fromFile] = offlineHost.transactions();
+    await expect(offlineHost.replay({ id: fromFile!.id })).rejects.toThrow(
+      /read from a file \(saved\.har\); no app is behind it.*Connect the app/,
+    );
 
     await d.disconnect();
     await expect(d.host.replay({ id: small.id })).rejects.toThrow(/is not connected.*reconnect the app/);
