@@ -191,7 +191,10 @@ export class NetworkAgent implements Sink {
     const replay: Replay = {
       key: replayKey(method, url),
       replayOf,
-      done: () => this.replays.splice(this.replays.indexOf(replay) >>> 0, 1),
+      done: () => {
+        const at = this.replays.indexOf(replay);
+        if (at >= 0) this.replays.splice(at, 1);
+      },
     };
     this.replays.push(replay);
     return replay;
