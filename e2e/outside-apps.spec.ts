@@ -51,7 +51,7 @@ async function capturedUrls(appId: string): Promise<string> {
   }
 }
 
-const nodeApp = (syntax: 'esm' | 'cjs') => {
+const nodeApp = (syntax: 'esm' | 'cjs', appId = `com.scratch.${syntax}`) => {
   const imports =
     syntax === 'esm'
       ? "import { connect } from '@porthole/agent';\nimport { network } from '@porthole/agent/network';"
@@ -60,7 +60,7 @@ const nodeApp = (syntax: 'esm' | 'cjs') => {
 const net = network();
 const agent = connect({
   url: process.env.PORTHOLE_URL,
-  app: { id: 'com.scratch.${syntax}', name: 'Scratch ${syntax}' },
+  app: { id: '${appId}', name: 'Scratch ${syntax}' },
   plugins: [net],
 });
 (async () => {
@@ -89,6 +89,19 @@ for (const syntax of ['esm', 'cjs'] as const) {
     await expect.poll(() => capturedUrls(`com.scratch.${syntax}`)).toContain(`${targetUrl}/${syntax}-hello`);
   });
 }
+
+test('a Node service with the preload (`node --import @porthole/agent/register`) hands early requests to its agent', async () => {
+  const early = "await fetch(process.env.TARGET + '/before-network');\n";
+  const dir = scratchApp('node-register', { 'app.mjs': early + nodeApp('esm', 'com.scratch.register') }, [tarball]);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', '@porthole/agent/register', 'app.mjs'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, PORTHOLE_URL: inspector.info.debuggeeUrl, TARGET: targetUrl },
+  });
+  expect(JSON.parse(stdout.trim())).toEqual({ status: 200, body: 'hello /esm-hello' });
+  await expect.poll(() => capturedUrls('com.scratch.register')).toContain(`${targetUrl}/before-network`);
+});
 
 test('a TypeScript project type-checks against the published types', async () => {
   const app = `import { connect, type AgentStatus } from '@porthole/agent';

@@ -10,11 +10,16 @@ import { build, transform } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
 const out = join(root, 'agent/dist');
-// The entries: connect() and every plugin's agent part (agent/package.json maps `./<id>` to them).
+// The entries: connect(), the preload (`@porthole/agent/register`) and every plugin's agent part
+// (agent/package.json maps `./<id>` to them).
 const plugins = readdirSync(join(root, 'plugins')).filter((id) =>
   existsSync(join(root, 'plugins', id, 'agent/index.ts')),
 );
-const entries = [join(root, 'agent/index.ts'), ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts'))];
+const entries = [
+  join(root, 'agent/index.ts'),
+  join(root, 'plugins/network/agent/register.ts'),
+  ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
+];
 
 // The files the entries import at run time (type-only imports are gone after transpiling).
 const graph = await build({

@@ -11,7 +11,7 @@ import {
   ToolResultJsonSchema,
 } from './call-record.js';
 import { SessionInfoSchema } from './session.js';
-import { CallSurfaceSchema } from './tool.js';
+import { CallSurfaceSchema, McpSurfaceSchema } from './tool.js';
 
 /**
  * The messages between the inspector window (renderer) and the core. Two transports carry exactly
@@ -87,7 +87,7 @@ export const McpClientSchema = z.object({
   id: z.string(),
   name: z.string(),
   version: z.string(),
-  surface: z.enum(['mcp-http', 'mcp-stdio']),
+  surface: McpSurfaceSchema,
   connectedAt: z.number(),
   lastActivityAt: z.number().optional(),
   callsInFlight: z.number().int().optional(),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { RequestError } from './protocol/messenger.js';
-import { type AnyObject, type ToolCallContext, type ToolDefinition, ToolError } from './tool.js';
+import { type AnyObject, getsRawValue, type ToolCallContext, type ToolDefinition, ToolError } from './tool.js';
 import { isToolResult, ToolResult } from './tool-result.js';
 import { describeIssues } from './zod-issues.js';
 
@@ -11,7 +11,7 @@ export interface ToolOutcome {
   status: CallOutcomeStatus;
   /** What an MCP client receives (and the window renders). */
   result: ToolResult;
-  /** The `ui` surface only: the handler's own value, before any `mcpResult` projection (tools with `output`). */
+  /** Raw-value surfaces only (window, CLI, scripts): the handler's own value, before any `mcpResult` projection (tools with `output`). */
   value?: unknown;
 }
 
@@ -82,7 +82,7 @@ export async function runTool<Ctx extends ToolCallContext>(
 /**
  * Calls the handler with already validated arguments and turns what it returns or throws into a
  * ToolResult. For MCP surfaces a typed value goes through `mcpResult` and is parsed with `output`
- * into structuredContent; the `ui` surface also gets the raw value. Cancellation through
+ * into structuredContent; the window, CLI and script surfaces get the raw value. Cancellation through
  * `ctx.signal` ends the call at once, whatever the handler does.
  */
 export async function executeTool<Ctx extends ToolCallContext>(
@@ -115,9 +115,9 @@ function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unkn
       `${tool.name} returned ${describeValue(raw)} instead of a ToolResult or a string; this is a bug in the tool`,
     );
   }
-  const ui = ctx.surface === 'ui';
+  const ui = getsRawValue(ctx.surface);
   if (ui && tool.mcpResult) {
-    // The window wants the handler's own value; the MCP envelope is not built for it.
+    // The window, the CLI and scripts want the handler's own value; the MCP envelope is not built for it.
     return { status: 'succeeded', result: ToolResult.text(safeStringify(raw)), value: raw };
   }
   let projected = raw;

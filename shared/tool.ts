@@ -28,8 +28,25 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export const CallSurfaceSchema = z.enum(['mcp-http', 'mcp-stdio', 'ui']);
+/**
+ * How a caller reaches the tools over MCP: a client over HTTP, one started over stdio (`porthole
+ * mcp`), the CLI (`porthole call`), or a script using `porthole/client`.
+ */
+export const McpSurfaceSchema = z.enum(['mcp-http', 'mcp-stdio', 'cli', 'script']);
+export type McpSurface = z.infer<typeof McpSurfaceSchema>;
+/** Every surface: the MCP ones and the inspector's own window (`ui`). */
+export const CallSurfaceSchema = z.enum([...McpSurfaceSchema.options, 'ui']);
 export type CallSurface = z.infer<typeof CallSurfaceSchema>;
+
+/** `_meta` keys of a tools/call result for the `cli` and `script` surfaces: the raw value, the history's call id, the outcome. */
+export const RAW_VALUE_META = 'porthole/raw';
+export const CALL_ID_META = 'porthole/callId';
+/** How the call ended, as the history records it (`succeeded`, `failed`, `cancelled`, …). */
+export const STATUS_META = 'porthole/status';
+
+/** The window, the CLI and scripts get the handler's own value; MCP clients get its projection. */
+export const getsRawValue = (surface: CallSurface): boolean =>
+  surface === 'ui' || surface === 'cli' || surface === 'script';
 
 export interface ToolCallContext {
   surface: CallSurface;
@@ -47,9 +64,9 @@ export interface PluginToolContext<Instance> extends ToolCallContext {
 /** Any zod object schema (strip, strict or loose). */
 export type AnyObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
 
-interface ToolSpecBase<I extends AnyObject> {
+interface ToolSpecBase<I extends AnyObject, N extends string = string> {
   /** `inspector_*` for the host's own tools, `<pluginId>_*` for a plugin's; must match TOOL_NAME_PATTERN. */
-  name: string;
+  name: N;
   title: string;
   /** What the tool does and when to use it: an AI agent picks tools by this text. */
   description: string;
@@ -62,7 +79,8 @@ interface ToolSpecBase<I extends AnyObject> {
   worksWhenDisconnected?: boolean;
 }
 
-export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx> extends ToolSpecBase<I> {
+export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx, N extends string = string>
+  extends ToolSpecBase<I, N> {
   /** The fixed shape of the answer. The handler's value (after `mcpResult`) is parsed with it into structuredContent. */
   output?: O;
   /**
@@ -81,24 +99,29 @@ export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, 
 export type ToolValue<O extends AnyObject | undefined> = O extends AnyObject ? z.input<O> : ToolResult | string;
 
 /** A tool whose handler's raw value is projected by `mcpResult` for MCP callers. */
-export interface MappedToolSpec<I extends AnyObject, O extends AnyObject, Raw, Ctx> extends ToolSpecBase<I> {
+export interface MappedToolSpec<I extends AnyObject, O extends AnyObject, Raw, Ctx, N extends string>
+  extends ToolSpecBase<I, N> {
   output: O;
   mcpResult(raw: Raw): z.input<O>;
   handler(args: z.output<I>, ctx: Ctx): Promise<Raw> | Raw;
 }
 
 /** A tool without a projection: with `output` the handler returns its value, else a ToolResult or a string. */
-export interface PlainToolSpec<I extends AnyObject, O extends AnyObject | undefined, Ctx> extends ToolSpecBase<I> {
+export interface PlainToolSpec<I extends AnyObject, O extends AnyObject | undefined, Ctx, N extends string>
+  extends ToolSpecBase<I, N> {
   output?: O;
   mcpResult?: undefined;
   handler(args: z.output<I>, ctx: Ctx): Promise<ToolValue<O>> | ToolValue<O>;
 }
 
+/** The tool's name stays a literal type, so typed callers (porthole/client) can look tools up by name. */
 export interface DefineTool<Ctx> {
-  <I extends AnyObject, O extends AnyObject, Raw>(spec: MappedToolSpec<I, O, Raw, Ctx>): ToolSpec<I, O, Raw, Ctx>;
-  <I extends AnyObject, O extends AnyObject | undefined = undefined>(
-    spec: PlainToolSpec<I, O, Ctx>,
-  ): ToolSpec<I, O, ToolValue<O>, Ctx>;
+  <N extends string, I extends AnyObject, O extends AnyObject, Raw>(
+    spec: MappedToolSpec<I, O, Raw, Ctx, N>,
+  ): ToolSpec<I, O, Raw, Ctx, N>;
+  <N extends string, I extends AnyObject, O extends AnyObject | undefined = undefined>(
+    spec: PlainToolSpec<I, O, Ctx, N>,
+  ): ToolSpec<I, O, ToolValue<O>, Ctx, N>;
 }
 
 /** A defined tool, its types erased, as the registry and the runner hold it. */

@@ -25,15 +25,20 @@ export interface RunningInspector {
   stop(options?: { keepData?: boolean }): Promise<number | null>;
 }
 
-/** Starts the real headless inspector (`porthole serve`) as a child process on free ports. */
-export async function startInspector(options: { dataDir?: string; args?: string[] } = {}): Promise<RunningInspector> {
+/**
+ * Starts the real headless inspector (`porthole serve`) as a child process on free ports; `bin`
+ * runs another copy of the CLI (an installed package) from `cwd`.
+ */
+export async function startInspector(
+  options: { dataDir?: string; args?: string[]; bin?: string; cwd?: string } = {},
+): Promise<RunningInspector> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'porthole-e2e-'));
   const instanceFile = join(dataDir, 'instance.json');
   rmSync(instanceFile, { force: true });
   const child = spawn(
     process.execPath,
     [
-      join(ROOT, 'bin/porthole.js'),
+      options.bin ?? join(ROOT, 'bin/porthole.js'),
       'serve',
       '--data-dir',
       dataDir,
@@ -44,7 +49,7 @@ export async function startInspector(options: { dataDir?: string; args?: string[
       '--no-open',
       ...(options.args ?? []),
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } },
+    { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } },
   );
   let output = '';
   child.stdout?.on('data', (d) => (output += d));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './inspector.js';
 
-// Scratch apps outside the repo that install the packed @porthole/agent tarball with npm, as a user would.
+// Scratch apps outside the repo that install the packed tarballs with npm, as a user would.
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -15,9 +15,14 @@ const npm = (args: string[], cwd: string) =>
   });
 
 /** `npm pack` of the agent package (its prepack builds agent/dist); returns the tarball's path. */
-export function packAgent(): string {
+export const packAgent = () => pack(join(ROOT, 'agent'));
+
+/** `npm pack` of the `porthole` package itself (its prepack builds the window and the CLI). */
+export const packPorthole = () => pack(ROOT);
+
+function pack(packageDir: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'porthole-pack-'));
-  npm(['pack', '--pack-destination', dir], join(ROOT, 'agent'));
+  npm(['pack', '--pack-destination', dir], packageDir);
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack made no tarball in ${dir}`);
   return join(dir, tarball);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from './constants.js';
+
+export * from './constants.js';
 
 /**
  * The console plugin's wire contract: what the agent sends (the whole contract, with what the host
@@ -43,27 +46,6 @@ export const KindSchema = z.enum([
   'connected',
 ]);
 export type Kind = z.infer<typeof KindSchema>;
-
-/** The console methods the agent wraps. */
-export const CONSOLE_METHODS = [
-  'log',
-  'info',
-  'warn',
-  'error',
-  'debug',
-  'trace',
-  'assert',
-  'table',
-  'dir',
-  'group',
-  'groupCollapsed',
-  'groupEnd',
-  'count',
-  'countReset',
-  'time',
-  'timeLog',
-  'timeEnd',
-] as const;
 
 /** `source` filter of the tools: console calls, or errors nobody caught. */
 export const SourceSchema = z.enum(['console', 'exception', 'rejection', 'inspector']);
@@ -178,8 +160,8 @@ export type Batch = z.infer<typeof BatchSchema>;
 export const BatchWireSchema = BatchSchema.extend({ messages: z.array(z.unknown()).max(5000) });
 
 export const consoleWire = definePluginProtocol({
-  id: 'console',
-  version: '1.0.0',
+  id: CONSOLE_PROTOCOL_ID,
+  version: CONSOLE_PROTOCOL_VERSION,
   toAgent: {},
   toHost: {
     notifications: { batch: BatchWireSchema },

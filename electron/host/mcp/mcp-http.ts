@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type McpSurface, McpSurfaceSchema } from '../../../shared/tool.js';
 import { originAllowed } from '../link/origins.js';
 import { secretMatches } from '../secrets.js';
 import type { ToolService } from '../tools/tool-service.js';
@@ -9,7 +10,10 @@ import { createMcpSessionServer, type McpSessionServer } from './mcp-server-fact
 import type { McpClientInfo } from './mcp-status.js';
 import { bearerToken } from './mcp-token.js';
 
-/** Set by `porthole mcp` on its requests, so calls it bridges are recorded with surface `mcp-stdio`. */
+/**
+ * Set by `porthole mcp` (`mcp-stdio`), `porthole call` (`cli`) and `porthole/client` (`script`) on
+ * their requests, so their calls are recorded with that surface; the last two get raw values.
+ */
 export const SURFACE_HEADER = 'x-porthole-surface';
 
 export interface McpHttpOptions {
@@ -40,7 +44,7 @@ interface HttpSession {
   id: string;
   transport: StreamableHTTPServerTransport;
   mcp: McpSessionServer;
-  surface: 'mcp-http' | 'mcp-stdio';
+  surface: McpSurface;
   connectedAt: number;
   lastActivityAt: number;
   callsInFlight: number;
@@ -166,7 +170,8 @@ export class McpHttpEndpoint {
   }
 
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const surface = req.headers[SURFACE_HEADER] === 'mcp-stdio' ? 'mcp-stdio' : 'mcp-http';
+    const marked = McpSurfaceSchema.safeParse(req.headers[SURFACE_HEADER]);
+    const surface = marked.success ? marked.data : 'mcp-http';
     const now = Date.now();
     const session: HttpSession = {
       id: '',

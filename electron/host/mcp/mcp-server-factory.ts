@@ -1,12 +1,13 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientInfo } from '../../../shared/call-record.js';
+import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { VERSION } from '../version.js';
 
 export interface McpSessionOptions {
-  surface: 'mcp-http' | 'mcp-stdio';
+  surface: McpSurface;
   /** Told when a call starts (+1) and ends (-1), so an MCP session with a call running is never swept. */
   onCallsInFlight?(delta: 1 | -1): void;
 }
@@ -46,8 +47,23 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
     options.onCallsInFlight?.(1);
     try {
-      const { result } = await tools.call(name, args, { surface: options.surface, client: client(), signal });
-      return toCallToolResult(result);
+      const { callId, status, result, value } = await tools.call(name, args, {
+        surface: options.surface,
+        client: client(),
+        signal,
+      });
+      const answer = toCallToolResult(result);
+      // The CLI and scripts get the handler's own value beside the envelope (docs/mcp.md, "Raw values").
+      if (!getsRawValue(options.surface)) return answer;
+      return {
+        ...answer,
+        _meta: {
+          ...answer._meta,
+          [CALL_ID_META]: callId,
+          [STATUS_META]: status,
+          ...(value === undefined ? {} : { [RAW_VALUE_META]: value }),
+        },
+      };
     } finally {
       options.onCallsInFlight?.(-1);
     }

@@ -1,7 +1,8 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import envPaths from 'env-paths';
 import type { ControlServer } from '../control-server.js';
 import type { EventBus } from '../event-bus.js';
+import { packageRoot } from '../package-root.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { DEFAULT_MCP_OPTIONS, McpHttpEndpoint, type McpHttpOptions } from './mcp-http.js';
 import type { McpClientInfo, McpStatus, StdioCommand } from './mcp-status.js';
@@ -88,7 +89,7 @@ export type StdioLauncher = StdioCommand;
 
 /** From a checkout or an npm install: Node running bin/porthole.js. */
 function checkoutLauncher(): StdioLauncher {
-  return { command: process.execPath, args: [fileURLToPath(new URL('../../../bin/porthole.js', import.meta.url))] };
+  return { command: process.execPath, args: [join(packageRoot(), 'bin/porthole.js')] };
 }
 
 /** `porthole mcp` for this inspector's data dir, with absolute paths so any MCP client can start it. */

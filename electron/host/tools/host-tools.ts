@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
 import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
-import { defineTool, ToolError } from '../../../shared/tool.js';
+import { defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
 import type { PluginHost } from '../plugin-host.js';
@@ -133,7 +133,7 @@ export function createHostTools(deps: HostToolDeps) {
         z.object({
           name: z.string(),
           version: z.string(),
-          surface: z.enum(['mcp-http', 'mcp-stdio']),
+          surface: McpSurfaceSchema,
           connectedAt: z.number(),
         }),
       ),

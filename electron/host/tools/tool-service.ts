@@ -27,7 +27,7 @@ export interface ToolCall {
   callId: string;
   status: CallOutcomeStatus;
   result: ToolResult;
-  /** The `ui` surface only: the handler's own value (before any `mcpResult`), for tools with `output`. */
+  /** Raw-value surfaces only (window, CLI, scripts): the handler's own value (before any `mcpResult`), for tools with `output`. */
   value?: unknown;
 }
 

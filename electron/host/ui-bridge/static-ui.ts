@@ -1,10 +1,10 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ControlServer } from '../control-server.js';
+import { packageRoot } from '../package-root.js';
 
 /** Where `npm run build:renderer` writes the window (electron-vite uses the same folder). */
-export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+const defaultRendererDir = () => join(packageRoot(), 'out/renderer/');
 
 /**
  * The window's Content-Security-Policy: only its own scripts and styles, images from itself or
@@ -68,7 +68,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Porthole</title>
 The MCP server and the debuggee link work without it.</p></body>`;
 
 /** Serves the built renderer at `/` of the control server (headless mode), with a strict CSP. */
-export function serveRenderer(control: ControlServer, dir = DEFAULT_RENDERER_DIR): void {
+export function serveRenderer(control: ControlServer, dir = defaultRendererDir()): void {
   control.route('/', (req, res, url) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed\n');

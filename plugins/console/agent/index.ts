@@ -1,5 +1,6 @@
-import { type AgentPluginContext, defineAgentPlugin } from '../../../agent/plugin.js';
-import { type AgentMessage, CONSOLE_METHODS, type ConsoleWire, consoleWire, type Frame, type Kind } from '../wire.js';
+import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
+import { CONSOLE_METHODS, CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from '../constants.js';
+import type { AgentMessage, ConsoleWire, Frame, Kind } from '../wire.js';
 import { type SerializeLimits, Serializer } from './serialize.js';
 
 export interface ConsoleOptions {
@@ -60,8 +61,11 @@ const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: u
  * Every console call and uncaught error of the app, for the inspector's Console panel and its
  * console_* tools: `connect({ plugins: [console()] })`. The app's console prints exactly what it did.
  */
+// Only the id and version: the schemas stay in the inspector, which validates what crosses the wire.
+const protocol: ProtocolRef<ConsoleWire> = { id: CONSOLE_PROTOCOL_ID, version: CONSOLE_PROTOCOL_VERSION };
+
 export function consolePlugin(options: ConsoleOptions = {}) {
-  return defineAgentPlugin(consoleWire, (ctx): ConsolePluginApi => new ConsoleAgent(ctx, options));
+  return defineAgentPlugin(protocol, (ctx): ConsolePluginApi => new ConsoleAgent(ctx, options));
 }
 export { consolePlugin as console };
 

@@ -100,9 +100,11 @@ const captureScreenshot = tool({
   },
 });
 
+export const exampleTools = [sendPing, echo, captureScreenshot];
+
 export default definePlugin({
   protocol: exampleProtocol,
   title: 'Example',
   create: createExampleHost,
-  tools: [sendPing, echo, captureScreenshot],
+  tools: exampleTools,
 });
