@@ -83,6 +83,7 @@ test('every view passes axe-core with no critical or serious violation, light an
   await page.bringToFront();
 
   const net = page.getByTestId('network-panel');
+  let replayed = false;
   const detail = page.getByTestId('network-detail');
   view('example panel', async () => {
     await page.getByTestId('session').first().click();
@@ -91,7 +92,8 @@ test('every view passes axe-core with no critical or serious violation, light an
   });
   view('network requests', async () => {
     await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
-    await expect(net.getByTestId('network-row')).toHaveCount(3);
+    // Three requests from the page, and the replay made in the 'network replayed request' view.
+    await expect(net.getByTestId('network-row')).toHaveCount(replayed ? 4 : 3);
   });
   view('network suggestions', async () => {
     await net.getByRole('combobox', { name: 'Filter requests' }).fill('status:');
@@ -114,6 +116,26 @@ test('every view passes axe-core with no critical or serious violation, light an
       await expect(detail.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
     });
   }
+  view('network replay form', async () => {
+    await page.keyboard.press('Escape');
+    await net.getByTestId('network-row').first().click();
+    await detail.getByRole('button', { name: 'Edit and resend' }).click();
+    const form = detail.getByRole('form', { name: 'Edit and resend' });
+    await form.getByLabel('URL').fill('not a url');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await expect(form.getByLabel('URL')).toHaveAttribute('aria-invalid', 'true');
+  });
+  view('network replayed request', async () => {
+    await page.keyboard.press('Escape');
+    if (!replayed) {
+      await net.getByTestId('network-row').first().click();
+      await detail.getByRole('button', { name: 'Replay', exact: true }).click();
+      replayed = true;
+    } else {
+      await net.getByTestId('network-row').nth(3).click();
+    }
+    await expect(detail.getByTestId('replay-of')).toContainText('Replay of GET /api/cart?page=2');
+  });
   view('network mocks', async () => {
     await net.getByRole('tab', { name: /Mocks/ }).click();
     await page.getByRole('button', { name: 'New rule' }).click();

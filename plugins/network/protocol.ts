@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
-import { NETWORK_PROTOCOL_ID, NETWORK_PROTOCOL_VERSION } from './constants.js';
+import { MAX_BODY_BYTES_LIMIT, NETWORK_PROTOCOL_ID, NETWORK_PROTOCOL_VERSION } from './constants.js';
 import { HarSchema } from './har-schema.js';
 import { compileRegex } from './url-pattern.js';
 
@@ -55,6 +55,8 @@ export const TransactionStartedSchema = z.object({
   /** The app's clock, ms since the epoch. */
   startedAt: z.number(),
   mock: MockMarkSchema.optional(),
+  /** The inspector asked the app to send this request again: the id of the transaction it repeats. */
+  replayOf: id.optional(),
 });
 export type TransactionStarted = z.infer<typeof TransactionStartedSchema>;
 
@@ -185,6 +187,8 @@ export const TransactionSchema = z.object({
   sensitiveHeaders: z.array(z.string()).optional(),
   /** Set on transactions read from a HAR file rather than captured live. */
   imported: z.object({ source: z.string(), at: z.number() }).optional(),
+  /** A replay (network_replay_request, the window's Replay): the id of the transaction it repeats. */
+  replayOf: z.string().optional(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export type TransactionState = Transaction['state'];
@@ -208,6 +212,7 @@ export const TransactionSummarySchema = z.object({
   imported: z.boolean().optional(),
   httpVersion: z.string().optional(),
   remoteAddress: z.string().optional(),
+  replayOf: z.string().optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 
@@ -426,6 +431,75 @@ export const SearchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
+// ─── Replay ──────────────────────────────────────────────────────────────────
+
+/** Longest body text a replay may send: it travels to the app in one link frame. */
+export const MAX_REPLAY_BODY_CHARS = MAX_BODY_BYTES_LIMIT;
+
+/** A replay as a caller asks for it: the transaction to send again and, optionally, what to change. */
+export const ReplayRequestSchema = z.object({
+  id: id.describe('The transaction to send again: an id from network_list_transactions.'),
+  method: z
+    .string()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/, 'an HTTP method is one word such as GET or POST')
+    .optional()
+    .describe('Send it with this method instead, e.g. PUT.'),
+  url: z.string().min(1).max(MAX_URL).optional().describe('Send it to this absolute http(s) URL instead.'),
+  headers: z
+    .record(z.string().min(1).max(1024), z.string().max(65_536).nullable())
+    .optional()
+    .describe(
+      'Headers to change: each value replaces the captured header of that name (or adds it), null removes it; the others are sent as captured.',
+    ),
+  body: z
+    .string()
+    .max(MAX_REPLAY_BODY_CHARS)
+    .optional()
+    .describe('Send this text as the body instead of the captured one; "" sends none.'),
+});
+export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
+
+/** host → agent: the request to send, built by the host from the stored transaction and the edits. */
+export const ReplaySendSchema = z.object({
+  replayOf: id,
+  method: z.string().min(1).max(32),
+  url: z.string().min(1).max(MAX_URL),
+  headers: HeadersSchema,
+  body: z.object({ encoding: z.enum(['text', 'base64']), data: z.string() }).optional(),
+});
+export type ReplaySend = z.infer<typeof ReplaySendSchema>;
+
+/**
+ * A header the app did not send: the runtime sets it itself (host, content-length, a browser's
+ * cookie and origin, …), or its value was redacted in the app and never reached the inspector.
+ */
+export const SkippedHeaderSchema = z.object({
+  name: z.string().max(1024),
+  reason: z.enum(['set-by-runtime', 'redacted']),
+});
+export type SkippedHeader = z.infer<typeof SkippedHeaderSchema>;
+
+/** agent → host: the replay went out (and what came back first). */
+export const ReplaySentSchema = z.object({
+  /** The new transaction; absent when the app does not capture that URL (its ignoreUrls). */
+  id: id.optional(),
+  status: z.number().int().min(0).max(999).optional(),
+  /** The request failed in the app (refused, aborted, …). */
+  error: z.string().max(4096).optional(),
+  skippedHeaders: z.array(SkippedHeaderSchema).max(1000),
+});
+export type ReplaySent = z.infer<typeof ReplaySentSchema>;
+
+/** What a replay answers: the new transaction as the inspector has it, and what was not sent. */
+export const ReplayResultSchema = z.object({
+  replayOf: id,
+  transaction: TransactionSummarySchema.optional(),
+  skippedHeaders: z.array(SkippedHeaderSchema),
+  /** What to know about the outcome and what to do next (still running, not captured, failed). */
+  note: z.string().optional(),
+});
+export type ReplayResult = z.infer<typeof ReplayResultSchema>;
+
 // ─── Host → window events (ctx.emit) ─────────────────────────────────────────
 
 /** Events the host part publishes for the window, by name. */
@@ -463,6 +537,8 @@ export const networkProtocol = definePluginProtocol({
         params: MockConfigSchema,
         result: z.object({ revision: z.number().int().nonnegative() }),
       },
+      /** Sends a request again from the app itself (its fetch: cookies, origin, network stack). */
+      replay: { params: ReplaySendSchema, result: ReplaySentSchema },
     },
   },
   toHost: {
@@ -507,6 +583,8 @@ export const networkProtocol = definePluginProtocol({
       /** One transaction as a HAR entry; header values hidden from MCP (redaction scope `mcp`) are redacted, as in exports. */
       harEntry: { params: z.object({ id }), result: HarEntrySchema },
       search: { params: SearchQuerySchema, result: SearchResultSchema },
+      /** Sends a captured request again from the app, optionally edited (as network_replay_request). */
+      replay: { params: ReplayRequestSchema, result: ReplayResultSchema },
       /** `har` is the file's parsed JSON or its text. */
       importHar: {
         params: z.object({ har: z.unknown(), source: z.string().max(500).optional() }),

@@ -76,7 +76,7 @@ export function network(options: NetworkOptions = {}) {
 
 export class NetworkAgent implements Sink {
   readonly maxBodyBytes: number;
-  private readonly redacted: Set<string>;
+  readonly redacted: Set<string>;
   private readonly scope: RedactionScope;
   private config: MockConfig = EMPTY_MOCK_CONFIG;
   private rules: CompiledRule[] = [];
@@ -89,6 +89,7 @@ export class NetworkAgent implements Sink {
   private decoder: Decoder | undefined;
   private removeSink: (() => void) | undefined;
   private mocks: MockPath | undefined;
+  private readonly replays: Replay[] = [];
 
   constructor(
     private readonly ctx: Ctx,
@@ -101,6 +102,8 @@ export class NetworkAgent implements Sink {
     this.scope = redact.scope ?? 'all';
 
     ctx.handle('setMockConfig', (config) => this.applyMockConfig(config));
+    // The sender loads only when the inspector first asks for a replay.
+    ctx.handle('replay', async (params) => (await import('./replay.js')).sendReplay(params, this));
     ctx.onConnectionChange((connected) => {
       if (connected) this.sendInfo();
     });
@@ -183,10 +186,27 @@ export class NetworkAgent implements Sink {
     return (this.options.ignoreUrls ?? []).some((p) => (typeof p === 'string' ? url.includes(p) : p.test(url)));
   }
 
+  /** A replay about to be sent: the first request seen with its method and URL is marked as it. */
+  expect(method: string, url: string, replayOf: string): Replay {
+    const replay: Replay = {
+      key: replayKey(method, url),
+      replayOf,
+      done: () => {
+        const at = this.replays.indexOf(replay);
+        if (at >= 0) this.replays.splice(at, 1);
+      },
+    };
+    this.replays.push(replay);
+    return replay;
+  }
+
   /** Sink: a tap saw a request start. */
   observe(request: SeenRequest): Observation | undefined {
     if (this.disposed || this.ignored(request.url, request.headers)) return undefined;
     const id = `${this.idPrefix}-${this.nextId++}`;
+    const key = this.replays.length ? replayKey(request.method, request.url) : undefined;
+    const replay = key ? this.replays.find((r) => !r.id && r.key === key) : undefined;
+    if (replay) replay.id = id;
     const t0 = request.t0 ?? performance.now();
     this.send('started', {
       id,
@@ -197,6 +217,7 @@ export class NetworkAgent implements Sink {
       body: request.body && this.body(request.body, request.contentType ?? headerOf(request.headers, 'content-type')),
       startedAt: request.startedAt ?? Date.now(),
       mock: request.mock,
+      replayOf: replay?.replayOf,
     });
     const followed = new Followed(this, id, t0, request);
     if (request.mock) followed.mocked(request.mock);
@@ -393,6 +414,15 @@ const later: (task: () => void) => void =
   typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
     ? (task) => (globalThis as unknown as { setImmediate(t: () => void): void }).setImmediate(task)
     : (task) => setTimeout(task, 0);
+
+interface Replay {
+  key: string;
+  replayOf: string;
+  id?: string;
+  done(): void;
+}
+
+const replayKey = (method: string, url: string) => `${method.toUpperCase()} ${url.split('#')[0]}`;
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);

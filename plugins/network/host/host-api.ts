@@ -9,6 +9,8 @@ import type {
   MockRulePatch,
   MockRuleWithOptionalId,
   NetworkProtocol,
+  ReplayRequest,
+  ReplayResult,
   Transaction,
   TransactionFilter,
 } from '../protocol.js';
@@ -55,6 +57,11 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
   exportHar(filter?: TransactionFilter, transactions?: Transaction[]): Har;
   /** Reads a HAR file (object or JSON text) into this session for offline viewing. Throws HarImportError. */
   importHar(har: unknown, source?: string): { imported: number };
+  /**
+   * Sends a captured request again from the app, optionally edited; the answer carries the new
+   * transaction (marked `replayOf`) once it ended. Throws ToolError/ToolArgumentError saying what to do.
+   */
+  replay(request: ReplayRequest, signal?: AbortSignal): Promise<ReplayResult>;
 }
 
 export function unknownTransaction(id: string): ToolArgumentError {

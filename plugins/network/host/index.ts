@@ -21,6 +21,8 @@ import {
   type NetworkEventName,
   type NetworkProtocol,
   networkProtocol,
+  type ReplayRequest,
+  type ReplayResult,
   type Transaction,
   type TransactionFilter,
 } from '../protocol.js';
@@ -28,6 +30,8 @@ import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
 import { redactSensitive } from './redact.js';
+import { replayTransaction, Settling } from './replay.js';
+import { replayRequest } from './replay-tool.js';
 import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
 import { networkTools } from './tools.js';
@@ -59,6 +63,7 @@ class NetworkHostImpl implements NetworkHost {
   private readonly appId: string;
   private readonly unwatch: () => void;
   private repaired: MockConfigRepair | undefined;
+  private readonly settling = new Settling();
 
   constructor(
     private readonly ctx: HostPluginContext<NetworkProtocol>,
@@ -134,6 +139,7 @@ class NetworkHostImpl implements NetworkHost {
     },
     search: (query) => searchTransactions(this.store.all(), query),
     importHar: ({ har, source }) => this.importHar(har, source),
+    replay: (request, signal) => this.replay(request, signal),
   };
 
   onConnect(): void {
@@ -245,6 +251,14 @@ class NetworkHostImpl implements NetworkHost {
     return { imported: entries.length };
   }
 
+  replay(request: ReplayRequest, signal?: AbortSignal): Promise<ReplayResult> {
+    return replayTransaction(
+      { ctx: this.ctx, get: (id) => this.store.get(id), settling: this.settling },
+      request,
+      signal,
+    );
+  }
+
   // ─── mock config sync ──────────────────────────────────────────────────────
 
   private readConfig(): MockConfig {
@@ -316,6 +330,7 @@ class NetworkHostImpl implements NetworkHost {
 
   private changed(change: Change | undefined): void {
     if (!change) return;
+    this.settling.changed(change.transaction);
     this.emit('transaction', { change: change.change, transaction: summarize(change.transaction) });
     if (change.dropped) this.emitDropped(change.dropped);
   }
@@ -359,5 +374,5 @@ export default definePlugin({
   protocol: networkProtocol,
   title: 'Network',
   create: (ctx) => createNetworkHost(ctx),
-  tools: networkTools,
+  tools: [...networkTools, replayRequest],
 });

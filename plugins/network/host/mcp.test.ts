@@ -49,6 +49,7 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
       'network_import_har',
       'network_list_transactions',
       'network_remove_mock_rule',
+      'network_replay_request',
       'network_set_mock_rules',
       'network_set_mocking_enabled',
       'network_update_mock_rule',

@@ -38,7 +38,7 @@ export function limitBody(body: Body | undefined, max: number): (Body & { trunca
   return { ...body, data: body.data.slice(0, keep), truncatedForOutput: true };
 }
 
-const sessionNote = 'Acts on the one connected app with the network plugin unless sessionId says which.';
+export const sessionNote = 'Acts on the one connected app with the network plugin unless sessionId says which.';
 
 export const listTransactions = tool({
   name: 'network_list_transactions',

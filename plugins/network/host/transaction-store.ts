@@ -137,6 +137,7 @@ export class TransactionStore {
       timing: { startedAt: n.startedAt },
       mock: n.mock,
       sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
+      replayOf: n.replayOf,
     };
     return this.insert(tx);
   }
@@ -349,5 +350,6 @@ export function summarize(tx: Transaction): TransactionSummary {
     imported: tx.imported ? true : undefined,
     httpVersion: tx.response?.httpVersion,
     remoteAddress: tx.remoteAddress,
+    replayOf: tx.replayOf,
   };
 }

@@ -2,11 +2,19 @@ import { forwardRef, type KeyboardEvent, useEffect, useId, useState } from 'reac
 import { CopyButton } from '../../../renderer/src/components/CopyButton.js';
 import { closeOnEscape } from '../../../renderer/src/keys.js';
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
-import type { AgentInfo, NetworkProtocol, SearchPlace, Transaction, TransactionSummary } from '../protocol.js';
+import type {
+  AgentInfo,
+  NetworkProtocol,
+  ReplayRequest,
+  SearchPlace,
+  Transaction,
+  TransactionSummary,
+} from '../protocol.js';
 import { BodyView } from './BodyView.js';
 import { formatClock, formatDuration, statusLabel } from './format.js';
 import { HeaderList } from './HeaderList.js';
 import { Marked } from './Marked.js';
+import { ReplayForm } from './ReplayForm.js';
 import { TimingView } from './TimingView.js';
 
 const TABS = [
@@ -31,9 +39,18 @@ function tabFor(places: readonly SearchPlace[]): Tab | undefined {
   return undefined;
 }
 
+/** The original of a replay, as the detail links to it. */
+export interface ReplayLink {
+  id: string;
+  /** Its summary while the window still has it. */
+  summary?: TransactionSummary;
+  onSelect(): void;
+}
+
 /**
  * One transaction in full: headers (parsed or raw, redactions said), payload and query string,
- * the response body, timing phases; copy as cURL, fetch, HAR or the body; "Mock this".
+ * the response body, timing phases; copy as cURL, fetch, HAR or the body; "Mock this"; replay it
+ * as it was or edited.
  */
 export const TransactionDetail = forwardRef<
   HTMLElement,
@@ -42,12 +59,19 @@ export const TransactionDetail = forwardRef<
     summary: TransactionSummary;
     agentInfo?: AgentInfo;
     search?: SearchHighlight;
+    /** Why this session cannot replay (its app is gone); undefined when it can. */
+    noReplay?: string;
+    replayOf?: ReplayLink;
     onClose(): void;
     onMock(tx: Transaction): void;
+    onReplay(request: ReplayRequest): Promise<void>;
   }
->(function TransactionDetail({ api, summary, agentInfo, search, onClose, onMock }, ref) {
+>(function TransactionDetail({ api, summary, agentInfo, search, noReplay, replayOf, onClose, onMock, onReplay }, ref) {
   const [tx, setTx] = useState<Transaction>();
   const [error, setError] = useState<string>();
+  const [editing, setEditing] = useState(false);
+  const [replaying, setReplaying] = useState(false);
+  const [replayError, setReplayError] = useState<string>();
   const [tab, setTab] = useState<Tab>(() => (search && tabFor(search.places)) ?? 'headers');
   const ids = useId();
 
@@ -70,6 +94,18 @@ export const TransactionDetail = forwardRef<
   const snippet = (kind: 'curl' | 'fetch') => async () => (await api.call('snippets', { id: summary.id }))[kind];
   const harEntry = async () => JSON.stringify(await api.call('harEntry', { id: summary.id }), null, 2);
   const responseBody = tx?.response?.body;
+  const cannotReplay = noReplay ?? (tx?.imported ? 'Read from a HAR file: no app can send it again' : undefined);
+  const replayNow = async () => {
+    setReplaying(true);
+    setReplayError(undefined);
+    try {
+      await onReplay({ id: summary.id });
+    } catch (e) {
+      setReplayError((e as Error).message);
+    } finally {
+      setReplaying(false);
+    }
+  };
 
   const onTabKeys = (e: KeyboardEvent<HTMLDivElement>) => {
     const index = TABS.findIndex((t) => t.id === tab);
@@ -107,6 +143,18 @@ export const TransactionDetail = forwardRef<
           ×
         </button>
       </div>
+      {replayOf && (
+        <p className="replay-of small" data-testid="replay-of">
+          <span className="badge">replay</span> Replay of{' '}
+          {replayOf.summary ? (
+            <button type="button" className="link mono" title="Select the original request" onClick={replayOf.onSelect}>
+              {replayOf.summary.method} {pathOf(replayOf.summary.url)}
+            </button>
+          ) : (
+            <span className="muted">{replayOf.id} (no longer kept)</span>
+          )}
+        </p>
+      )}
       <div className="row detail-actions" role="toolbar" aria-label="Request actions">
         <CopyButton get={snippet('curl')} label="Copy as cURL" />
         <CopyButton get={snippet('fetch')} label="Copy as fetch" />
@@ -119,46 +167,76 @@ export const TransactionDetail = forwardRef<
         <button type="button" disabled={!tx} onClick={() => tx && onMock(tx)}>
           Mock this
         </button>
+        <button
+          type="button"
+          disabled={!tx || !!cannotReplay || replaying}
+          title={cannotReplay ?? 'Send this request again from the app, as it was'}
+          onClick={() => void replayNow()}
+        >
+          {replaying ? 'Replaying…' : 'Replay'}
+        </button>
+        <button
+          type="button"
+          disabled={!tx || !!cannotReplay}
+          aria-pressed={editing}
+          title={cannotReplay ?? 'Change the method, URL, headers or body, then send it from the app'}
+          onClick={() => setEditing(!editing)}
+        >
+          Edit and resend
+        </button>
       </div>
-      <div className="tabs" role="tablist" aria-label="Request detail sections" onKeyDown={onTabKeys}>
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            id={`${ids}-tab-${t.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            aria-controls={`${ids}-panel`}
-            tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => setTab(t.id)}
-          >
-            {t.label}
-            {search && tabFor(search.places.filter((p) => p !== 'url')) === t.id && (
-              <span className="hit-dot" title="The search matches here" />
-            )}
-          </button>
-        ))}
-      </div>
-      <div className="pane stack" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`}>
-        {error && <div className="banner error">{error}</div>}
-        {tx?.error && (
-          <div className="banner error" role="alert">
-            Failed: {tx.error.message}
-            {tx.error.code ? ` (${tx.error.code})` : ''}
+      {replayError && (
+        <div className="banner error" role="alert">
+          Replay refused: {replayError}
+        </div>
+      )}
+      {editing && tx ? (
+        <div className="pane stack">
+          <ReplayForm tx={tx} onSend={onReplay} onCancel={() => setEditing(false)} />
+        </div>
+      ) : (
+        <>
+          <div className="tabs" role="tablist" aria-label="Request detail sections" onKeyDown={onTabKeys}>
+            {TABS.map((t) => (
+              <button
+                key={t.id}
+                id={`${ids}-tab-${t.id}`}
+                type="button"
+                role="tab"
+                aria-selected={tab === t.id}
+                aria-controls={`${ids}-panel`}
+                tabIndex={tab === t.id ? 0 : -1}
+                onClick={() => setTab(t.id)}
+              >
+                {t.label}
+                {search && tabFor(search.places.filter((p) => p !== 'url')) === t.id && (
+                  <span className="hit-dot" title="The search matches here" />
+                )}
+              </button>
+            ))}
           </div>
-        )}
-        {!tx && !error && <p className="muted">Loading…</p>}
-        {tx && tab === 'headers' && <HeadersTab tx={tx} agentInfo={agentInfo} pattern={search?.pattern} />}
-        {tx && tab === 'payload' && <PayloadTab tx={tx} pattern={search?.pattern} />}
-        {tx &&
-          tab === 'response' &&
-          (tx.response ? (
-            <BodyView body={tx.response.body} label="Response body" pattern={search?.pattern} />
-          ) : (
-            <p className="muted">{tx.state === 'pending' ? 'Waiting for the response…' : 'No response.'}</p>
-          ))}
-        {tx && tab === 'timing' && <TimingView tx={tx} />}
-      </div>
+          <div className="pane stack" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`}>
+            {error && <div className="banner error">{error}</div>}
+            {tx?.error && (
+              <div className="banner error" role="alert">
+                Failed: {tx.error.message}
+                {tx.error.code ? ` (${tx.error.code})` : ''}
+              </div>
+            )}
+            {!tx && !error && <p className="muted">Loading…</p>}
+            {tx && tab === 'headers' && <HeadersTab tx={tx} agentInfo={agentInfo} pattern={search?.pattern} />}
+            {tx && tab === 'payload' && <PayloadTab tx={tx} pattern={search?.pattern} />}
+            {tx &&
+              tab === 'response' &&
+              (tx.response ? (
+                <BodyView body={tx.response.body} label="Response body" pattern={search?.pattern} />
+              ) : (
+                <p className="muted">{tx.state === 'pending' ? 'Waiting for the response…' : 'No response.'}</p>
+              ))}
+            {tx && tab === 'timing' && <TimingView tx={tx} />}
+          </div>
+        </>
+      )}
     </aside>
   );
 });

@@ -62,6 +62,11 @@ export const COLUMNS: Column[] = [
             mock
           </span>
         )}
+        {tx.replayOf && (
+          <span className="badge" title={`Replay of ${tx.replayOf}`}>
+            replay
+          </span>
+        )}
       </span>
     ),
   },

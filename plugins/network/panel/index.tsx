@@ -7,7 +7,7 @@ import {
   usePanelClient,
   usePluginEvents,
 } from '../../../renderer/src/panel-kit.js';
-import type { AgentInfo, MockConfigView, SearchQuery, TransactionSummary } from '../protocol.js';
+import type { AgentInfo, MockConfigView, ReplayRequest, SearchQuery, TransactionSummary } from '../protocol.js';
 import { networkProtocol } from '../protocol.js';
 import { searchPattern } from '../search-pattern.js';
 import { ColumnMenu } from './ColumnMenu.js';
@@ -19,6 +19,7 @@ import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { TransactionModel } from './model.js';
 import { explainEmpty, parseQuery, type Query, removeTerm } from './query.js';
+import { describeReplay } from './replay-form.js';
 import { SearchBox, type SearchState } from './SearchBox.js';
 import { vocabularyOf } from './suggest.js';
 import { TransactionDetail } from './TransactionDetail.js';
@@ -242,6 +243,32 @@ export default function NetworkPanel({ session }: PanelProps) {
       return undefined;
     });
 
+  // A replay selects its new row (added now if its event is still on the way) and says how it went;
+  // a refusal is shown where it was asked for (the detail or the form).
+  const replay = async (request: ReplayRequest) => {
+    setMessage(undefined);
+    const result = await api.call('replay', request);
+    if (result.transaction) {
+      model.upsert([result.transaction]);
+      setSelectedId(result.transaction.id);
+    }
+    setMessage({ kind: result.transaction?.state === 'failed' ? 'error' : 'info', text: describeReplay(result) });
+  };
+
+  const selectOriginal = (id: string) => {
+    if (!rows.some((r) => r.id === id)) {
+      setQueryText('');
+      setSearch(undefined);
+    }
+    setSelectedId(id);
+  };
+
+  const noReplay = session.offline
+    ? 'Read from a file: no app can send it again'
+    : !session.active
+      ? 'The app is not connected; reconnect it to replay'
+      : undefined;
+
   const maxDetail = Math.max(DETAIL_MIN, (splitRef.current?.clientWidth ?? 1200) - 320);
   const setDetail = (width: number) => {
     setDetailWidth(width);
@@ -419,6 +446,17 @@ export default function NetworkPanel({ session }: PanelProps) {
                     setEditor({ draft: draftFromTransaction(tx) });
                     setTab('mocks');
                   }}
+                  noReplay={noReplay}
+                  onReplay={replay}
+                  replayOf={
+                    selected.replayOf
+                      ? {
+                          id: selected.replayOf,
+                          summary: model.get(selected.replayOf),
+                          onSelect: () => selectOriginal(selected.replayOf!),
+                        }
+                      : undefined
+                  }
                 />
               </>
             )}

@@ -58,6 +58,8 @@ describe('the query language', () => {
     expect(ids('is:failed')).toEqual(['missing', 'boom', 'refused']);
     expect(ids('is:mocked')).toEqual(['mocked']);
     expect(ids('is:pending')).toEqual(['slow']);
+    const replays = [tx('again', { replayOf: 'cart' }), tx('first')].map((t) => ({ tx: t, lowerUrl: t.url }));
+    expect(replays.filter(parseQuery('is:replay').matches).map((r) => r.tx.id)).toEqual(['again']);
     expect(ids('is:imported')).toEqual(['har']);
   });
 

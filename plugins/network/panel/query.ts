@@ -51,8 +51,8 @@ export const KEYS: KeySpec[] = [
   { key: 'larger-than', help: 'response larger than a size: 500, 100k, 1M', values: ['1k', '10k', '100k', '1M'] },
   {
     key: 'is',
-    help: 'failed (network error or HTTP ≥ 400), mocked, pending, imported',
-    values: ['failed', 'mocked', 'pending', 'imported'],
+    help: 'failed (network error or HTTP ≥ 400), mocked, pending, imported, replay',
+    values: ['failed', 'mocked', 'pending', 'imported', 'replay'],
   },
   { key: 'initiator', help: 'what issued it: fetch, xhr, http, har', values: ['fetch', 'xhr', 'http'] },
   { key: 'scheme', help: 'URL scheme: http, https', values: ['http', 'https'] },
@@ -64,6 +64,7 @@ const IS: Record<string, Test> = {
   pending: ({ tx }) => tx.state === 'pending',
   running: ({ tx }) => tx.state === 'pending',
   imported: ({ tx }) => tx.imported === true,
+  replay: ({ tx }) => tx.replayOf !== undefined,
 };
 
 const ALIASES: Record<string, string> = { 'status-code': 'status', 'resource-type': 'type', 'mime-type': 'type' };
@@ -170,7 +171,8 @@ function termTest(body: string): Test {
         .split(',')
         .map((v) => {
           const test = IS[v];
-          if (!test) throw new Error(`is:${v} is not known; use is:failed, is:mocked, is:pending or is:imported`);
+          if (!test)
+            throw new Error(`is:${v} is not known; use is:failed, is:mocked, is:pending, is:imported or is:replay`);
           return test;
         });
       return anyOf(tests);
