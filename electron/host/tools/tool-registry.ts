@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AnyObject, ToolAnnotations, ToolDefinition } from '../../../shared/tool.js';
 import type { EventBus } from '../event-bus.js';
+import { compactSchema } from './compact-schema.js';
 
 /** A tool as the window's tools browser lists it: the same JSON Schemas MCP clients see. */
 export interface ToolInfo {
@@ -33,9 +34,9 @@ export const SessionIdArgument = z
     'The debuggee session to act on (see inspector_list_sessions). Optional when exactly one connected app has this plugin.',
   );
 
-/** JSON Schema exactly as the MCP SDK derives it from a zod 4 schema, so the window and MCP clients agree. */
+/** The JSON Schema tools/list serves and the window shows, written once per tool (see compactSchema). */
 function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
+  return compactSchema(z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>, io);
 }
 
 /** Checks a tool for the registry and derives what it advertises. Throws with the reason it cannot be listed. */

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { compactSchema } from './compact-schema.js';
+
+const schemaOf = (schema: z.ZodType, io: 'input' | 'output') =>
+  compactSchema(z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>, io);
+
+describe('compactSchema', () => {
+  const tool = z.object({
+    pattern: z.string().min(1).max(10).regex(/^a/),
+    maxLength: z.number().int(),
+    count: z.number().int().min(0).max(9),
+    mode: z.enum(['a', 'b']).default('a'),
+    tags: z.array(z.string().max(5)).max(3),
+    headers: z.record(z.string().min(1), z.string()),
+    loose: z.looseObject({ name: z.string() }),
+  });
+
+  it('keeps what an input accepts, minus $schema and safe-integer bounds', () => {
+    const input = schemaOf(tool, 'input');
+    expect(input).not.toHaveProperty('$schema');
+    expect(input.properties).toEqual({
+      pattern: { type: 'string', minLength: 1, maxLength: 10, pattern: '^a' },
+      maxLength: { type: 'integer' },
+      count: { type: 'integer', minimum: 0, maximum: 9 },
+      mode: { type: 'string', enum: ['a', 'b'], default: 'a' },
+      tags: { type: 'array', maxItems: 3, items: { type: 'string', maxLength: 5 } },
+      headers: {
+        type: 'object',
+        propertyNames: { type: 'string', minLength: 1 },
+        additionalProperties: { type: 'string' },
+      },
+      loose: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
+  });
+
+  it('keeps the shape of an output but not its limits; properties named like keywords stay', () => {
+    const output = schemaOf(tool, 'output');
+    expect(output).toEqual({
+      type: 'object',
+      properties: {
+        pattern: { type: 'string' },
+        maxLength: { type: 'integer' },
+        count: { type: 'integer' },
+        mode: { enum: ['a', 'b'] },
+        tags: { type: 'array', items: { type: 'string' } },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        loose: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+      required: ['pattern', 'maxLength', 'count', 'mode', 'tags', 'headers', 'loose'],
+    });
+  });
+
+  it('leaves values alone: a default or const that looks like a schema is data', () => {
+    const withData = z.object({
+      filter: z.object({ minimum: z.number().optional() }).default({ minimum: Number.MAX_SAFE_INTEGER }),
+      kind: z.literal('pattern'),
+    });
+    const input = schemaOf(withData, 'input') as { properties: Record<string, Record<string, unknown>> };
+    expect(input.properties.filter!.default).toEqual({ minimum: Number.MAX_SAFE_INTEGER });
+    expect(input.properties.kind).toEqual({ type: 'string', const: 'pattern' });
+  });
+});
