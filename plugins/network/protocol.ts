@@ -449,6 +449,29 @@ export const StoreStatsSchema = z.object({
 export type StoreStats = z.infer<typeof StoreStatsSchema>;
 
 export const MockRuleChangeSchema = z.object({ rule: MockRuleSchema, config: MockConfigViewSchema });
+/** A mock rule in one line each for match and answer: what a change tool tells an MCP caller. */
+export const MockRuleSummarySchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  enabled: z.boolean(),
+  match: z.string().describe('e.g. GET glob https://host/api/* header x-a=1'),
+  action: z.string().describe('e.g. respond 500 json after 100 ms'),
+  hits: z.number().int().describe('Requests it answered in this session.'),
+});
+export type MockRuleSummary = z.infer<typeof MockRuleSummarySchema>;
+
+/** What a mock change tool answers over MCP: what changed and where the config stands, not the whole config. */
+export const MockChangeSummarySchema = z.object({
+  rule: MockRuleSummarySchema.optional().describe('The rule added or changed.'),
+  removed: z.string().optional().describe('The id of the rule removed.'),
+  rules: z.array(MockRuleSummarySchema).optional().describe('The new rule list, in order.'),
+  revision: z.number().int(),
+  enabled: z.boolean().describe('Whether mocking is on.'),
+  ruleCount: z.number().int(),
+  sync: MockSyncSchema,
+});
+export type MockChangeSummary = z.infer<typeof MockChangeSummarySchema>;
+
 export const MockRulePatchSchema = MockRuleInputSchema.partial().extend({ enabled: z.boolean().optional() });
 export type MockRulePatch = z.input<typeof MockRulePatchSchema>;
 /** A rule for setMockRules: its id is kept when given, made when not. */

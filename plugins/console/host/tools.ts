@@ -6,13 +6,11 @@ import { CursorError, fullMessage } from './store.js';
 
 const tool = definePluginTool<ConsoleHost>();
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
-const sessionNote = 'Acts on the one connected app with the console plugin unless sessionId says which.';
-
 export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `Lists what the app logged (console.log/info/warn/error/debug/trace/assert/table/group/count/time) and the errors nobody caught, oldest first, as summaries: seq, level, kind, text (format specifiers applied, cut to 300 characters), count (identical consecutive messages are stored once), site (file:line:column, source-mapped). Without arguments: the newest 20. Filter by level, text (a substring, or a /regex/ such as /timeout|refused/i), source. To get only what is new since a previous call, pass its \`latest\` as since. Page with olderCursor / newerCursor; \`remaining\` says how many more match. Use console_get_message for full arguments and the stack. ${sessionNote}`,
+  description: `Lists what the app logged (console.log/info/warn/error/debug/trace/assert/table/group/count/time) and the errors nobody caught, oldest first, as summaries: seq, level, kind, text (format specifiers applied, cut to 300 characters), count (identical consecutive messages are stored once), site (file:line:column, source-mapped). Without arguments: the newest 20. Filter by level, text (a substring, or a /regex/ such as /timeout|refused/i), source. To get only what is new since a previous call, pass its \`latest\` as since. Page with olderCursor / newerCursor; \`remaining\` says how many more match. Use console_get_message for full arguments and the stack.`,
   input: MessageFilterSchema.extend({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page (1-200, default 20).'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
@@ -36,7 +34,7 @@ export const getMessage = tool({
   name: 'console_get_message',
   worksWhenDisconnected: true,
   title: 'Get a console message',
-  description: `One console message in full: every argument as serialized in the app ({ $: kind } tags mark undefined, BigInt, Map, Set, Error, DOM nodes, circular references, getters, and cut values), the stack as the app printed it and as frames, each with its source-mapped place. Arguments over maxArgsChars are cut (argsTruncated). ${sessionNote}`,
+  description: `One console message in full: every argument as serialized in the app ({ $: kind } tags mark undefined, BigInt, Map, Set, Error, DOM nodes, circular references, getters, and cut values), the stack as the app printed it and as frames, each with its source-mapped place. Arguments over maxArgsChars are cut (argsTruncated).`,
   input: z.object({
     seq: z.number().int().min(1).describe('The seq of a message from console_list_messages (any of its occurrences).'),
     maxArgsChars: z
@@ -82,7 +80,7 @@ export const listErrors = tool({
   name: 'console_list_errors',
   worksWhenDisconnected: true,
   title: 'List errors, grouped',
-  description: `The app's errors grouped by message and top stack frame, most recent first: uncaught exceptions, unhandled rejections, console.error and failed console.assert. Each group has its count, first and last seen (the app's clock), site (source-mapped) and lastSeq (pass it to console_get_message for the stack). To ask "which errors happened since my last call", pass that answer's \`latest\` as since: groups then count only newer occurrences. includeWarnings adds console.warn. ${sessionNote}`,
+  description: `The app's errors grouped by message and top stack frame, most recent first: uncaught exceptions, unhandled rejections, console.error and failed console.assert. Each group has its count, first and last seen (the app's clock), site (source-mapped) and lastSeq (pass it to console_get_message for the stack). To ask "which errors happened since my last call", pass that answer's \`latest\` as since: groups then count only newer occurrences. includeWarnings adds console.warn.`,
   input: z.object({
     since: z
       .number()
@@ -111,7 +109,7 @@ export const clear = tool({
   name: 'console_clear',
   worksWhenDisconnected: true,
   title: 'Clear the console',
-  description: `Forgets every console message and error group stored for the session (the app itself is not touched). ${sessionNote}`,
+  description: `Forgets every console message and error group stored for the session (the app itself is not touched).`,
   input: z.object({}),
   output: z.object({ cleared: z.number().int().describe('Messages removed.') }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

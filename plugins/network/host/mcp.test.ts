@@ -79,7 +79,16 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     });
     expect(added.isError ?? false, textOf(added)).toBe(false);
     const ruleId = added.structuredContent!.rule.id as string;
-    expect(added.structuredContent!.config).toMatchObject({ revision: 1, sync: { state: 'applied' } });
+    expect(added.structuredContent).toMatchObject({
+      rule: {
+        id: ruleId,
+        name: 'slow teapot',
+        match: `GET glob ${s.url}/api/*`,
+        action: 'respond 418 text after 120 ms',
+      },
+      revision: 1,
+      sync: { state: 'applied' },
+    });
 
     const started = performance.now();
     const mocked = await fetch(`${s.url}/api/tea`);
