@@ -460,17 +460,17 @@ export const MockRuleSummarySchema = z.object({
 });
 export type MockRuleSummary = z.infer<typeof MockRuleSummarySchema>;
 
-/** What a mock change tool answers over MCP: what changed and where the config stands, not the whole config. */
-export const MockChangeSummarySchema = z.object({
-  rule: MockRuleSummarySchema.optional().describe('The rule added or changed.'),
-  removed: z.string().optional().describe('The id of the rule removed.'),
-  rules: z.array(MockRuleSummarySchema).optional().describe('The new rule list, in order.'),
+/** What a mock change tool answers over MCP, besides what changed: where the config stands. */
+export const MockStateSummarySchema = z.object({
   revision: z.number().int(),
   enabled: z.boolean().describe('Whether mocking is on.'),
   ruleCount: z.number().int(),
   sync: MockSyncSchema,
 });
-export type MockChangeSummary = z.infer<typeof MockChangeSummarySchema>;
+export type MockStateSummary = z.infer<typeof MockStateSummarySchema>;
+export const MockRuleChangeSummarySchema = MockStateSummarySchema.extend({ rule: MockRuleSummarySchema });
+export const MockRuleRemovedSummarySchema = MockStateSummarySchema.extend({ removed: z.string() });
+export const MockRulesSummarySchema = MockStateSummarySchema.extend({ rules: z.array(MockRuleSummarySchema) });
 
 export const MockRulePatchSchema = MockRuleInputSchema.partial().extend({ enabled: z.boolean().optional() });
 export type MockRulePatch = z.input<typeof MockRulePatchSchema>;

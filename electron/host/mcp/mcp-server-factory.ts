@@ -42,7 +42,7 @@ export function listTools(tools: ToolService): ListToolsResult {
       ...(info.outputSchema
         ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
         : {}),
-      annotations: { title: info.title, ...info.annotations },
+      annotations: { ...info.annotations },
     })),
   };
 }

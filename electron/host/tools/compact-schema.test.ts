@@ -60,4 +60,35 @@ describe('compactSchema', () => {
     expect(input.properties.filter!.default).toEqual({ minimum: Number.MAX_SAFE_INTEGER });
     expect(input.properties.kind).toEqual({ type: 'string', const: 'pattern' });
   });
+
+  it("spells out an answer's fields and theirs; deeper objects are only typed", () => {
+    const point = z.object({ x: z.number(), deeper: z.object({ y: z.number() }) });
+    const answer = z.object({
+      items: z.array(z.object({ id: z.string(), at: point })),
+      one: point,
+      either: z.union([z.string(), z.object({ a: z.string() })]),
+    });
+    const output = schemaOf(answer, 'output') as { properties: Record<string, unknown> };
+    expect(output.properties).toEqual({
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, at: { type: 'object' } },
+          required: ['id', 'at'],
+        },
+      },
+      one: {
+        type: 'object',
+        properties: { x: { type: 'number' }, deeper: { type: 'object' } },
+        required: ['x', 'deeper'],
+      },
+      either: {
+        anyOf: [{ type: 'string' }, { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }],
+      },
+    });
+    // An input keeps every level.
+    const input = schemaOf(answer, 'input') as { properties: { one: { properties: Record<string, unknown> } } };
+    expect(input.properties.one.properties.deeper).toMatchObject({ properties: { y: { type: 'number' } } });
+  });
 });

@@ -47,19 +47,31 @@ const SAFE_INTEGER_BOUNDS: Record<string, number> = {
   maximum: Number.MAX_SAFE_INTEGER,
 };
 
+/** Objects this deep in an answer (the answer's fields are 1, their fields 2) are only typed, not spelled out. */
+const OUTPUT_OBJECT_LEVELS = 1;
+/** Keywords whose schemas describe an object's members: one level deeper. */
+const MEMBER_KEYWORDS = new Set(['properties', 'patternProperties', 'additionalProperties', 'dependentSchemas']);
+
 /**
  * A tool's JSON Schema as sent in tools/list, shorter but accepting the same values (inputs) or at
- * least the same values (outputs): no `$schema`, no safe-integer bounds, no `additionalProperties` that allows anything; an output schema also
- * loses the limits of `OUTPUT_ONLY_LIMITS`, `additionalProperties: false` and a `type` that its
- * `const` or `enum` already fixes. Property names and descriptions are never touched.
+ * least the same values (outputs): no `$schema`, no safe-integer bounds, no `additionalProperties`
+ * that allows anything. An output schema is a contract for clients that validate answers (the
+ * model reads the tool's description): it keeps fields, types, `required` and enums down to the
+ * fields of the answer's fields (deeper objects are typed "object"), and loses descriptions, the
+ * limits of `OUTPUT_ONLY_LIMITS`, `additionalProperties: false` and a `type` its `const` or `enum`
+ * fixes. Property names are never touched.
  */
 export function compactSchema(schema: Json, io: 'input' | 'output'): Json {
   const { $schema: _dialect, ...rest } = schema;
-  return compactNode(rest, io) as Json;
+  return compactNode(rest, io, 0) as Json;
 }
 
-function compactNode(node: unknown, io: 'input' | 'output'): unknown {
+function compactNode(node: unknown, io: 'input' | 'output', level: number): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  if (io === 'output' && level > OUTPUT_OBJECT_LEVELS && isStructured(node as Json)) {
+    const { type } = node as Json;
+    return type === undefined ? {} : { type };
+  }
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (SAFE_INTEGER_BOUNDS[key] === value) continue;
@@ -68,18 +80,27 @@ function compactNode(node: unknown, io: 'input' | 'output'): unknown {
       if (OUTPUT_ONLY_LIMITS.has(key)) continue;
       if (key === 'additionalProperties' && value === false) continue;
       if (key === 'type' && typeFixedByValues(node as Json)) continue;
+      if (key === 'description' && typeof value === 'string') continue;
     }
+    const next = MEMBER_KEYWORDS.has(key) ? level + 1 : level;
     if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactNode(sub, io)]));
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactNode(sub, io, next)]));
     } else if (SCHEMA_VALUES.has(key)) {
-      out[key] = Array.isArray(value) ? value.map((sub) => compactNode(sub, io)) : compactNode(value, io);
+      out[key] = Array.isArray(value) ? value.map((sub) => compactNode(sub, io, next)) : compactNode(value, io, next);
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      out[key] = value.map((sub) => compactNode(sub, io));
+      out[key] = value.map((sub) => compactNode(sub, io, next));
     } else {
       out[key] = value;
     }
   }
   return out;
+}
+
+/** An object (or a choice of shapes) whose members the schema spells out. */
+function isStructured(node: Json): boolean {
+  return ['properties', 'patternProperties', 'additionalProperties', 'anyOf', 'oneOf', 'allOf'].some(
+    (key) => key in node,
+  );
 }
 
 /** `true` or `{}`: what JSON Schema assumes for additionalProperties when it is absent. */

@@ -1,10 +1,10 @@
 import type {
   MockAction,
-  MockChangeSummary,
   MockConfigView,
   MockMatch,
   MockRule,
   MockRuleSummary,
+  MockStateSummary,
 } from '../protocol.js';
 
 const MAX_LINE = 300;
@@ -55,18 +55,7 @@ export function summarizeRule(rule: MockRule, config: Pick<MockConfigView, 'hits
   };
 }
 
-/** What a mock change tool answers over MCP; `network_get_mock_config` has the rules in full. */
-export function summarizeChange(
-  config: MockConfigView,
-  change: { rule?: MockRule; removed?: string; allRules?: boolean } = {},
-): MockChangeSummary {
-  return {
-    ...(change.rule ? { rule: summarizeRule(change.rule, config) } : {}),
-    ...(change.removed ? { removed: change.removed } : {}),
-    ...(change.allRules ? { rules: config.rules.map((rule) => summarizeRule(rule, config)) } : {}),
-    revision: config.revision,
-    enabled: config.enabled,
-    ruleCount: config.rules.length,
-    sync: config.sync,
-  };
+/** Where the config stands after a change; `network_get_mock_config` has the rules in full. */
+export function summarizeState(config: MockConfigView): MockStateSummary {
+  return { revision: config.revision, enabled: config.enabled, ruleCount: config.rules.length, sync: config.sync };
 }

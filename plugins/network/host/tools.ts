@@ -1,14 +1,19 @@
 import { z } from 'zod';
-import { definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
+import { briefSchema, definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import { HarSchema } from '../har-schema.js';
 import {
   type Body,
-  MockChangeSummarySchema,
+  MockActionSchema,
   MockConfigViewSchema,
+  MockMatchSchema,
+  MockRuleChangeSummarySchema,
   MockRuleInputSchema,
   MockRulePatchSchema,
+  MockRuleRemovedSummarySchema,
+  MockRulesSummarySchema,
   MockRuleWithOptionalIdSchema,
+  MockStateSummarySchema,
   SortOrderSchema,
   type Transaction,
   TransactionFilterSchema,
@@ -16,7 +21,7 @@ import {
 } from '../protocol.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
-import { summarizeChange } from './mock-summary.js';
+import { summarizeRule, summarizeState } from './mock-summary.js';
 import { redactSensitive } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
@@ -152,21 +157,25 @@ export const addMockRule = tool({
   title: 'Add a mock rule',
   description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network: match method, URL (contains, exact, regex, glob with * and ?), optionally headers, query and body text; respond with status, headers, body (text, json or base64) and a delay, or fail with a network error. Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. ${mockNote}`,
   input: MockRuleInputSchema,
-  output: MockChangeSummarySchema,
+  output: MockRuleChangeSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: false },
   handler: (rule, { instance, signal }) => instance.addMockRule(rule, signal),
-  mcpResult: ({ rule, config }) => summarizeChange(config, { rule }),
+  mcpResult: ({ rule, config }) => ({ rule: summarizeRule(rule, config), ...summarizeState(config) }),
 });
 
 export const updateMockRule = tool({
   name: 'network_update_mock_rule',
   title: 'Change a mock rule',
   description: `Changes the given fields of a rule (name, enabled, match, action); a field given replaces it whole. ${mockNote}`,
-  input: MockRulePatchSchema.extend({ id: z.string().min(1).describe('The rule id.') }),
-  output: MockChangeSummarySchema,
+  input: MockRulePatchSchema.extend({
+    id: z.string().min(1).describe('The rule id.'),
+    match: briefSchema(MockMatchSchema, 'Replaces the match; as network_add_mock_rule takes it.').optional(),
+    action: briefSchema(MockActionSchema, 'Replaces the action; as network_add_mock_rule takes it.').optional(),
+  }),
+  output: MockRuleChangeSummarySchema,
   annotations: { ...change, destructiveHint: true, idempotentHint: true },
   handler: ({ id, ...patch }, { instance, signal }) => instance.updateMockRule(id, patch, signal),
-  mcpResult: ({ rule, config }) => summarizeChange(config, { rule }),
+  mcpResult: ({ rule, config }) => ({ rule: summarizeRule(rule, config), ...summarizeState(config) }),
 });
 
 export const removeMockRule = tool({
@@ -174,21 +183,25 @@ export const removeMockRule = tool({
   title: 'Remove a mock rule',
   description: `Removes a rule. ${mockNote}`,
   input: z.object({ id: z.string().min(1).describe('The rule id.') }),
-  output: MockChangeSummarySchema,
+  output: MockRuleRemovedSummarySchema,
   annotations: { ...change, destructiveHint: true, idempotentHint: false },
   handler: async ({ id }, { instance, signal }) => ({ config: await instance.removeMockRule(id, signal), removed: id }),
-  mcpResult: ({ config, removed }) => summarizeChange(config, { removed }),
+  mcpResult: ({ config, removed }) => ({ removed, ...summarizeState(config) }),
 });
 
 export const setMockRules = tool({
   name: 'network_set_mock_rules',
   title: 'Replace all mock rules',
   description: `Replaces the whole rule list, in order (the first enabled match wins); a rule keeps a given id or gets a new one; [] removes every rule. ${mockNote}`,
-  input: z.object({ rules: z.array(MockRuleWithOptionalIdSchema).max(500) }),
-  output: MockChangeSummarySchema,
+  input: z.object({
+    rules: z
+      .array(briefSchema(MockRuleWithOptionalIdSchema, 'A rule as network_add_mock_rule takes it; an id keeps its id.'))
+      .max(500),
+  }),
+  output: MockRulesSummarySchema,
   annotations: { ...change, destructiveHint: true, idempotentHint: true },
   handler: async ({ rules }, { instance, signal }) => ({ config: await instance.setMockRules(rules, signal) }),
-  mcpResult: ({ config }) => summarizeChange(config, { allRules: true }),
+  mcpResult: ({ config }) => ({ rules: config.rules.map((r) => summarizeRule(r, config)), ...summarizeState(config) }),
 });
 
 export const setMockingEnabled = tool({
@@ -196,12 +209,12 @@ export const setMockingEnabled = tool({
   title: 'Turn mocking on or off',
   description: `Turns all mock rules on or off at once, keeping them; off, the app gets real answers again. ${mockNote}`,
   input: z.object({ enabled: z.boolean() }),
-  output: MockChangeSummarySchema,
+  output: MockStateSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: true },
   handler: async ({ enabled }, { instance, signal }) => ({
     config: await instance.setMockingEnabled(enabled, signal),
   }),
-  mcpResult: ({ config }) => summarizeChange(config),
+  mcpResult: ({ config }) => summarizeState(config),
 });
 
 export const exportHar = tool({
