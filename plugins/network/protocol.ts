@@ -228,11 +228,11 @@ export const TransactionFilterSchema = z.object({
         .refine((r) => r.min <= r.max, 'min must not exceed max'),
     ])
     .optional()
-    .describe('An exact status (404) or an inclusive range ({ min: 500, max: 599 }).'),
+    .describe('A status (404) or an inclusive range ({ min: 500, max: 599 }).'),
   failedOnly: z.boolean().optional().describe('Only requests that failed without a response.'),
   mockedOnly: z.boolean().optional().describe('Only requests answered by a mock rule.'),
-  since: z.number().optional().describe('Only requests started at or after this time (ms since the epoch).'),
-  until: z.number().optional().describe('Only requests started at or before this time (ms since the epoch).'),
+  since: z.number().optional().describe('Started at or after (ms since the epoch).'),
+  until: z.number().optional().describe('Started at or before (ms since the epoch).'),
 });
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 

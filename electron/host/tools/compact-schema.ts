@@ -47,19 +47,22 @@ const SAFE_INTEGER_BOUNDS: Record<string, number> = {
   maximum: Number.MAX_SAFE_INTEGER,
 };
 
-/** Objects this deep in an answer (the answer's fields are 1, their fields 2) are only typed, not spelled out. */
-const OUTPUT_OBJECT_LEVELS = 1;
+/**
+ * How deep an answer's objects are spelled out: 0 is the answer itself, so a field that is an object
+ * or a list of objects is only typed. What the fields hold is the description's business.
+ */
+const OUTPUT_OBJECT_LEVELS = 0;
 /** Keywords whose schemas describe an object's members: one level deeper. */
 const MEMBER_KEYWORDS = new Set(['properties', 'patternProperties', 'additionalProperties', 'dependentSchemas']);
 
 /**
  * A tool's JSON Schema as sent in tools/list, shorter but accepting the same values (inputs) or at
  * least the same values (outputs): no `$schema`, no safe-integer bounds, no `additionalProperties`
- * that allows anything. An output schema is a contract for clients that validate answers (the
- * model reads the tool's description): it keeps fields, types, `required` and enums down to the
- * fields of the answer's fields (deeper objects are typed "object"), and loses descriptions, the
- * limits of `OUTPUT_ONLY_LIMITS`, `additionalProperties: false` and a `type` its `const` or `enum`
- * fixes. Property names are never touched.
+ * that allows anything. An output schema is a contract for clients that validate answers (a model
+ * reads the tool's description and input schema): it keeps the answer's fields with their types,
+ * `required` and enums (objects below them are typed, see OUTPUT_OBJECT_LEVELS), and loses
+ * descriptions, the limits of `OUTPUT_ONLY_LIMITS`, `additionalProperties: false` and a `type` its
+ * `const` or `enum` fixes. Property names are never touched.
  */
 export function compactSchema(schema: Json, io: 'input' | 'output'): Json {
   const { $schema: _dialect, ...rest } = schema;
@@ -69,8 +72,8 @@ export function compactSchema(schema: Json, io: 'input' | 'output'): Json {
 function compactNode(node: unknown, io: 'input' | 'output', level: number): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
   if (io === 'output' && level > OUTPUT_OBJECT_LEVELS && isStructured(node as Json)) {
-    const { type } = node as Json;
-    return type === undefined ? {} : { type };
+    const types = typesOf(node as Json);
+    return types === undefined ? {} : { type: types.length === 1 ? types[0] : types };
   }
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
@@ -94,6 +97,21 @@ function compactNode(node: unknown, io: 'input' | 'output', level: number): unkn
     }
   }
   return out;
+}
+
+/** The JSON types a schema allows, when its `type`s (or its choices' types) say so. */
+function typesOf(node: Json): string[] | undefined {
+  if (typeof node.type === 'string') return [node.type];
+  if (Array.isArray(node.type)) return node.type as string[];
+  const choices = (node.anyOf ?? node.oneOf) as Json[] | undefined;
+  if (!choices) return undefined;
+  const types = new Set<string>();
+  for (const choice of choices) {
+    const some = typesOf(choice);
+    if (!some) return undefined;
+    for (const type of some) types.add(type);
+  }
+  return [...types];
 }
 
 /** An object (or a choice of shapes) whose members the schema spells out. */

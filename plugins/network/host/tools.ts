@@ -48,11 +48,11 @@ export const listTransactions = tool({
   name: 'network_list_transactions',
   worksWhenDisconnected: true,
   title: 'List network requests',
-  description: `Lists the HTTP requests the app made (fetch, XMLHttpRequest, http/https), newest first, as summaries: id, method, URL, status, state (pending/complete/failed), duration, sizes, mock rule. Filter by URL text, method, status or status range, failures, mocked requests, time. Pages with cursor (default 25, at most 500 per page; pass nextCursor back as cursor while one is given). Use network_get_transaction for headers and bodies.`,
+  description: `The HTTP requests the app made (fetch, XHR, Node http/https, undici), newest first, as summaries, filtered by URL, method, status, failure, mock, time. Pass nextCursor back as cursor for the next page. network_get_transaction has headers and bodies.`,
   input: TransactionFilterSchema.extend({
-    limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page (1-500, default 25).'),
+    limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page.'),
     cursor: z.string().max(64).optional().describe('The nextCursor of the previous page.'),
-    order: SortOrderSchema.default('newest').describe('newest (default) or oldest first.'),
+    order: SortOrderSchema.default('newest'),
   }),
   output: TransactionPageSchema.extend({
     pending: z.number().int().describe('Requests still waiting for their response, in the whole session.'),
@@ -79,16 +79,10 @@ export const getTransaction = tool({
   name: 'network_get_transaction',
   worksWhenDisconnected: true,
   title: 'Get a network request',
-  description: `One request in full: request and response headers and bodies, timing, failure, mock rule. Bodies are text or base64 (binary), cut to maxBodyChars (truncatedForOutput marks a cut; truncated marks a body the app's capture cap cut). With responseBodyAsImage, an image response (PNG, JPEG, GIF, WebP) comes back as an image. includeSnippets adds cURL and fetch code that repeat the request.`,
+  description: `One request in full: headers, bodies (text or base64, cut to maxBodyChars: truncatedForOutput marks that cut, truncated the app's capture cap), timing, failure, mock rule. responseBodyAsImage returns a PNG, JPEG, GIF or WebP response as an image; includeSnippets adds cURL and fetch code.`,
   input: z.object({
     id: z.string().min(1).describe('The transaction id from network_list_transactions.'),
-    maxBodyChars: z
-      .number()
-      .int()
-      .min(0)
-      .max(5_000_000)
-      .default(20_000)
-      .describe('Longest body text returned (default 20000).'),
+    maxBodyChars: z.number().int().min(0).max(5_000_000).default(20_000).describe('Longest body text returned.'),
     responseBodyAsImage: z.boolean().default(false).describe('Return an image response body as image content.'),
     includeSnippets: z.boolean().default(false).describe('Add cURL and fetch snippets for the request.'),
   }),
@@ -140,22 +134,21 @@ export const getMockConfig = tool({
   name: 'network_get_mock_config',
   worksWhenDisconnected: true,
   title: 'Get mock rules',
-  description: `The app's mock rules (saved per app, applied inside the app: the first enabled match wins), whether mocking is on, how often each rule fired in this session (hits), and whether the app has applied the current rules (sync).`,
+  description: `The app's mock rules in full (saved per app, applied inside it: the first enabled match wins), whether mocking is on, hits per rule this session, and whether the app applied them (sync).`,
   input: z.object({}),
   output: MockConfigViewSchema,
   annotations: readOnly,
   handler: (_args, { instance }) => instance.mockConfig(),
 });
 
-const mockNote =
-  'Applied only when the app acknowledges (then saved); otherwise isError and nothing changes. Answers with what changed; network_get_mock_config has the rules in full.';
+const mockNote = 'Applied when the app acknowledges, else nothing changes.';
 
 const change = { readOnlyHint: false, openWorldHint: false } as const;
 
 export const addMockRule = tool({
   name: 'network_add_mock_rule',
   title: 'Add a mock rule',
-  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network: match method, URL (contains, exact, regex, glob with * and ?), optionally headers, query and body text; respond with status, headers, body (text, json or base64) and a delay, or fail with a network error. Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. ${mockNote}`,
+  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. Saved and applied only when the app acknowledges; else isError and nothing changes. Mock tools answer with what changed; network_get_mock_config has the rules in full.`,
   input: MockRuleInputSchema,
   output: MockRuleChangeSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: false },
@@ -166,7 +159,7 @@ export const addMockRule = tool({
 export const updateMockRule = tool({
   name: 'network_update_mock_rule',
   title: 'Change a mock rule',
-  description: `Changes the given fields of a rule (name, enabled, match, action); a field given replaces it whole. ${mockNote}`,
+  description: `Changes the given fields of a rule; each replaces the old one whole. ${mockNote}`,
   input: MockRulePatchSchema.extend({
     id: z.string().min(1).describe('The rule id.'),
     match: briefSchema(MockMatchSchema, 'Replaces the match; as network_add_mock_rule takes it.').optional(),
@@ -192,7 +185,7 @@ export const removeMockRule = tool({
 export const setMockRules = tool({
   name: 'network_set_mock_rules',
   title: 'Replace all mock rules',
-  description: `Replaces the whole rule list, in order (the first enabled match wins); a rule keeps a given id or gets a new one; [] removes every rule. ${mockNote}`,
+  description: `Replaces the whole rule list, in order (the first enabled match wins); [] removes every rule. ${mockNote}`,
   input: z.object({
     rules: z
       .array(briefSchema(MockRuleWithOptionalIdSchema, 'A rule as network_add_mock_rule takes it; an id keeps its id.'))
@@ -207,7 +200,7 @@ export const setMockRules = tool({
 export const setMockingEnabled = tool({
   name: 'network_set_mocking_enabled',
   title: 'Turn mocking on or off',
-  description: `Turns all mock rules on or off at once, keeping them; off, the app gets real answers again. ${mockNote}`,
+  description: `Turns all mock rules on or off, keeping them; off, the app gets real answers. ${mockNote}`,
   input: z.object({ enabled: z.boolean() }),
   output: MockStateSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: true },
@@ -221,16 +214,10 @@ export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The session's requests as a HAR 1.2 log (oldest first), those matching the filters, for other tools (browser devtools, HAR viewers). maxEntries keeps the newest (default 5, so an answer fits a context window); bodies are cut to maxBodyChars (default 500). Narrow with the filters, or raise both for a whole-session export.`,
+  description: `The session's requests matching the filters as a HAR 1.2 log (oldest first) for browser devtools and HAR viewers: the newest maxEntries, bodies cut to maxBodyChars. Raise both for a whole-session export.`,
   input: TransactionFilterSchema.extend({
-    maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries (the newest are kept; default 5).'),
-    maxBodyChars: z
-      .number()
-      .int()
-      .min(0)
-      .max(5_000_000)
-      .default(500)
-      .describe('Longest body kept per entry (default 500).'),
+    maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries; the newest are kept.'),
+    maxBodyChars: z.number().int().min(0).max(5_000_000).default(500).describe('Longest body kept per entry.'),
   }),
   output: HarSchema,
   annotations: readOnly,
