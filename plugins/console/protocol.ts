@@ -82,7 +82,12 @@ export const MessageFilterSchema = z.object({
     .union([SourceSchema, z.array(SourceSchema).min(1).max(4)])
     .optional()
     .describe('console (console.* calls), exception (uncaught), rejection (unhandled promise rejection), inspector.'),
-  since: z.number().int().min(0).optional().describe("Only messages after this seq (a previous answer's `latest`)."),
+  since: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Only messages after this seq: a previous answer's `latest` gives what is new."),
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 

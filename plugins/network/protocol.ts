@@ -311,7 +311,7 @@ const NameValueConditionSchema = z
     equals: z.string().max(4096).optional(),
     contains: z.string().max(4096).optional(),
   })
-  .describe('Present when neither `equals` nor `contains` is given; otherwise its value must match.');
+  .describe('Must be present; with equals or contains, its value must match.');
 
 export const MockMatchSchema = z.object({
   method: z.string().min(1).max(32).optional().describe('HTTP method, case-insensitive; omitted or "*" for any.'),

@@ -40,9 +40,9 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
     });
     defer(() => mcp.close());
     const listed = await mcp.client.listTools();
-    const size = JSON.stringify(listed).length;
+    const size = Buffer.byteLength(JSON.stringify(listed));
     const perTool = listed.tools
-      .map((tool) => ({ name: tool.name, size: JSON.stringify(tool).length }))
+      .map((tool) => ({ name: tool.name, size: Buffer.byteLength(JSON.stringify(tool)) }))
       .sort((a, b) => b.size - a.size)
       .map(({ name, size }) => `${name} ${kb(size)}`)
       .join(', ');

@@ -79,6 +79,7 @@ function compactNode(node: unknown, io: 'input' | 'output', level: number): unkn
   for (const [key, value] of Object.entries(node)) {
     if (SAFE_INTEGER_BOUNDS[key] === value) continue;
     if (key === 'additionalProperties' && isAnything(value)) continue;
+    if (key === 'propertyNames' && isEqual(value, { type: 'string' })) continue; // JSON keys are strings anyway
     if (io === 'output') {
       if (OUTPUT_ONLY_LIMITS.has(key)) continue;
       if (key === 'additionalProperties' && value === false) continue;
@@ -119,6 +120,10 @@ function isStructured(node: Json): boolean {
   return ['properties', 'patternProperties', 'additionalProperties', 'anyOf', 'oneOf', 'allOf'].some(
     (key) => key in node,
   );
+}
+
+function isEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** `true` or `{}`: what JSON Schema assumes for additionalProperties when it is absent. */

@@ -10,7 +10,7 @@ export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `What the app logged (console.*) and the errors nobody caught, oldest first, as summaries: text cut to 300 characters, identical consecutive messages stored once with a count, site source-mapped. Without arguments: the newest 20. For only what is new, pass a previous answer's \`latest\` as since; page with olderCursor / newerCursor (\`remaining\` says how many more match). console_get_message has the arguments and stack.`,
+  description: `What the app logged (console.*) and the errors nobody caught, oldest first, as summaries: text cut to 300 characters, identical consecutive messages stored once with a count, site source-mapped. Without arguments: the newest 20; \`remaining\` says how many more match. console_get_message has the arguments and stack.`,
   input: MessageFilterSchema.extend({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page.'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
@@ -80,7 +80,7 @@ export const listErrors = tool({
   name: 'console_list_errors',
   worksWhenDisconnected: true,
   title: 'List errors, grouped',
-  description: `The app's errors (uncaught exceptions, unhandled rejections, console.error, failed console.assert) grouped by message and top stack frame, most recent first, with count, first and last seen, site and lastSeq (console_get_message has its stack). For only newer occurrences, pass a previous answer's \`latest\` as since.`,
+  description: `The app's errors (uncaught exceptions, unhandled rejections, console.error, failed console.assert) grouped by message and top stack frame, most recent first, with count, first and last seen, site and lastSeq (console_get_message has its stack).`,
   input: z.object({
     since: z
       .number()

@@ -48,7 +48,7 @@ export const listTransactions = tool({
   name: 'network_list_transactions',
   worksWhenDisconnected: true,
   title: 'List network requests',
-  description: `The HTTP requests the app made (fetch, XHR, Node http/https, undici), newest first, as summaries, filtered by URL, method, status, failure, mock, time. Pass nextCursor back as cursor for the next page. network_get_transaction has headers and bodies.`,
+  description: `The HTTP requests the app made (fetch, XHR, Node http/https, undici), newest first, as summaries. network_get_transaction has headers and bodies.`,
   input: TransactionFilterSchema.extend({
     limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page.'),
     cursor: z.string().max(64).optional().describe('The nextCursor of the previous page.'),
@@ -79,12 +79,15 @@ export const getTransaction = tool({
   name: 'network_get_transaction',
   worksWhenDisconnected: true,
   title: 'Get a network request',
-  description: `One request in full: headers, bodies (text or base64, cut to maxBodyChars: truncatedForOutput marks that cut, truncated the app's capture cap), timing, failure, mock rule. responseBodyAsImage returns a PNG, JPEG, GIF or WebP response as an image; includeSnippets adds cURL and fetch code.`,
+  description: `One request in full: headers, bodies (text or base64; truncatedForOutput marks a cut to maxBodyChars, truncated the app's capture cap), timing, failure, mock rule.`,
   input: z.object({
     id: z.string().min(1).describe('The transaction id from network_list_transactions.'),
     maxBodyChars: z.number().int().min(0).max(5_000_000).default(20_000).describe('Longest body text returned.'),
-    responseBodyAsImage: z.boolean().default(false).describe('Return an image response body as image content.'),
-    includeSnippets: z.boolean().default(false).describe('Add cURL and fetch snippets for the request.'),
+    responseBodyAsImage: z
+      .boolean()
+      .default(false)
+      .describe('Return a PNG, JPEG, GIF or WebP response body as an image.'),
+    includeSnippets: z.boolean().default(false).describe('Add cURL and fetch code that repeat the request.'),
   }),
   annotations: readOnly,
   handler({ id, maxBodyChars, responseBodyAsImage, includeSnippets }, ctx) {
@@ -214,7 +217,7 @@ export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The session's requests matching the filters as a HAR 1.2 log (oldest first) for browser devtools and HAR viewers: the newest maxEntries, bodies cut to maxBodyChars. Raise both for a whole-session export.`,
+  description: `The session's requests matching the filters as a HAR 1.2 log (oldest first) for browser devtools and HAR viewers. Raise maxEntries and maxBodyChars for a whole-session export.`,
   input: TransactionFilterSchema.extend({
     maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries; the newest are kept.'),
     maxBodyChars: z.number().int().min(0).max(5_000_000).default(500).describe('Longest body kept per entry.'),
