@@ -1,3 +1,5 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cleanupAfterEach } from '../test-cleanup.js';
@@ -47,6 +49,14 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
       .map(({ name, size }) => `${name} ${kb(size)}`)
       .join(', ');
     expect(size, `tools/list is ${kb(size)}: ${perTool}`).toBeLessThan(CAP);
+
+    // Loadable as sent by a strict validator (unknown keywords, formats or misplaced limits fail).
+    const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));
+    for (const tool of listed.tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        if (schema) expect(() => ajv.compile(schema), tool.name).not.toThrow();
+      }
+    }
 
     const registered = new Map(t.core.tools.registered().map((tool) => [tool.name, tool]));
     expect(listed.tools.map((tool) => tool.name).sort()).toEqual([...registered.keys()].sort());
