@@ -64,6 +64,20 @@ export interface PluginToolContext<Instance> extends ToolCallContext {
 /** Any zod object schema (strip, strict or loose). */
 export type AnyObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
 
+/** Schemas that tools/list writes as their type and a short text, not in full (see briefSchema). */
+export const schemaBriefs = z.registry<{ brief: string }>();
+
+/**
+ * The same schema (arguments are still checked in full), written in tools/list as only its type and
+ * `brief`: for a shape another tool already spells out, e.g. "a rule as network_add_mock_rule takes
+ * it", so tools/list says it once.
+ */
+export function briefSchema<T extends z.ZodType>(schema: T, brief: string): T {
+  const copy = schema.clone() as T;
+  schemaBriefs.add(copy, { brief });
+  return copy;
+}
+
 interface ToolSpecBase<I extends AnyObject, N extends string = string> {
   /** `inspector_*` for the host's own tools, `<pluginId>_*` for a plugin's; must match TOOL_NAME_PATTERN. */
   name: N;

@@ -6,9 +6,10 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { example } from '../../plugins/example/agent/index.js';
-import { defineScenario, latencyRow, type Stats, sample } from '../harness.js';
+import { type BenchRow, defineScenario, latencyRow, type Stats, sample } from '../harness.js';
 
 const ITERATIONS = 1500;
+const TOOLS_LIST_BUDGET = 24 * 1024;
 
 /**
  * An MCP tools/call of example_send_ping over Streamable HTTP: MCP client → core (routing, history)
@@ -30,7 +31,7 @@ export default defineScenario('MCP tool call', async () => {
         requestInit: { headers: { authorization: `Bearer ${t.core.mcp.token()}` } },
       }),
     );
-    await client.listTools();
+    const listed = await client.listTools();
     const call = await sample(async () => {
       const result = await client.callTool({ name: 'example_send_ping', arguments: {} });
       if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result.content)}`);
@@ -43,6 +44,7 @@ export default defineScenario('MCP tool call', async () => {
         floor,
         `n=${call.samples}; floor: POST ${http.median.toFixed(3)} + ws ${ws.median.toFixed(3)} ms`,
       ),
+      toolsListRow(listed),
     ];
   } finally {
     await client.close().catch(() => {});
@@ -50,6 +52,26 @@ export default defineScenario('MCP tool call', async () => {
     await t.stop();
   }
 });
+
+/** tools/list as an agent's context pays for it: the JSON of the result, against the 24 KB budget. */
+function toolsListRow(listed: { tools: { name: string }[] }): BenchRow {
+  const bytes = Buffer.byteLength(JSON.stringify(listed));
+  const biggest = listed.tools
+    .map((tool) => ({ name: tool.name, bytes: Buffer.byteLength(JSON.stringify(tool)) }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 3)
+    .map((tool) => `${tool.name} ${(tool.bytes / 1024).toFixed(1)}`)
+    .join(', ');
+  return {
+    scenario: `MCP tools/list (${listed.tools.length} tools)`,
+    unit: 'KB',
+    median: bytes / 1024,
+    p95: bytes / 1024,
+    floor: { name: 'budget', median: TOOLS_LIST_BUDGET / 1024 },
+    ratio: bytes / TOOLS_LIST_BUDGET,
+    note: `must be < 1x; biggest: ${biggest}`,
+  };
+}
 
 async function plainPostRoundTrip(): Promise<Stats> {
   const server = createServer((req, res) => {

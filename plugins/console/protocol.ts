@@ -68,7 +68,7 @@ export const MessageFilterSchema = z.object({
   level: z
     .union([LevelSchema, z.array(LevelSchema).min(1).max(4)])
     .optional()
-    .describe('Only these levels (debug, info, warn, error).'),
+    .describe('Only these levels.'),
   text: z
     .string()
     .max(1000)
@@ -87,7 +87,7 @@ export const MessageFilterSchema = z.object({
     .int()
     .min(0)
     .optional()
-    .describe('Only messages after this seq: pass the `latest` of a previous answer to get what is new.'),
+    .describe("Only messages after this seq: a previous answer's `latest` gives what is new."),
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 

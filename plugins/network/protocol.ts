@@ -228,11 +228,11 @@ export const TransactionFilterSchema = z.object({
         .refine((r) => r.min <= r.max, 'min must not exceed max'),
     ])
     .optional()
-    .describe('An exact status (404) or an inclusive range ({ min: 500, max: 599 }).'),
+    .describe('A status (404) or an inclusive range ({ min: 500, max: 599 }).'),
   failedOnly: z.boolean().optional().describe('Only requests that failed without a response.'),
   mockedOnly: z.boolean().optional().describe('Only requests answered by a mock rule.'),
-  since: z.number().optional().describe('Only requests started at or after this time (ms since the epoch).'),
-  until: z.number().optional().describe('Only requests started at or before this time (ms since the epoch).'),
+  since: z.number().optional().describe('Started at or after (ms since the epoch).'),
+  until: z.number().optional().describe('Started at or before (ms since the epoch).'),
 });
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
@@ -264,7 +264,7 @@ const NameValueConditionSchema = z
     equals: z.string().max(4096).optional(),
     contains: z.string().max(4096).optional(),
   })
-  .describe('Present when neither `equals` nor `contains` is given; otherwise its value must match.');
+  .describe('Must be present; with equals or contains, its value must match.');
 
 export const MockMatchSchema = z.object({
   method: z.string().min(1).max(32).optional().describe('HTTP method, case-insensitive; omitted or "*" for any.'),
@@ -400,6 +400,29 @@ export const StoreStatsSchema = z.object({
 export type StoreStats = z.infer<typeof StoreStatsSchema>;
 
 export const MockRuleChangeSchema = z.object({ rule: MockRuleSchema, config: MockConfigViewSchema });
+/** A mock rule in one line each for match and answer: what a change tool tells an MCP caller. */
+export const MockRuleSummarySchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  enabled: z.boolean(),
+  match: z.string().describe('e.g. GET glob https://host/api/* header x-a=1'),
+  action: z.string().describe('e.g. respond 500 json after 100 ms'),
+  hits: z.number().int().describe('Requests it answered in this session.'),
+});
+export type MockRuleSummary = z.infer<typeof MockRuleSummarySchema>;
+
+/** What a mock change tool answers over MCP, besides what changed: where the config stands. */
+export const MockStateSummarySchema = z.object({
+  revision: z.number().int(),
+  enabled: z.boolean().describe('Whether mocking is on.'),
+  ruleCount: z.number().int(),
+  sync: MockSyncSchema,
+});
+export type MockStateSummary = z.infer<typeof MockStateSummarySchema>;
+export const MockRuleChangeSummarySchema = MockStateSummarySchema.extend({ rule: MockRuleSummarySchema });
+export const MockRuleRemovedSummarySchema = MockStateSummarySchema.extend({ removed: z.string() });
+export const MockRulesSummarySchema = MockStateSummarySchema.extend({ rules: z.array(MockRuleSummarySchema) });
+
 export const MockRulePatchSchema = MockRuleInputSchema.partial().extend({ enabled: z.boolean().optional() });
 export type MockRulePatch = z.input<typeof MockRulePatchSchema>;
 /** A rule for setMockRules: its id is kept when given, made when not. */

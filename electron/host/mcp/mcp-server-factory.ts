@@ -1,5 +1,10 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ClientInfo } from '../../../shared/call-record.js';
 import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
@@ -26,6 +31,21 @@ says what went wrong and what to do next.`;
 
 export function toCallToolResult(result: ToolResult): CallToolResult {
   return result.toJSON() as CallToolResult;
+}
+
+export function listTools(tools: ToolService): ListToolsResult {
+  return {
+    tools: tools.list().map((info) => ({
+      name: info.name,
+      title: info.title,
+      description: info.description,
+      inputSchema: info.inputSchema as ListToolsResult['tools'][number]['inputSchema'],
+      ...(info.outputSchema
+        ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
+        : {}),
+      annotations: { ...info.annotations },
+    })),
+  };
 }
 
 /**
@@ -99,6 +119,8 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     call(request.params.name, request.params.arguments, extra.signal),
   );
+  // The schemas the registry wrote once per tool (compact, the window's too), not re-derived per request.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools));
   const unsubscribe = tools.onChanged(sync);
 
   return {

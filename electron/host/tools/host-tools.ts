@@ -34,7 +34,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_list_sessions',
     title: 'List debuggee sessions',
     description:
-      'Lists the apps (debuggee sessions) the inspector knows: id, app, device, whether it is connected (active), its plugins and connection counters. Use a session id as the sessionId argument of plugin tools.',
+      'The apps (sessions) the inspector knows, connected (active) or not, with their plugins. A session id is the sessionId of plugin tools.',
     input: z.object({
       activeOnly: z.boolean().optional().describe('Only the sessions whose app is connected now.'),
     }),
@@ -49,7 +49,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_list_plugins',
     title: 'List plugins',
     description:
-      'Lists the inspector plugins with their MCP tools and, per session, whether the plugin is active there and which version the app runs (or why it was refused).',
+      'The plugins, their tools, and per session whether each is active and which version the app runs (or why it was refused).',
     input: z.object({}),
     output: z.object({
       plugins: z.array(
@@ -167,7 +167,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_screenshot',
     title: 'Screenshot the inspector window',
     description:
-      'Captures the Porthole inspector window itself (what the developer sees) as a PNG. Needs the desktop app; a headless inspector has no window. To capture the app being debugged, use example_capture_screenshot.',
+      'The Porthole window itself (what the developer sees) as a PNG; needs the desktop app. For the debugged app, use example_capture_screenshot.',
     input: z.object({}),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AnyObject, ToolAnnotations, ToolDefinition } from '../../../shared/tool.js';
+import { type AnyObject, schemaBriefs, type ToolAnnotations, type ToolDefinition } from '../../../shared/tool.js';
 import type { EventBus } from '../event-bus.js';
+import { compactSchema } from './compact-schema.js';
 
 /** A tool as the window's tools browser lists it: the same JSON Schemas MCP clients see. */
 export interface ToolInfo {
@@ -29,13 +30,25 @@ export const SessionIdArgument = z
   .string()
   .min(1)
   .optional()
-  .describe(
-    'The debuggee session to act on (see inspector_list_sessions). Optional when exactly one connected app has this plugin.',
-  );
+  .describe('From inspector_list_sessions; omit when one connected app has this plugin.');
 
-/** JSON Schema exactly as the MCP SDK derives it from a zod 4 schema, so the window and MCP clients agree. */
+/** The JSON Schema tools/list serves and the window shows, written once per tool (see compactSchema). */
 function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
+  return compactSchema(
+    z.toJSONSchema(schema, { target: 'draft-7', io, override: writeBrief }) as Record<string, unknown>,
+    io,
+  );
+}
+
+/** A schema marked with briefSchema becomes its type and its brief. */
+function writeBrief({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: Record<string, unknown> }) {
+  const brief = schemaBriefs.get(zodSchema)?.brief;
+  if (brief === undefined) return;
+  const choices = (jsonSchema.oneOf ?? jsonSchema.anyOf) as { type?: unknown }[] | undefined;
+  const types = new Set(choices ? choices.map((choice) => choice.type) : [jsonSchema.type]);
+  const [type] = types;
+  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  Object.assign(jsonSchema, types.size === 1 && typeof type === 'string' ? { type } : {}, { description: brief });
 }
 
 /** Checks a tool for the registry and derives what it advertises. Throws with the reason it cannot be listed. */

@@ -6,15 +6,13 @@ import { CursorError, fullMessage } from './store.js';
 
 const tool = definePluginTool<ConsoleHost>();
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
-const sessionNote = 'Acts on the one connected app with the console plugin unless sessionId says which.';
-
 export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `Lists what the app logged (console.log/info/warn/error/debug/trace/assert/table/group/count/time) and the errors nobody caught, oldest first, as summaries: seq, level, kind, text (format specifiers applied, cut to 300 characters), count (identical consecutive messages are stored once), site (file:line:column, source-mapped). Without arguments: the newest 20. Filter by level, text (a substring, or a /regex/ such as /timeout|refused/i), source. To get only what is new since a previous call, pass its \`latest\` as since. Page with olderCursor / newerCursor; \`remaining\` says how many more match. Use console_get_message for full arguments and the stack. ${sessionNote}`,
+  description: `What the app logged (console.*) and the errors nobody caught, oldest first, as summaries: text cut to 300 characters, identical consecutive messages stored once with a count, site source-mapped. Without arguments: the newest 20; \`remaining\` says how many more match. console_get_message has the arguments and stack.`,
   input: MessageFilterSchema.extend({
-    limit: z.number().int().min(1).max(200).default(20).describe('Messages per page (1-200, default 20).'),
+    limit: z.number().int().min(1).max(200).default(20).describe('Messages per page.'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
   }),
   output: PageSchema,
@@ -36,16 +34,16 @@ export const getMessage = tool({
   name: 'console_get_message',
   worksWhenDisconnected: true,
   title: 'Get a console message',
-  description: `One console message in full: every argument as serialized in the app ({ $: kind } tags mark undefined, BigInt, Map, Set, Error, DOM nodes, circular references, getters, and cut values), the stack as the app printed it and as frames, each with its source-mapped place. Arguments over maxArgsChars are cut (argsTruncated). ${sessionNote}`,
+  description: `One console message in full: its arguments as serialized in the app ({ $: kind } tags mark what JSON cannot hold: undefined, BigInt, Map, Set, Error, DOM nodes, cycles, getters, cut values) and its stack, as printed and as source-mapped frames.`,
   input: z.object({
-    seq: z.number().int().min(1).describe('The seq of a message from console_list_messages (any of its occurrences).'),
+    seq: z.number().int().min(1).describe('A seq from console_list_messages (any occurrence).'),
     maxArgsChars: z
       .number()
       .int()
       .min(100)
       .max(2_000_000)
       .default(20_000)
-      .describe('Cut the arguments to about this many characters of JSON (default 20,000).'),
+      .describe('Cut the arguments to about this many characters of JSON.'),
   }),
   output: MessageSchema.extend({
     argsTruncated: z.boolean().optional().describe('Some arguments were cut to fit maxArgsChars.'),
@@ -82,16 +80,16 @@ export const listErrors = tool({
   name: 'console_list_errors',
   worksWhenDisconnected: true,
   title: 'List errors, grouped',
-  description: `The app's errors grouped by message and top stack frame, most recent first: uncaught exceptions, unhandled rejections, console.error and failed console.assert. Each group has its count, first and last seen (the app's clock), site (source-mapped) and lastSeq (pass it to console_get_message for the stack). To ask "which errors happened since my last call", pass that answer's \`latest\` as since: groups then count only newer occurrences. includeWarnings adds console.warn. ${sessionNote}`,
+  description: `The app's errors (uncaught exceptions, unhandled rejections, console.error, failed console.assert) grouped by message and top stack frame, most recent first, with count, first and last seen, site and lastSeq (console_get_message has its stack).`,
   input: z.object({
     since: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe('Only occurrences after this seq (the `latest` of a previous answer).'),
+      .describe("Only occurrences after this seq (a previous answer's `latest`)."),
     includeWarnings: z.boolean().default(false).describe('Also group warnings.'),
-    limit: z.number().int().min(1).max(200).default(20).describe('Groups per answer (default 20).'),
+    limit: z.number().int().min(1).max(200).default(20).describe('Groups per answer.'),
   }),
   output: z.object({
     groups: z.array(ErrorGroupSchema),
@@ -111,7 +109,7 @@ export const clear = tool({
   name: 'console_clear',
   worksWhenDisconnected: true,
   title: 'Clear the console',
-  description: `Forgets every console message and error group stored for the session (the app itself is not touched). ${sessionNote}`,
+  description: `Forgets the session's stored console messages and error groups (the app is not touched).`,
   input: z.object({}),
   output: z.object({ cleared: z.number().int().describe('Messages removed.') }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

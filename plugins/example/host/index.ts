@@ -65,8 +65,7 @@ async function fromApp<T>(what: string, request: Promise<T>): Promise<T> {
 const sendPing = tool({
   name: 'example_send_ping',
   title: 'Ping the app',
-  description:
-    'Sends a ping to the app through the example plugin and measures the round trip. Use it to check that the app is connected and responsive.',
+  description: 'Pings the app and measures the round trip: checks that it is connected and answering.',
   input: z.object({}),
   output: z.object({
     roundTripMs: z.number().describe('Time from sending the ping to receiving the answer, in milliseconds.'),
@@ -90,7 +89,7 @@ const captureScreenshot = tool({
   name: 'example_capture_screenshot',
   title: 'Capture a screenshot of the app',
   description:
-    "Captures the app's screen as an image: a web page renders its DOM; other apps answer through the captureScreenshot hook they pass to example(). Apps without either answer with a failure that says so.",
+    "The app's screen as an image: a web page renders its DOM; other apps answer through the captureScreenshot hook passed to example().",
   input: z.object({}),
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (_args, { instance, signal, session }) => {

@@ -80,7 +80,16 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     });
     expect(added.isError ?? false, textOf(added)).toBe(false);
     const ruleId = added.structuredContent!.rule.id as string;
-    expect(added.structuredContent!.config).toMatchObject({ revision: 1, sync: { state: 'applied' } });
+    expect(added.structuredContent).toMatchObject({
+      rule: {
+        id: ruleId,
+        name: 'slow teapot',
+        match: `GET glob ${s.url}/api/*`,
+        action: 'respond 418 text after 120 ms',
+      },
+      revision: 1,
+      sync: { state: 'applied' },
+    });
 
     const started = performance.now();
     const mocked = await fetch(`${s.url}/api/tea`);
@@ -120,6 +129,32 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
 
     const history = t.core.history.list().find((c) => c.tool === 'network_add_mock_rule' && c.status === 'failed');
     expect(history?.error).toMatch(/invalid regular expression/);
+
+    // Every change answers with what changed; the SDK client checks each against the listed schema.
+    const updated = await call('network_update_mock_rule', { id: ruleId, enabled: false });
+    expect(updated.structuredContent).toMatchObject({ rule: { id: ruleId, enabled: false }, revision: 3 });
+    const replaced = await call('network_set_mock_rules', {
+      rules: [
+        {
+          id: ruleId,
+          match: { url: { kind: 'contains', value: '/x' }, headers: [{ name: 'x-a', equals: '1' }] },
+          action: { type: 'networkError', message: 'offline' },
+        },
+      ],
+    });
+    expect(replaced.structuredContent).toMatchObject({
+      rules: [{ id: ruleId, enabled: true, match: '* contains /x header x-a=1', action: 'networkError "offline"' }],
+      revision: 4,
+      ruleCount: 1,
+    });
+    const removed = await call('network_remove_mock_rule', { id: ruleId });
+    expect(removed.structuredContent).toEqual({
+      removed: ruleId,
+      revision: 5,
+      enabled: false,
+      ruleCount: 0,
+      sync: { state: 'applied', appliedRevision: 5 },
+    });
   });
 
   it('a push the app does not acknowledge is an isError result, and the rule is not kept', async () => {

@@ -184,7 +184,21 @@ describe('network tools, run by the tool runner against a live session', () => {
         action: { type: 'respond', status: 200, body: { type: 'text', text: 'one' } },
       }),
     );
-    expect(added.config).toMatchObject({ revision: 1, sync: { state: 'applied' } });
+    // Over MCP a change answers with what changed, in one line each, not the whole config.
+    expect(added).toEqual({
+      rule: {
+        id: added.rule.id,
+        name: 'first',
+        enabled: true,
+        match: '* contains /mocked',
+        action: 'respond 200 text',
+        hits: 0,
+      },
+      revision: 1,
+      enabled: true,
+      ruleCount: 1,
+      sync: { state: 'applied', appliedRevision: 1 },
+    });
     expect(await (await fetch(`${s.url}/mocked`)).text()).toBe('one');
 
     const updated = json(
@@ -197,7 +211,7 @@ describe('network tools, run by the tool runner against a live session', () => {
         },
       }),
     );
-    expect(updated.rule).toMatchObject({ name: 'first', action: { status: 202 } });
+    expect(updated.rule).toMatchObject({ id: added.rule.id, name: 'first', action: 'respond 202 base64' });
     const second = await fetch(`${s.url}/mocked`);
     expect([second.status, await second.text()]).toEqual([202, 'two']);
     await waitFor(() => d.host.mockConfig().hits[added.rule.id] === 2, 'two hits');
@@ -211,19 +225,31 @@ describe('network tools, run by the tool runner against a live session', () => {
         ],
       }),
     );
-    expect(replaced.config.rules.map((r: { id: string }) => r.id)[0]).toBe('kept-id');
-    expect(replaced.config.rules).toHaveLength(2);
+    expect(replaced.rules).toEqual([
+      { id: 'kept-id', enabled: true, match: '* contains /a', action: 'networkError', hits: 0 },
+      { id: expect.any(String), enabled: true, match: '* contains /b', action: 'respond 204', hits: 0 },
+    ]);
+    expect(replaced).toMatchObject({ revision: 3, ruleCount: 2 });
     expect(await (await fetch(`${s.url}/mocked`)).text()).toMatch(/^answer to GET \/mocked/);
 
     const off = json(await call('network_set_mocking_enabled', { enabled: false }));
-    expect(off.config.enabled).toBe(false);
+    expect(off).toMatchObject({ enabled: false, ruleCount: 2, revision: 4 });
+    expect(off.rules).toBeUndefined();
     expect(d.plugin.mockConfig().enabled).toBe(false);
 
     const removed = json(await call('network_remove_mock_rule', { id: 'kept-id' }));
-    expect(removed.config.rules).toHaveLength(1);
+    expect(removed).toMatchObject({ removed: 'kept-id', ruleCount: 1, revision: 5 });
     const again = await call('network_remove_mock_rule', { id: 'kept-id' });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/there is no mock rule "kept-id"/);
     expect(d.plugin.mockConfig()).toMatchObject({ revision: 5, enabled: false });
+    // The window's tool runner keeps the whole config.
+    const viaWindow = json(await call('network_set_mocking_enabled', { enabled: true }, 'ui'));
+    expect(viaWindow.config).toMatchObject({
+      revision: 6,
+      enabled: true,
+      rules: [{ match: { url: { kind: 'contains', value: '/b' } }, action: { type: 'respond', status: 204 } }],
+      hits: {},
+    });
   });
 });

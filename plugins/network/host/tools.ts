@@ -1,14 +1,19 @@
 import { z } from 'zod';
-import { definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
+import { briefSchema, definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import { HarSchema } from '../har-schema.js';
 import {
   type Body,
+  MockActionSchema,
   MockConfigViewSchema,
-  MockRuleChangeSchema,
+  MockMatchSchema,
+  MockRuleChangeSummarySchema,
   MockRuleInputSchema,
   MockRulePatchSchema,
+  MockRuleRemovedSummarySchema,
+  MockRulesSummarySchema,
   MockRuleWithOptionalIdSchema,
+  MockStateSummarySchema,
   SortOrderSchema,
   type Transaction,
   TransactionFilterSchema,
@@ -16,6 +21,7 @@ import {
 } from '../protocol.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
+import { summarizeRule, summarizeState } from './mock-summary.js';
 import { redactSensitive } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
@@ -38,17 +44,15 @@ export function limitBody(body: Body | undefined, max: number): (Body & { trunca
   return { ...body, data: body.data.slice(0, keep), truncatedForOutput: true };
 }
 
-export const sessionNote = 'Acts on the one connected app with the network plugin unless sessionId says which.';
-
 export const listTransactions = tool({
   name: 'network_list_transactions',
   worksWhenDisconnected: true,
   title: 'List network requests',
-  description: `Lists the HTTP requests the app made (fetch, XMLHttpRequest, http/https), newest first, as summaries: id, method, URL, status, state (pending/complete/failed), duration, sizes, mock rule. Filter by URL text, method, status or status range, failures, mocked requests, time. Pages with cursor (default 25, at most 500 per page; pass nextCursor back as cursor while one is given). Use network_get_transaction for headers and bodies. ${sessionNote}`,
+  description: `The HTTP requests the app made (fetch, XHR, Node http/https, undici), newest first, as summaries. network_get_transaction has headers and bodies.`,
   input: TransactionFilterSchema.extend({
-    limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page (1-500, default 25).'),
+    limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page.'),
     cursor: z.string().max(64).optional().describe('The nextCursor of the previous page.'),
-    order: SortOrderSchema.default('newest').describe('newest (default) or oldest first.'),
+    order: SortOrderSchema.default('newest'),
   }),
   output: TransactionPageSchema.extend({
     pending: z.number().int().describe('Requests still waiting for their response, in the whole session.'),
@@ -75,18 +79,15 @@ export const getTransaction = tool({
   name: 'network_get_transaction',
   worksWhenDisconnected: true,
   title: 'Get a network request',
-  description: `One request in full: request and response headers and bodies, timing, failure, mock rule. Bodies are text or base64 (binary), cut to maxBodyChars (truncatedForOutput marks a cut; truncated marks a body the app's capture cap cut). With responseBodyAsImage, an image response (PNG, JPEG, GIF, WebP) comes back as an image. includeSnippets adds cURL and fetch code that repeat the request. ${sessionNote}`,
+  description: `One request in full: headers, bodies (text or base64; truncatedForOutput marks a cut to maxBodyChars, truncated the app's capture cap), timing, failure, mock rule.`,
   input: z.object({
     id: z.string().min(1).describe('The transaction id from network_list_transactions.'),
-    maxBodyChars: z
-      .number()
-      .int()
-      .min(0)
-      .max(5_000_000)
-      .default(20_000)
-      .describe('Longest body text returned (default 20000).'),
-    responseBodyAsImage: z.boolean().default(false).describe('Return an image response body as image content.'),
-    includeSnippets: z.boolean().default(false).describe('Add cURL and fetch snippets for the request.'),
+    maxBodyChars: z.number().int().min(0).max(5_000_000).default(20_000).describe('Longest body text returned.'),
+    responseBodyAsImage: z
+      .boolean()
+      .default(false)
+      .describe('Return a PNG, JPEG, GIF or WebP response body as an image.'),
+    includeSnippets: z.boolean().default(false).describe('Add cURL and fetch code that repeat the request.'),
   }),
   annotations: readOnly,
   handler({ id, maxBodyChars, responseBodyAsImage, includeSnippets }, ctx) {
@@ -125,7 +126,7 @@ function imageOf(tx: Transaction): ToolResult {
 export const clearTransactions = tool({
   name: 'network_clear_transactions',
   title: 'Clear network requests',
-  description: `Forgets every captured request of the session (mock rules stay). ${sessionNote}`,
+  description: `Forgets every captured request of the session (mock rules stay).`,
   input: z.object({}),
   output: z.object({ cleared: z.number().int() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -136,82 +137,90 @@ export const getMockConfig = tool({
   name: 'network_get_mock_config',
   worksWhenDisconnected: true,
   title: 'Get mock rules',
-  description: `The app's mock rules (saved per app, applied inside the app: the first enabled match wins), whether mocking is on, how often each rule fired in this session (hits), and whether the app has applied the current rules (sync). ${sessionNote}`,
+  description: `The app's mock rules in full (saved per app, applied inside it: the first enabled match wins), whether mocking is on, hits per rule this session, and whether the app applied them (sync).`,
   input: z.object({}),
   output: MockConfigViewSchema,
   annotations: readOnly,
   handler: (_args, { instance }) => instance.mockConfig(),
 });
 
-const mockNote =
-  'The rules are pushed to the app and saved only when it acknowledges; if it refuses or does not answer, the call fails with "failed to apply on the debuggee" and nothing changes.';
+const mockNote = 'Applied when the app acknowledges, else nothing changes.';
+
+const change = { readOnlyHint: false, openWorldHint: false } as const;
 
 export const addMockRule = tool({
   name: 'network_add_mock_rule',
   title: 'Add a mock rule',
-  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network: match on method, URL (contains, exact, regex, glob with * and ?), and optionally headers, query parameters and body text; answer with status, headers, body (text, json or base64) and an optional delay, or fail with a network error. Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. ${mockNote} ${sessionNote}`,
+  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. Saved and applied only when the app acknowledges; else isError and nothing changes. Mock tools answer with what changed; network_get_mock_config has the rules in full.`,
   input: MockRuleInputSchema,
-  output: MockRuleChangeSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  output: MockRuleChangeSummarySchema,
+  annotations: { ...change, destructiveHint: false, idempotentHint: false },
   handler: (rule, { instance, signal }) => instance.addMockRule(rule, signal),
+  mcpResult: ({ rule, config }) => ({ rule: summarizeRule(rule, config), ...summarizeState(config) }),
 });
 
 export const updateMockRule = tool({
   name: 'network_update_mock_rule',
   title: 'Change a mock rule',
-  description: `Changes the given fields of a rule (name, enabled, match, action); a field given replaces it whole. ${mockNote} ${sessionNote}`,
-  input: MockRulePatchSchema.extend({ id: z.string().min(1).describe('The rule id from network_get_mock_config.') }),
-  output: MockRuleChangeSchema,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  description: `Changes the given fields of a rule; each replaces the old one whole. ${mockNote}`,
+  input: MockRulePatchSchema.extend({
+    id: z.string().min(1).describe('The rule id.'),
+    match: briefSchema(MockMatchSchema, 'Replaces the match; as network_add_mock_rule takes it.').optional(),
+    action: briefSchema(MockActionSchema, 'Replaces the action; as network_add_mock_rule takes it.').optional(),
+  }),
+  output: MockRuleChangeSummarySchema,
+  annotations: { ...change, destructiveHint: true, idempotentHint: true },
   handler: ({ id, ...patch }, { instance, signal }) => instance.updateMockRule(id, patch, signal),
+  mcpResult: ({ rule, config }) => ({ rule: summarizeRule(rule, config), ...summarizeState(config) }),
 });
 
 export const removeMockRule = tool({
   name: 'network_remove_mock_rule',
   title: 'Remove a mock rule',
-  description: `Removes a rule. ${mockNote} ${sessionNote}`,
-  input: z.object({ id: z.string().min(1).describe('The rule id from network_get_mock_config.') }),
-  output: z.object({ config: MockConfigViewSchema }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler: async ({ id }, { instance, signal }) => ({ config: await instance.removeMockRule(id, signal) }),
+  description: `Removes a rule. ${mockNote}`,
+  input: z.object({ id: z.string().min(1).describe('The rule id.') }),
+  output: MockRuleRemovedSummarySchema,
+  annotations: { ...change, destructiveHint: true, idempotentHint: false },
+  handler: async ({ id }, { instance, signal }) => ({ config: await instance.removeMockRule(id, signal), removed: id }),
+  mcpResult: ({ config, removed }) => ({ removed, ...summarizeState(config) }),
 });
 
 export const setMockRules = tool({
   name: 'network_set_mock_rules',
   title: 'Replace all mock rules',
-  description: `Replaces the whole rule list, in order (the first enabled match wins); rules keep a given id or get a new one. An empty list removes every rule. ${mockNote} ${sessionNote}`,
-  input: z.object({ rules: z.array(MockRuleWithOptionalIdSchema).max(500) }),
-  output: z.object({ config: MockConfigViewSchema }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  description: `Replaces the whole rule list, in order (the first enabled match wins); [] removes every rule. ${mockNote}`,
+  input: z.object({
+    rules: z
+      .array(briefSchema(MockRuleWithOptionalIdSchema, 'A rule as network_add_mock_rule takes it; an id keeps its id.'))
+      .max(500),
+  }),
+  output: MockRulesSummarySchema,
+  annotations: { ...change, destructiveHint: true, idempotentHint: true },
   handler: async ({ rules }, { instance, signal }) => ({ config: await instance.setMockRules(rules, signal) }),
+  mcpResult: ({ config }) => ({ rules: config.rules.map((r) => summarizeRule(r, config)), ...summarizeState(config) }),
 });
 
 export const setMockingEnabled = tool({
   name: 'network_set_mocking_enabled',
   title: 'Turn mocking on or off',
-  description: `Turns all mock rules on or off at once, keeping them; off, the app gets real answers again. ${mockNote} ${sessionNote}`,
+  description: `Turns all mock rules on or off, keeping them; off, the app gets real answers. ${mockNote}`,
   input: z.object({ enabled: z.boolean() }),
-  output: z.object({ config: MockConfigViewSchema }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: MockStateSummarySchema,
+  annotations: { ...change, destructiveHint: false, idempotentHint: true },
   handler: async ({ enabled }, { instance, signal }) => ({
     config: await instance.setMockingEnabled(enabled, signal),
   }),
+  mcpResult: ({ config }) => summarizeState(config),
 });
 
 export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The session's requests as a HAR 1.2 log (oldest first), those matching the filters, for other tools (browser devtools, HAR viewers). maxEntries keeps the newest (default 5, so an answer fits a context window); bodies are cut to maxBodyChars (default 500). Narrow with the filters, or raise both for a whole-session export. ${sessionNote}`,
+  description: `The session's requests matching the filters as a HAR 1.2 log (oldest first) for browser devtools and HAR viewers. Raise maxEntries and maxBodyChars for a whole-session export.`,
   input: TransactionFilterSchema.extend({
-    maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries (the newest are kept; default 5).'),
-    maxBodyChars: z
-      .number()
-      .int()
-      .min(0)
-      .max(5_000_000)
-      .default(500)
-      .describe('Longest body kept per entry (default 500).'),
+    maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries; the newest are kept.'),
+    maxBodyChars: z.number().int().min(0).max(5_000_000).default(500).describe('Longest body kept per entry.'),
   }),
   output: HarSchema,
   annotations: readOnly,
@@ -238,7 +247,7 @@ export const exportHar = tool({
 export const importHar = tool({
   name: 'network_import_har',
   title: 'Import a HAR file',
-  description: `Adds the requests of a HAR 1.2 log (as JSON text or an object) to the session, marked as imported, so they can be listed, read and exported like captured ones. ${sessionNote}`,
+  description: `Adds the requests of a HAR 1.2 log (as JSON text or an object) to the session, marked as imported, so they can be listed, read and exported like captured ones.`,
   input: z.object({
     har: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('The HAR file: its JSON text or object.'),
     source: z.string().max(500).optional().describe('Where it came from (a file name), shown beside the requests.'),
