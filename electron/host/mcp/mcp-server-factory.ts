@@ -56,13 +56,22 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   const registered = new Map<string, { tool: unknown; handle: RegisteredTool }>();
   const sync = () => {
     const current = new Map(tools.registered().map((tool) => [tool.name, tool]));
+    const listed = new Set(tools.listedFor(client()).map((tool) => tool.name));
     for (const [name, { tool, handle }] of registered) {
       if (current.get(name) === tool) continue;
       handle.remove();
       registered.delete(name);
     }
     for (const [name, tool] of current) {
-      if (registered.has(name)) continue;
+      const existing = registered.get(name);
+      if (existing) {
+        // Denied tools stay registered but unlisted; each change sends notifications/tools/list_changed.
+        if (existing.handle.enabled !== listed.has(name)) {
+          if (listed.has(name)) existing.handle.enable();
+          else existing.handle.disable();
+        }
+        continue;
+      }
       const handle = server.registerTool(
         name,
         {
@@ -75,6 +84,7 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
         // Not reached: tools/call is answered below. Kept equivalent in case the SDK routes here.
         ((args: unknown, extra: { signal: AbortSignal }) => call(name, args, extra.signal)) as never,
       );
+      if (!listed.has(name)) handle.disable();
       registered.set(name, { tool, handle });
     }
   };
@@ -83,7 +93,9 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     call(request.params.name, request.params.arguments, extra.signal),
   );
-  const unsubscribe = tools.onChanged(sync);
+  const unsubscribe = tools.onListChanged(sync);
+  // A client's own permissions apply once it has said who it is.
+  server.server.oninitialized = sync;
 
   return {
     server,
