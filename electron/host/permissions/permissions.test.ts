@@ -3,11 +3,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { addMockRule } from '../../../plugins/network/host/tools.js';
+import { describeAction, describeMatch } from '../../../plugins/network/mock-describe.js';
 import type { PermissionAsk } from '../../../shared/permissions.js';
 import { defineTool } from '../../../shared/tool.js';
 import { connectMcpClient, type McpTransportKind } from '../mcp/mcp-testing.js';
 import { startTestCore, waitFor } from '../testing.js';
+import { registeredTool } from '../tools/tool-registry.js';
 import { BridgeClient } from '../ui-bridge/bridge-testing.js';
+import { describeChange } from './permissions.js';
 import { permissionsPath } from './permissions-file.js';
 
 type TestCore = Awaited<ReturnType<typeof startTestCore>>;
@@ -321,5 +325,30 @@ describe('the permissions file', () => {
     } finally {
       await third.stop();
     }
+  });
+});
+
+describe('what the prompt says a call changes', () => {
+  it("describes a mock rule as the Mocks tab does, and falls back to the tool's annotations", () => {
+    const rule = {
+      match: { method: 'GET', url: { kind: 'contains' as const, value: '/api/user' } },
+      action: { type: 'respond' as const, status: 500, body: { type: 'json' as const, json: { error: 'boom' } } },
+    };
+    const add = registeredTool(addMockRule, 'network');
+    expect(describeChange(add, rule)).toBe(
+      `Adds a mock rule, so matching requests get this answer inside the app: ${describeMatch(rule.match)} → ${describeAction(rule.action)}.`,
+    );
+    expect(describeChange(add, rule)).toContain('GET, URL contains "/api/user" → respond 500 with a json body');
+    const plain = registeredTool(
+      defineTool({
+        name: 'inspector_test_wipe',
+        title: 'Wipe',
+        description: 'Wipes.',
+        input: z.object({}),
+        annotations: { destructiveHint: true },
+        handler: () => 'ok',
+      }),
+    );
+    expect(describeChange(plain, {})).toMatch(/^Wipe: .* may delete or overwrite/);
   });
 });

@@ -110,6 +110,7 @@ export const listErrors = tool({
 export const clear = tool({
   name: 'console_clear',
   worksWhenDisconnected: true,
+  describeChange: () => 'Forgets every console message and error group stored for the session.',
   title: 'Clear the console',
   description: `Forgets every console message and error group stored for the session (the app itself is not touched). ${sessionNote}`,
   input: z.object({}),
