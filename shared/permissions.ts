@@ -181,3 +181,26 @@ export const PermissionsViewSchema = z.object({
   grants: z.array(SessionGrantSchema),
 });
 export type PermissionsView = z.infer<typeof PermissionsViewSchema>;
+
+/** A decision in words, as the call history shows who decided. */
+export function describeDecision(decision: CallDecision): string {
+  switch (decision.by) {
+    case 'user':
+      if (decision.outcome === 'declined') return 'Declined by the user in the window';
+      return decision.scope === 'session'
+        ? 'Allowed by the user for this client until the inspector stops'
+        : 'Allowed once by the user in the window';
+    case 'session-grant':
+      return 'Allowed: the user allowed it for this client earlier ("for this session")';
+    case 'policy':
+      return 'Denied by the permissions (the tool is set to deny)';
+    case 'read-only':
+      return 'Denied by the read-only switch';
+    case 'timeout':
+      return 'Refused: nobody answered the prompt in time';
+    case 'headless-setting':
+      return decision.outcome === 'allowed'
+        ? 'Allowed: no window was open and the setting allows it then'
+        : 'Refused: no window was open to ask, and the setting denies it then';
+  }
+}

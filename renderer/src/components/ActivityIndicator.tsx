@@ -40,7 +40,7 @@ export function ActivityIndicator() {
       title = `${state.call.client?.name ?? 'An agent'} is running ${state.tool}`;
       break;
     case 'flash':
-      label = `${state.status === 'failed' ? 'Failed' : 'Ran'} ${state.tool}`;
+      label = `${state.status === 'failed' ? 'Failed' : state.status === 'refused' ? 'Refused' : 'Ran'} ${state.tool}`;
       title = `${state.call.client?.name ?? 'An agent'} just ran ${state.tool}`;
       break;
   }

@@ -1,5 +1,6 @@
 import { type Ref, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallDetail, CallSummary } from '../../../shared/bridge.js';
+import { describeDecision } from '../../../shared/permissions.js';
 import { useBridge } from '../bridge/context.js';
 import { FailedMark } from '../components/FailedMark.js';
 import { JsonTree } from '../components/JsonTree.js';
@@ -105,6 +106,7 @@ export function HistoryView() {
             <option value="succeeded">Succeeded</option>
             <option value="running">Running</option>
             <option value="cancelled">Cancelled</option>
+            <option value="refused">Refused (permissions)</option>
           </select>
           <select aria-label="Tool" value={filters.tool} onChange={(e) => setFilters({ tool: e.target.value })}>
             <option value="">All tools</option>
@@ -195,7 +197,7 @@ export function HistoryView() {
   );
 }
 
-export function Status({ call }: { call: Pick<CallSummary, 'status'> }) {
+export function Status({ call }: { call: Pick<CallSummary, 'status' | 'decision'> }) {
   switch (call.status) {
     case 'failed':
       return <FailedMark />;
@@ -203,6 +205,12 @@ export function Status({ call }: { call: Pick<CallSummary, 'status'> }) {
       return <span className="status-running">● Running</span>;
     case 'cancelled':
       return <span className="muted">Cancelled</span>;
+    case 'refused':
+      return (
+        <span className="status-refused" title={call.decision && describeDecision(call.decision)}>
+          ⊘ Refused
+        </span>
+      );
     default:
       return <span className="status-ok">✓ OK</span>;
   }
@@ -261,10 +269,16 @@ function CallDetailPane({ id, summary, ref }: { id: string; summary?: CallSummar
           <dd>
             <Status call={call} />
           </dd>
+          {call.decision && (
+            <>
+              <dt>Decision</dt>
+              <dd data-testid="call-decision">{describeDecision(call.decision)}</dd>
+            </>
+          )}
           {call.error && (
             <>
-              <dt>Error</dt>
-              <dd className="status-failed">{call.error}</dd>
+              <dt>{call.status === 'refused' ? 'Told the agent' : 'Error'}</dt>
+              <dd className={call.status === 'refused' ? undefined : 'status-failed'}>{call.error}</dd>
             </>
           )}
           <dt>Started</dt>
