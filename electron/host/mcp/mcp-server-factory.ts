@@ -62,13 +62,15 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
       handle.remove();
       registered.delete(name);
     }
+    let shown = false;
     for (const [name, tool] of current) {
       const existing = registered.get(name);
       if (existing) {
-        // Denied tools stay registered but unlisted; each change sends notifications/tools/list_changed.
+        // Denied tools stay registered but unlisted (the SDK lists enabled tools only). Flipped
+        // here, not with enable()/disable(), so a policy change sends one list_changed, not one per tool.
         if (existing.handle.enabled !== listed.has(name)) {
-          if (listed.has(name)) existing.handle.enable();
-          else existing.handle.disable();
+          existing.handle.enabled = listed.has(name);
+          shown = true;
         }
         continue;
       }
@@ -84,9 +86,10 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
         // Not reached: tools/call is answered below. Kept equivalent in case the SDK routes here.
         ((args: unknown, extra: { signal: AbortSignal }) => call(name, args, extra.signal)) as never,
       );
-      if (!listed.has(name)) handle.disable();
+      if (!listed.has(name)) handle.enabled = false;
       registered.set(name, { tool, handle });
     }
+    if (shown && server.isConnected()) server.sendToolListChanged();
   };
   sync();
   // Arguments are checked by the ToolService, not by the SDK: a call with bad arguments must reach the history too.

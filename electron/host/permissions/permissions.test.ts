@@ -138,6 +138,9 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     const before = listChanged;
     t.core.permissions.set({ readOnly: true });
     await waitFor(() => listChanged > before, 'notifications/tools/list_changed');
+    await new Promise((r) => setTimeout(r, 150));
+    // One notification for the whole change, not one per tool.
+    expect(listChanged).toBe(before + 1);
     const names = await listed();
     for (const tool of t.core.tools.list()) {
       expect(names.includes(tool.name), tool.name).toBe(tool.annotations.readOnlyHint === true);
