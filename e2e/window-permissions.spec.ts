@@ -85,6 +85,7 @@ test.describe('with a window open', () => {
         '"user is down": GET, URL contains "/api/user" → respond 500 with a json body',
       );
       await expect(dialog).toContainText('over HTTP');
+      await expect(page.locator('.activity')).toContainText('Waiting for you: network_add_mock_rule');
       await expect(dialog.getByRole('region', { name: 'Arguments' })).toContainText('/api/user');
       // The dialog has the focus, not a button: a key pressed while typing elsewhere does not answer it.
       await expect(dialog).toBeFocused();

@@ -195,6 +195,22 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     expect(late).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 
+  it('the window sets the policy through the bridge: a preset, a bad policy refused with what is wrong', async () => {
+    const w = await openWindow();
+    const view = await w.result<{ tools: { name: string; permission: string }[] }>('permissions.preset', {
+      preset: 'ask-before-changes',
+    });
+    const of = (name: string) => view.tools.find((tool) => tool.name === name)?.permission;
+    expect(of(CHANGE)).toBe('ask');
+    expect(of('network_add_mock_rule')).toBe('ask');
+    expect(of(READ)).toBe('allow');
+    await waitFor(() => w.events('permissions:changed').length > 0, 'permissions:changed');
+    const bad = await w.request('permissions.set', { policy: { tools: { [CHANGE]: 'maybe' } } });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-params' } });
+    expect(!bad.ok && bad.error.message).toMatch(/allow.*ask.*deny/);
+    expect(t.core.permissions.policy().tools[CHANGE]).toBe('ask');
+  });
+
   it('ask: declined in the window, the call is refused with a message to ask the user, recorded as declined', async () => {
     t.core.permissions.set({ tools: { [CHANGE]: 'ask' } });
     const w = await openWindow();

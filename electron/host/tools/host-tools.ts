@@ -106,7 +106,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_get_status',
     title: 'Inspector status',
     description:
-      'The inspector version, its ports and URLs, how many sessions it has (and how many are connected), and the MCP clients connected to it.',
+      'The inspector version, its ports and URLs, how many sessions it has (and how many are connected), the MCP clients connected to it, and what you may do: each tool allowed, asked (the user approves in the window) or denied.',
     input: z.object({}),
     output: z.object({
       version: z.string(),

@@ -9,6 +9,7 @@ import { type GridColumn, VirtualGrid } from '../components/VirtualGrid.js';
 import { closeOnEscape } from '../keys.js';
 import { clientLabel, filterCalls, NO_FILTERS, useHistory } from '../stores/history.js';
 import { useNav } from '../stores/nav.js';
+import { usePermissions } from '../stores/permissions.js';
 import { useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
 
@@ -197,12 +198,18 @@ export function HistoryView() {
   );
 }
 
-export function Status({ call }: { call: Pick<CallSummary, 'status' | 'decision'> }) {
+/** A running call that waits for the user's answer says so. */
+function Running({ callId }: { callId?: string }) {
+  const waiting = usePermissions((s) => callId !== undefined && s.asks.some((a) => a.callId === callId));
+  return <span className="status-running">{waiting ? '● Waiting for you' : '● Running'}</span>;
+}
+
+export function Status({ call }: { call: Pick<CallSummary, 'status' | 'decision'> & { id?: string } }) {
   switch (call.status) {
     case 'failed':
       return <FailedMark />;
     case 'running':
-      return <span className="status-running">● Running</span>;
+      return <Running callId={call.id} />;
     case 'cancelled':
       return <span className="muted">Cancelled</span>;
     case 'refused':
