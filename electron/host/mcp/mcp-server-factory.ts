@@ -43,10 +43,21 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
     return info ? { name: info.name, version: info.version } : undefined;
   };
 
-  const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+  const call = async (
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    progress?: (message: string, n: number) => void,
+  ): Promise<CallToolResult> => {
     options.onCallsInFlight?.(1);
+    let notices = 0;
     try {
-      const { result } = await tools.call(name, args, { surface: options.surface, client: client(), signal });
+      const { result } = await tools.call(name, args, {
+        surface: options.surface,
+        client: client(),
+        signal,
+        onWaiting: progress && ((message) => progress(message, ++notices)),
+      });
       return toCallToolResult(result);
     } finally {
       options.onCallsInFlight?.(-1);
@@ -93,9 +104,19 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   };
   sync();
   // Arguments are checked by the ToolService, not by the SDK: a call with bad arguments must reach the history too.
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    call(request.params.name, request.params.arguments, extra.signal),
-  );
+  // A call waiting for the user's permission sends progress to clients that asked for it, so they
+  // can say what is happening (and, with resetTimeoutOnProgress, keep waiting).
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const progressToken = request.params._meta?.progressToken;
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (message: string, n: number) =>
+            void extra
+              .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: n, message } })
+              .catch(() => {});
+    return call(request.params.name, request.params.arguments, extra.signal, progress);
+  });
   const unsubscribe = tools.onListChanged(sync);
   // A client's own permissions apply once it has said who it is.
   server.server.oninitialized = sync;

@@ -160,8 +160,16 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     t.core.permissions.set({ tools: { [CHANGE]: 'ask' } });
     const w = await openWindow();
     const count = changes;
-    const pending = call(CHANGE, { by: 5 });
+    const progress: string[] = [];
+    const pending = mcp.callTool({ name: CHANGE, arguments: { by: 5 } }, undefined, {
+      onprogress: ({ message }) => progress.push(message ?? ''),
+    }) as Promise<Result>;
     const ask = await nextAsk(w);
+    // A client that asked for progress hears that the call waits for the user.
+    await waitFor(() => progress[0], 'a progress notification');
+    expect(progress[0]).toMatch(
+      /^waiting for the user to allow inspector_test_change in the Porthole window \(\d+ s left/,
+    );
     expect(ask).toMatchObject({
       tool: CHANGE,
       client: clientInfo,

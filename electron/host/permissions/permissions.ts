@@ -41,7 +41,12 @@ export interface AskRequest {
   surface: CallSurface;
   client?: ClientInfo;
   signal: AbortSignal;
+  /** Told when the question is asked and every few seconds while it waits (what is left). */
+  onWaiting?(message: string): void;
 }
+
+/** How often a waiting call says it is still waiting. */
+export const WAITING_NOTICE_MS = 5000;
 
 /** A policy that is not valid; the message says what to fix. */
 export class PolicyError extends Error {
@@ -193,9 +198,22 @@ export class Permissions {
       expiresAt: now + timeoutMs,
     };
     return new Promise<Gate>((resolve) => {
+      const waiting = () => {
+        const left = Math.max(0, Math.ceil((ask.expiresAt - Date.now()) / 1000));
+        try {
+          request.onWaiting?.(
+            `waiting for the user to allow ${tool.name} in the Porthole window (${left} s left; no answer is a denial)`,
+          );
+        } catch {
+          // the caller's own notice; it does not decide anything
+        }
+      };
+      const notices = setInterval(waiting, WAITING_NOTICE_MS);
+      notices.unref?.();
       const finish = (gate: Gate) => {
         if (!this.pending.delete(ask.id)) return;
         clearTimeout(timer);
+        clearInterval(notices);
         request.signal.removeEventListener('abort', onAbort);
         this.deps.bus.emit('permission:settled', { askId: ask.id, callId: ask.callId, decision: gate.decision });
         resolve(gate);
@@ -215,6 +233,7 @@ export class Permissions {
       request.signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(ask.id, { ask, grantKey, settle: finish });
       this.deps.bus.emit('permission:ask', { ask });
+      waiting();
     });
   }
 

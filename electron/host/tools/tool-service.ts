@@ -17,6 +17,8 @@ export interface CallOptions {
   client?: ClientInfo;
   /** Cancels the call and the debuggee request it is waiting for. */
   signal?: AbortSignal;
+  /** Told while the call waits for the user's permission (MCP progress notifications). */
+  onWaiting?(message: string): void;
 }
 
 export interface ToolCall {
@@ -139,6 +141,7 @@ export class ToolService {
         surface: options.surface,
         client: options.client,
         signal,
+        onWaiting: options.onWaiting,
       });
     };
     if (!tool.plugin) {
