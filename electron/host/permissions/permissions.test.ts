@@ -248,6 +248,22 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     expect(view.grants).toContainEqual(expect.objectContaining({ client: clientInfo.name, tool: CHANGE }));
   });
 
+  it('ask: a client that gives up while the window is asking closes the prompt; the call is cancelled', async () => {
+    t.core.permissions.set({ tools: { [CHANGE]: 'ask' } });
+    const w = await openWindow();
+    const count = changes;
+    const controller = new AbortController();
+    const pending = mcp.callTool({ name: CHANGE, arguments: {} }, undefined, { signal: controller.signal });
+    const ask = await nextAsk(w);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    const settled = await waitFor(() => w.events('permission:settled')[0], 'permission:settled');
+    expect(settled.data).toEqual({ askId: ask.id, callId: ask.callId });
+    await waitFor(() => t.core.history.get(ask.callId)?.status === 'cancelled', 'the call to be cancelled');
+    expect(t.core.permissions.asks()).toEqual([]);
+    expect(changes).toBe(count);
+  });
+
   it('ask: no answer within the timeout is a denial that says to ask the user', async () => {
     t.core.permissions.set({ tools: { [CHANGE]: 'ask' }, askTimeoutMs: 300 });
     const w = await openWindow();
