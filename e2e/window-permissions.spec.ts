@@ -174,6 +174,38 @@ test.describe('with a window open', () => {
     }
   });
 
+  test('a per-client entry set in the window applies to that client only', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openWindow(page, inspector);
+    const strict = await mcpClient(inspector, 'e2e-agent');
+    const other = await mcpClient(inspector, 'other-agent');
+    try {
+      const names = async (c: typeof strict) => (await c.client.listTools()).tools.map((t) => t.name);
+      await openPermissions(page);
+      const scope = page.getByTestId('permission-scope');
+      await expect(scope.locator('option')).toHaveCount(3);
+      await scope.selectOption({ label: 'the client “e2e-agent”' });
+      await row(page, 'network_clear_transactions').getByRole('radio', { name: 'Deny' }).check();
+      await expect(row(page, 'network_clear_transactions')).toContainText('set for this client');
+      await screenshot(page, 'permissions-per-client');
+      await expect.poll(async () => (await names(strict)).includes('network_clear_transactions')).toBe(false);
+      expect(await names(other)).toContain('network_clear_transactions');
+      const refused = (await strict.client.callTool({ name: 'network_clear_transactions', arguments: {} })) as Result;
+      expect(textOf(refused)).toMatch(/for the client "e2e-agent"/);
+
+      // Back to the setting for all clients.
+      await row(page, 'network_clear_transactions')
+        .getByRole('button', { name: 'Use the setting for all clients' })
+        .click();
+      await expect.poll(async () => (await names(strict)).includes('network_clear_transactions')).toBe(true);
+      await scope.selectOption({ label: 'all clients' });
+      await expect(row(page, 'network_clear_transactions')).toHaveAttribute('data-permission', 'allow');
+    } finally {
+      await strict.close();
+      await other.close();
+    }
+  });
+
   test('the read-only switch hides every tool that changes something from the agent', async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await openWindow(page, inspector);

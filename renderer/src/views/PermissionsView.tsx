@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import type {
-  Permission,
-  PermissionPolicy,
-  PermissionPreset,
-  ToolPermissionView,
-  PermissionsView as View,
+import {
+  effectivePermission,
+  type Permission,
+  type PermissionPolicy,
+  type PermissionPreset,
+  type ToolPermissionView,
+  type PermissionsView as View,
 } from '../../../shared/permissions.js';
 import { useBridge } from '../bridge/context.js';
+import { useMcp } from '../stores/mcp.js';
 import { usePermissions, withPolicy } from '../stores/permissions.js';
 import { formatTimeOfDay } from '../time.js';
 
@@ -17,10 +19,33 @@ const CHOICES: { value: Permission; label: string }[] = [
 ];
 
 /** Why a tool has its permission, for the person reading the table. */
-function sourceNote(tool: ToolPermissionView): string | undefined {
-  if (tool.source === 'read-only') return 'denied by the read-only switch';
-  if (tool.source === 'default') return 'default';
-  return undefined;
+function sourceNote(tool: ToolPermissionView, scoped: boolean): string | undefined {
+  switch (tool.source) {
+    case 'read-only':
+      return 'denied by the read-only switch';
+    case 'client-read-only':
+      return 'denied: this client is read-only';
+    case 'default':
+      return 'default';
+    case 'tool':
+      return scoped ? 'as for all clients' : undefined;
+    case 'client':
+      return scoped ? 'set for this client' : undefined;
+  }
+}
+
+/** The tools as one client sees them, by the same rules the core applies. */
+function forClient(view: View, client: string): ToolPermissionView[] {
+  const own = Object.hasOwn(view.policy.clients, client) ? view.policy.clients[client]?.tools : undefined;
+  return view.tools.map((tool) => {
+    const { permission, source } = effectivePermission(
+      view.policy,
+      { name: tool.name, annotations: { readOnlyHint: tool.readOnly } },
+      client,
+    );
+    const setting = own && Object.hasOwn(own, tool.name) ? own[tool.name] : undefined;
+    return { ...tool, permission, source, setting };
+  });
 }
 
 /**
@@ -32,6 +57,9 @@ export function PermissionsView() {
   const view = usePermissions((s) => s.view);
   const setView = usePermissions((s) => s.setView);
   const [error, setError] = useState<string>();
+  const [scope, setScope] = useState('');
+  const mcpClients = useMcp((s) => s.status?.clients);
+  const connected = mcpClients?.map((c) => c.name) ?? [];
 
   if (!view) return <p className="view muted">Loading…</p>;
   const { policy } = view;
@@ -54,11 +82,19 @@ export function PermissionsView() {
       setError(`Could not apply the preset: ${(e as Error).message}`);
     }
   };
-  const setTool = (name: string, permission: Permission) =>
-    save({ ...policy, tools: { ...policy.tools, [name]: permission } });
+  const setTool = (name: string, permission: Permission | undefined) => {
+    if (!scope) return save({ ...policy, tools: { ...policy.tools, [name]: permission ?? 'allow' } });
+    const entry = policy.clients[scope] ?? { readOnly: false, tools: {} };
+    const tools = { ...entry.tools };
+    if (permission) tools[name] = permission;
+    else delete tools[name];
+    return save({ ...policy, clients: { ...policy.clients, [scope]: { ...entry, tools } } });
+  };
 
-  const changing = view.tools.filter((t) => !t.readOnly);
-  const reading = view.tools.filter((t) => t.readOnly);
+  const clientNames = [...new Set([...Object.keys(policy.clients), ...connected])].sort();
+  const shown = scope ? forClient(view, scope) : view.tools;
+  const changing = shown.filter((t) => !t.readOnly);
+  const reading = shown.filter((t) => t.readOnly);
 
   return (
     <div className="view stack" style={{ maxWidth: 960 }} data-testid="permissions-view">
@@ -134,8 +170,26 @@ export function PermissionsView() {
         </div>
       </section>
 
-      <ToolTable title="Tools that change the app or stored data" tools={changing} onChange={setTool} />
-      <ToolTable title="Tools that only read" tools={reading} onChange={setTool} />
+      {clientNames.length > 0 && (
+        <label className="row">
+          Show and set for
+          <select value={scope} onChange={(e) => setScope(e.target.value)} data-testid="permission-scope">
+            <option value="">all clients</option>
+            {clientNames.map((name) => (
+              <option key={name} value={name}>
+                the client “{name}”
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <ToolTable
+        title="Tools that change the app or stored data"
+        tools={changing}
+        scoped={!!scope}
+        onChange={setTool}
+      />
+      <ToolTable title="Tools that only read" tools={reading} scoped={!!scope} onChange={setTool} />
       <Clients view={view} save={save} />
     </div>
   );
@@ -144,11 +198,14 @@ export function PermissionsView() {
 function ToolTable({
   title,
   tools,
+  scoped,
   onChange,
 }: {
   title: string;
   tools: ToolPermissionView[];
-  onChange(name: string, permission: Permission): void;
+  /** Showing one client's view: its own entries, and a way back to the global one. */
+  scoped: boolean;
+  onChange(name: string, permission: Permission | undefined): void;
 }) {
   if (tools.length === 0) return null;
   return (
@@ -174,7 +231,10 @@ function ToolTable({
               </td>
               <td>{tool.plugin ?? 'inspector'}</td>
               <td>
-                <fieldset className="segmented" disabled={tool.source === 'read-only'}>
+                <fieldset
+                  className="segmented"
+                  disabled={tool.source === 'read-only' || tool.source === 'client-read-only'}
+                >
                   <legend className="visually-hidden">What agents may do with {tool.name}</legend>
                   {CHOICES.map((choice) => (
                     <label key={choice.value} data-choice={choice.value}>
@@ -189,7 +249,12 @@ function ToolTable({
                     </label>
                   ))}
                 </fieldset>
-                {sourceNote(tool) && <span className="muted small block">{sourceNote(tool)}</span>}
+                {sourceNote(tool, scoped) && <span className="muted small block">{sourceNote(tool, scoped)}</span>}
+                {scoped && tool.setting && (
+                  <button type="button" className="link small" onClick={() => onChange(tool.name, undefined)}>
+                    Use the setting for all clients
+                  </button>
+                )}
               </td>
             </tr>
           ))}
@@ -215,7 +280,7 @@ function Clients({ view, save }: { view: View; save(policy: PermissionPolicy): P
       <h3>Per client</h3>
       <p className="muted small">
         A client is named by what it says when it connects (see the MCP server page). Its own entries replace the ones
-        above for it; per-tool entries for a client can be set in <code>permissions.json</code> in the data dir.
+        for all clients; choose the client in “Show and set for” above to set them tool by tool.
       </p>
       {clients.length > 0 && (
         <ul className="plain-list">
