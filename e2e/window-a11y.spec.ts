@@ -78,6 +78,7 @@ test('every view passes axe-core with no critical or serious violation, light an
     await debuggee.evaluate((p) => fetch(p).then((r) => r.text()), path);
   }
   const mcp = await mcpClient(inspector, 'axe-agent');
+  let asking: Promise<unknown> | undefined;
   await mcp.client.callTool({ name: 'example_send_ping', arguments: {} });
   await mcp.client.callTool({ name: 'example_send_ping', arguments: { sessionId: 'nope' } });
   await page.bringToFront();
@@ -149,10 +150,26 @@ test('every view passes axe-core with no critical or serious violation, light an
     await page.getByRole('button', { name: /^Tools/ }).click();
     await expect(page.getByTestId('tool-detail')).toBeVisible();
   });
+  view('permissions', async () => {
+    await page.getByRole('button', { name: /^Permissions/ }).click();
+    await expect(page.getByTestId('permissions-view')).toBeVisible();
+  });
+  view('permission prompt', async () => {
+    await page.locator('[data-tool="network_clear_transactions"]').getByRole('radio', { name: 'Ask me' }).check();
+    asking = mcp.client.callTool({ name: 'network_clear_transactions', arguments: {} }).catch(() => undefined);
+    await expect(page.getByRole('dialog')).toBeVisible();
+  });
+  view('permission prompt answered', async () => {
+    await page.getByRole('dialog').getByRole('button', { name: 'Deny' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await asking;
+    await page.getByRole('button', { name: 'Reset to defaults' }).click();
+  });
   view('history', async () => {
     await page.getByRole('button', { name: /Call history/ }).click();
-    await expect(page.getByTestId('call-row')).toHaveCount(2);
-    await page.getByTestId('call-row').first().click();
+    const pings = page.getByTestId('call-row').filter({ hasText: 'example_send_ping' });
+    await expect(pings).toHaveCount(2);
+    await pings.first().click();
     await expect(page.getByTestId('call-detail')).toContainText('nope');
   });
 

@@ -10,6 +10,14 @@ import {
   ToolResultContentSchema,
   ToolResultJsonSchema,
 } from './call-record.js';
+import {
+  AskAnswerSchema,
+  CallDecisionSchema,
+  PermissionAskSchema,
+  PermissionPolicySchema,
+  PermissionPresetSchema,
+  PermissionsViewSchema,
+} from './permissions.js';
 import { SessionInfoSchema } from './session.js';
 import { CallSurfaceSchema, McpSurfaceSchema } from './tool.js';
 
@@ -173,6 +181,16 @@ export const bridgeRequests = {
   'mcp.status': { params: z.object({}), result: McpStatusSchema },
   /** The MCP bearer token, only when the user asks to reveal or copy it. */
   'mcp.token': { params: z.object({}), result: z.object({ token: z.string().optional() }) },
+  /** Agent permissions: the policy, every tool's permission, the questions waiting, the session grants. */
+  'permissions.get': { params: z.object({}), result: PermissionsViewSchema },
+  /** Replaces the whole policy (saved in the data dir; MCP clients' tool lists follow it). */
+  'permissions.set': { params: z.object({ policy: PermissionPolicySchema }), result: PermissionsViewSchema },
+  'permissions.preset': { params: z.object({ preset: PermissionPresetSchema }), result: PermissionsViewSchema },
+  /** The answer to a `permission:ask`; `not-found` when it was already settled (timed out, answered elsewhere). */
+  'permissions.answer': {
+    params: z.object({ askId: id, answer: AskAnswerSchema }),
+    result: z.object({ settled: z.literal(true) }),
+  },
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeRequests;
@@ -194,6 +212,12 @@ export const bridgeEvents = {
   'call:finished': z.object({ call: CallSummarySchema }),
   'mcp:status': z.object({ status: McpStatusSchema }),
   'tools:changed': z.object({}),
+  /** The policy or the session grants changed: fetch `permissions.get`. */
+  'permissions:changed': z.object({}),
+  /** A call waits for the person at the window: show the prompt and answer with `permissions.answer`. */
+  'permission:ask': z.object({ ask: PermissionAskSchema }),
+  /** A question ended (answered, timed out, or the caller gave up: no decision); close its prompt. */
+  'permission:settled': z.object({ askId: z.string(), callId: z.string(), decision: CallDecisionSchema.optional() }),
 } as const;
 
 export type BridgeEventName = keyof typeof bridgeEvents;

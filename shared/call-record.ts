@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { CallSurfaceSchema } from './tool.js';
+import { CallDecisionSchema } from './permissions.js';
+import { CallSurfaceSchema, type ClientInfo, ClientInfoSchema } from './tool.js';
 
 /**
  * The call history's records: one per tool call from any surface (MCP over HTTP, MCP over stdio,
  * the window's tool runner), as the core keeps them and the window shows them.
  */
-export const CallStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled']);
+/** `refused`: the user's permissions stopped the call before the tool ran (not a failure of the tool). */
+export const CallStatusSchema = z.enum(['running', 'succeeded', 'failed', 'cancelled', 'refused']);
 export type CallStatus = z.infer<typeof CallStatusSchema>;
 
-/** The MCP client that made a call, from its `initialize` request. */
-export const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
-export type ClientInfo = z.infer<typeof ClientInfoSchema>;
+export { type ClientInfo, ClientInfoSchema };
 
 export const CallSummarySchema = z.object({
   id: z.string(),
@@ -25,8 +25,10 @@ export const CallSummarySchema = z.object({
   /** Absent while running. */
   durationMs: z.number().optional(),
   status: CallStatusSchema,
-  /** For failed and cancelled calls: the message the caller got. */
+  /** For failed, cancelled and refused calls: the message the caller got. */
   error: z.string().optional(),
+  /** How the permissions decided, when they did more than allow it silently. */
+  decision: CallDecisionSchema.optional(),
 });
 export type CallSummary = z.infer<typeof CallSummarySchema>;
 

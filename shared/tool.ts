@@ -48,11 +48,15 @@ export const STATUS_META = 'porthole/status';
 export const getsRawValue = (surface: CallSurface): boolean =>
   surface === 'ui' || surface === 'cli' || surface === 'script';
 
+/** The MCP client that made a call, from its `initialize` request. */
+export const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
+export type ClientInfo = z.infer<typeof ClientInfoSchema>;
+
 export interface ToolCallContext {
   surface: CallSurface;
   /** Aborted when the caller cancels; pass it on to debuggee requests. */
   signal: AbortSignal;
-  client?: { name: string; version: string };
+  client?: ClientInfo;
 }
 
 /** What a plugin tool's handler gets besides its arguments: the host-plugin instance of the routed session. */
@@ -91,6 +95,11 @@ interface ToolSpecBase<I extends AnyObject, N extends string = string> {
    * explicit `sessionId` of a disconnected app still reaches its data. Others need the app connected.
    */
   worksWhenDisconnected?: boolean;
+  /**
+   * What a call with these arguments will change, in words, for the person asked to allow it
+   * (agent permissions). Without it the prompt says what the annotations say.
+   */
+  describeChange?(args: z.output<I>): string;
 }
 
 export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx, N extends string = string>

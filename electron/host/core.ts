@@ -10,6 +10,7 @@ import { LinkServer, type LinkServerOptions } from './link/link-server.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
 import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
 import { loadOrCreateToken } from './mcp/mcp-token.js';
+import { Permissions } from './permissions/permissions.js';
 import { SessionPersistence } from './persistence.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
@@ -82,6 +83,8 @@ export class Core {
   readonly history: CallHistory;
   /** The tool set (host tools and the plugins' tools): list with JSON Schemas, run, watch changes. */
   readonly tools: ToolService;
+  /** What AI agents may do, tool by tool (`<data-dir>/permissions.json`), and the questions waiting for the window. */
+  readonly permissions: Permissions;
   /** The MCP server at `/mcp`: status, URL, token, connected clients. */
   readonly mcp: McpService;
   /** The window's bridge (`ui.bridge.connect(send)` for Electron IPC) and the UI token. */
@@ -118,12 +121,19 @@ export class Core {
       secrets: () => [this.ui?.token, this.mcp?.token(), options.lanPairingToken],
     });
     const registry = new ToolRegistry(this.bus);
+    this.permissions = new Permissions({
+      dataDir: options.dataDir,
+      bus: this.bus,
+      tools: () => registry.list(),
+      windows: () => this.ui?.bridge.connectionCount ?? 0,
+    });
     this.tools = new ToolService({
       registry,
       history: this.history,
       sessions: this.sessions,
       plugins: this.plugins,
       bus: this.bus,
+      permissions: this.permissions,
     });
     this.mcp = new McpService(
       {
@@ -145,6 +155,7 @@ export class Core {
         urls: () => this.urls,
         budget: this.budget,
         mcpClients: () => this.mcp.clients(),
+        permissions: this.permissions,
         windowCapture: options.windowCapture,
       }),
     );
@@ -163,6 +174,7 @@ export class Core {
         tools: this.tools,
         history: this.history,
         mcp: this.mcp,
+        permissions: this.permissions,
       },
       options.ui,
     );
@@ -182,6 +194,7 @@ export class Core {
     void this.ui.token;
     if ((this.options.mcp?.auth ?? 'token') === 'token') loadOrCreateToken(this.options.dataDir);
     this.history.load();
+    this.permissions.load();
     this.restoreSessions();
     const debuggeeUrl = await listenOrExplain(() => this.link.listen(), this.options.debuggeePort, '--debuggee-port');
     let controlUrl: string;
@@ -217,6 +230,7 @@ export class Core {
   }
 
   async stop(): Promise<void> {
+    this.permissions.close();
     this.ui.close();
     await this.mcp.stop().catch(() => {});
     await Promise.allSettled([this.link.close(), this.control.close()]);

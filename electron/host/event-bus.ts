@@ -1,4 +1,5 @@
 import type { CallSummary } from '../../shared/call-record.js';
+import type { CallDecision, PermissionAsk } from '../../shared/permissions.js';
 import type { SessionInfo } from '../../shared/session.js';
 import type { McpStatus } from './mcp/mcp-status.js';
 
@@ -18,6 +19,12 @@ export interface CoreEvents {
   'tools:changed': Record<string, never>;
   /** MCP clients connected or left, or the server started or stopped. */
   'mcp:status': { status: McpStatus };
+  /** The agent permissions changed (policy or session grants): MCP sessions re-list their tools. */
+  'permissions:changed': Record<string, never>;
+  /** A call waits for the person at the window to allow it. */
+  'permission:ask': { ask: PermissionAsk };
+  /** A question was answered, timed out, or its caller gave up (no decision). */
+  'permission:settled': { askId: string; callId: string; decision?: CallDecision };
 }
 
 type Listener<T> = (payload: T) => void;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { ActivityIndicator } from './components/ActivityIndicator.js';
+import { AskDialog } from './components/AskDialog.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { Notices } from './components/Notices.js';
 import { Sidebar } from './components/Sidebar.js';
@@ -7,6 +8,7 @@ import { useConnection } from './stores/connection.js';
 import { useNav } from './stores/nav.js';
 import { HistoryView } from './views/HistoryView.js';
 import { McpView } from './views/McpView.js';
+import { PermissionsView } from './views/PermissionsView.js';
 import { SessionView } from './views/SessionView.js';
 import { ToolsView } from './views/ToolsView.js';
 
@@ -56,9 +58,11 @@ export function App() {
           {view === 'mcp' && <McpView />}
           {view === 'tools' && <ToolsView />}
           {view === 'history' && <HistoryView />}
+          {view === 'permissions' && <PermissionsView />}
         </ErrorBoundary>
       </main>
       <Notices />
+      <AskDialog />
     </div>
   );
 }

@@ -8,9 +8,9 @@ import type {
   StoredResult,
   ToolResultJson,
 } from '../../../shared/call-record.js';
+import type { CallDecision } from '../../../shared/permissions.js';
 import type { CallSurface } from '../../../shared/tool.js';
 import { mirrorText, type ToolResult } from '../../../shared/tool-result.js';
-import type { CallOutcomeStatus } from '../../../shared/tool-runner.js';
 import { keepAside } from '../data-dir.js';
 import type { EventBus } from '../event-bus.js';
 import { HistoryFile, type HistoryLine } from './history-file.js';
@@ -68,6 +68,9 @@ function cut(text: string | undefined, max: number): string | undefined {
   return `${text.slice(0, max)}… (${text.length - max} more characters not kept in the history)`;
 }
 
+/** How a call can end. */
+export type FinishedStatus = Exclude<CallSummary['status'], 'running'>;
+
 const INTERRUPTED = 'the inspector stopped before this call finished';
 
 /**
@@ -123,6 +126,7 @@ export class CallHistory {
         const entry = this.entries.get(line.id);
         if (!entry) continue;
         entry.summary = { ...entry.summary, status: line.status, durationMs: line.durationMs, error: line.error };
+        if (line.decision) entry.summary.decision = line.decision;
         entry.result = line.result;
       }
     }
@@ -172,7 +176,10 @@ export class CallHistory {
     return summary;
   }
 
-  finish(id: string, outcome: { status: CallOutcomeStatus; result: ToolResult }): CallSummary | undefined {
+  finish(
+    id: string,
+    outcome: { status: FinishedStatus; result: ToolResult; decision?: CallDecision },
+  ): CallSummary | undefined {
     const entry = this.entries.get(id);
     if (entry?.summary.status !== 'running') return undefined;
     const durationMs = Math.round((Date.now() - entry.summary.startedAt) * 100) / 100;
@@ -188,9 +195,10 @@ export class CallHistory {
         isError: outcome.result.isError,
       };
     }
-    entry.summary = { ...entry.summary, status: outcome.status, durationMs, error };
+    const { decision } = outcome;
+    entry.summary = { ...entry.summary, status: outcome.status, durationMs, error, ...(decision && { decision }) };
     entry.result = result;
-    this.write(entry, { kind: 'finished', id, durationMs, status: outcome.status, error, result });
+    this.write(entry, { kind: 'finished', id, durationMs, status: outcome.status, error, decision, result });
     this.trim();
     this.bus.emit('call:finished', { call: entry.summary });
     return entry.summary;
@@ -413,11 +421,11 @@ export class CallHistory {
 
   private serialize(entry: Entry): void {
     const { summary, args, result } = entry;
-    const { status, durationMs, error, ...started } = summary;
+    const { status, durationMs, error, decision, ...started } = summary;
     this.bytesKept -= entry.lines.length;
     entry.lines = `${JSON.stringify({ kind: 'started', call: { ...started, args } })}\n`;
     if (status !== 'running' && result)
-      entry.lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, result })}\n`;
+      entry.lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, decision, result })}\n`;
     this.bytesKept += entry.lines.length;
   }
 

@@ -3,12 +3,15 @@ import { appendFile, chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { CallSummarySchema, StoredResultSchema } from '../../../shared/call-record.js';
+import { CallDecisionSchema } from '../../../shared/permissions.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE, writeFileAtomic } from '../data-dir.js';
 
 /** A call began: everything known before it runs. */
 export const StartedLineSchema = z.object({
   kind: z.literal('started'),
-  call: CallSummarySchema.omit({ status: true, durationMs: true, error: true }).extend({ args: z.unknown() }),
+  call: CallSummarySchema.omit({ status: true, durationMs: true, error: true, decision: true }).extend({
+    args: z.unknown(),
+  }),
 });
 
 /** The call ended; pairs with its `started` line by id. */
@@ -16,8 +19,9 @@ export const FinishedLineSchema = z.object({
   kind: z.literal('finished'),
   id: z.string(),
   durationMs: z.number(),
-  status: z.enum(['succeeded', 'failed', 'cancelled']),
+  status: z.enum(['succeeded', 'failed', 'cancelled', 'refused']),
   error: z.string().optional(),
+  decision: CallDecisionSchema.optional(),
   result: StoredResultSchema,
 });
 

@@ -33,9 +33,10 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   return result.toJSON() as CallToolResult;
 }
 
-export function listTools(tools: ToolService): ListToolsResult {
+/** The tools this client may see (the window's permissions hide denied ones), with the registry's schemas. */
+export function listTools(tools: ToolService, client?: ClientInfo): ListToolsResult {
   return {
-    tools: tools.list().map((info) => ({
+    tools: tools.listedFor(client).map(({ info }) => ({
       name: info.name,
       title: info.title,
       description: info.description,
@@ -64,13 +65,20 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
     return info ? { name: info.name, version: info.version } : undefined;
   };
 
-  const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+  const call = async (
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    progress?: (message: string, n: number) => void,
+  ): Promise<CallToolResult> => {
     options.onCallsInFlight?.(1);
+    let notices = 0;
     try {
       const { callId, status, result, value } = await tools.call(name, args, {
         surface: options.surface,
         client: client(),
         signal,
+        onWaiting: progress && ((message) => progress(message, ++notices)),
       });
       const answer = toCallToolResult(result);
       // The CLI and scripts get the handler's own value beside the envelope (docs/mcp.md, "Raw values").
@@ -92,13 +100,24 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   const registered = new Map<string, { tool: unknown; handle: RegisteredTool }>();
   const sync = () => {
     const current = new Map(tools.registered().map((tool) => [tool.name, tool]));
+    const listed = new Set(tools.listedFor(client()).map((tool) => tool.name));
     for (const [name, { tool, handle }] of registered) {
       if (current.get(name) === tool) continue;
       handle.remove();
       registered.delete(name);
     }
+    let shown = false;
     for (const [name, tool] of current) {
-      if (registered.has(name)) continue;
+      const existing = registered.get(name);
+      if (existing) {
+        // Denied tools stay registered but unlisted (the SDK lists enabled tools only). Flipped
+        // here, not with enable()/disable(), so a policy change sends one list_changed, not one per tool.
+        if (existing.handle.enabled !== listed.has(name)) {
+          existing.handle.enabled = listed.has(name);
+          shown = true;
+        }
+        continue;
+      }
       const handle = server.registerTool(
         name,
         {
@@ -111,17 +130,31 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
         // Not reached: tools/call is answered below. Kept equivalent in case the SDK routes here.
         ((args: unknown, extra: { signal: AbortSignal }) => call(name, args, extra.signal)) as never,
       );
+      if (!listed.has(name)) handle.enabled = false;
       registered.set(name, { tool, handle });
     }
+    if (shown && server.isConnected()) server.sendToolListChanged();
   };
   sync();
   // Arguments are checked by the ToolService, not by the SDK: a call with bad arguments must reach the history too.
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    call(request.params.name, request.params.arguments, extra.signal),
-  );
+  // A call waiting for the user's permission sends progress to clients that asked for it, so they
+  // can say what is happening (and, with resetTimeoutOnProgress, keep waiting).
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const progressToken = request.params._meta?.progressToken;
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (message: string, n: number) =>
+            void extra
+              .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: n, message } })
+              .catch(() => {});
+    return call(request.params.name, request.params.arguments, extra.signal, progress);
+  });
   // The schemas the registry wrote once per tool (compact, the window's too), not re-derived per request.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools));
-  const unsubscribe = tools.onChanged(sync);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools, client()));
+  const unsubscribe = tools.onListChanged(sync);
+  // A client's own permissions apply once it has said who it is.
+  server.server.oninitialized = sync;
 
   return {
     server,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { PermissionSchema, PermissionSourceSchema } from '../../../shared/permissions.js';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
 import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
-import { defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
+import { type ClientInfo, defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
+import type { Permissions } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -19,6 +21,7 @@ export interface HostToolDeps {
   urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
   budget?: MemoryBudget;
   mcpClients(): McpClientInfo[];
+  permissions?: Permissions;
   /** Desktop mode only: captures the inspector window. */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
 }
@@ -103,7 +106,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_get_status',
     title: 'Inspector status',
     description:
-      'The inspector version, its ports and URLs, how many sessions it has (and how many are connected), and the MCP clients connected to it.',
+      'The inspector version, its ports and URLs, how many sessions it has (and how many are connected), the MCP clients connected to it, and what you may do: each tool allowed, asked (the user approves in the window) or denied.',
     input: z.object({}),
     output: z.object({
       version: z.string(),
@@ -138,9 +141,33 @@ export function createHostTools(deps: HostToolDeps) {
         }),
       ),
       dataDir: z.string(),
+      permissions: z
+        .object({
+          readOnly: z
+            .boolean()
+            .describe('The user switched the inspector to read-only for you: tools that change things are denied.'),
+          askTimeoutMs: z.number().int().describe('How long an `ask` tool waits for the user to answer in the window.'),
+          whenNoWindow: z
+            .enum(['deny', 'allow'])
+            .describe('What an `ask` tool does when no Porthole window is open to ask in.'),
+          windowOpen: z.boolean().describe('A Porthole window is connected, so `ask` tools can be answered.'),
+          tools: z.array(
+            z.object({
+              name: z.string(),
+              permission: PermissionSchema,
+              reason: PermissionSourceSchema.describe(
+                'default: not set; tool: set by the user; client: set for your client name; read-only / client-read-only: the read-only switch.',
+              ),
+            }),
+          ),
+        })
+        .optional()
+        .describe(
+          'What you (this MCP client) may do, as the user set it in the window: allow runs at once, ask waits for the user to approve, deny is refused and not listed. Plan with it instead of failing.',
+        ),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    handler: () => {
+    handler: (_args, ctx) => {
       const urls = deps.urls();
       const sessions = deps.sessions.list();
       return {
@@ -159,6 +186,7 @@ export function createHostTools(deps: HostToolDeps) {
         },
         mcpClients: deps.mcpClients(),
         dataDir: deps.dataDir,
+        permissions: deps.permissions && permissionsFor(deps.permissions, deps.registry, ctx.client),
       };
     },
   });
@@ -189,4 +217,19 @@ export function createHostTools(deps: HostToolDeps) {
   });
 
   return [listSessions, listPlugins, getStatus, screenshot];
+}
+
+function permissionsFor(permissions: Permissions, registry: ToolRegistry, client: ClientInfo | undefined) {
+  const policy = permissions.policy();
+  const own = client && Object.hasOwn(policy.clients, client.name) ? policy.clients[client.name] : undefined;
+  return {
+    readOnly: policy.readOnly || own?.readOnly === true,
+    askTimeoutMs: policy.askTimeoutMs,
+    whenNoWindow: policy.headlessAsk,
+    windowOpen: permissions.windowOpen(),
+    tools: registry.list().map((tool) => {
+      const { permission, source } = permissions.effective(tool, client);
+      return { name: tool.name, permission, reason: source };
+    }),
+  };
 }

@@ -1,14 +1,11 @@
 import type { ClientInfo, ToolResultJson } from '../../../shared/call-record.js';
+import { type CallDecision, isGatedSurface } from '../../../shared/permissions.js';
 import type { CallSurface, PluginToolContext, ToolCallContext, ToolDefinition } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
-import {
-  type CallOutcomeStatus,
-  executeTool,
-  parseToolArguments,
-  type ToolOutcome,
-} from '../../../shared/tool-runner.js';
+import { executeTool, parseToolArguments, type ToolOutcome } from '../../../shared/tool-runner.js';
 import type { EventBus } from '../event-bus.js';
-import type { CallHistory } from '../history/call-history.js';
+import type { CallHistory, FinishedStatus } from '../history/call-history.js';
+import type { Gate, Permissions } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
 import { routeToSession } from './session-routing.js';
@@ -20,13 +17,17 @@ export interface CallOptions {
   client?: ClientInfo;
   /** Cancels the call and the debuggee request it is waiting for. */
   signal?: AbortSignal;
+  /** Told while the call waits for the user's permission (MCP progress notifications). */
+  onWaiting?(message: string): void;
 }
 
 export interface ToolCall {
   /** The call's id in the history. */
   callId: string;
-  status: CallOutcomeStatus;
+  status: FinishedStatus;
   result: ToolResult;
+  /** How the permissions decided, when they did more than allow it silently. */
+  decision?: CallDecision;
   /** Raw-value surfaces only (window, CLI, scripts): the handler's own value (before any `mcpResult`), for tools with `output`. */
   value?: unknown;
 }
@@ -37,7 +38,12 @@ interface Deps {
   sessions: SessionRegistry;
   plugins: PluginHost;
   bus: EventBus;
+  /** Agent permissions; absent, every call is allowed. */
+  permissions?: Permissions;
 }
+
+/** How a call ended, before it is recorded. */
+type Outcome = { status: FinishedStatus; result: ToolResult; value?: unknown; decision?: CallDecision };
 
 /**
  * `core.tools`: lists and runs tools for every surface. Each call is validated, routed to a session
@@ -71,6 +77,14 @@ export class ToolService {
     return this.deps.bus.on('tools:changed', listener);
   }
 
+  /** Calls `listener` whenever what an MCP client may see can have changed: the tool set or the permissions. */
+  onListChanged(listener: () => void): () => void {
+    const off = [this.deps.bus.on('tools:changed', listener), this.deps.bus.on('permissions:changed', listener)];
+    return () => {
+      for (const f of off) f();
+    };
+  }
+
   /**
    * The window's tool runner: surface `ui`, recorded like any call. `raw` is the handler's own value
    * (before any `mcpResult` projection) for tools that declare an output.
@@ -85,6 +99,13 @@ export class ToolService {
     return { callId: call.callId, result: call.value === undefined ? result : { ...result, raw: call.value } };
   }
 
+  /** The tools an MCP client sees in tools/list: those its permissions do not deny. */
+  listedFor(client?: ClientInfo): RegisteredTool[] {
+    const { permissions } = this.deps;
+    const all = this.deps.registry.list();
+    return permissions ? all.filter((tool) => permissions.listed(tool, client)) : all;
+  }
+
   /** Runs a tool and records the call. Never throws. */
   async call(name: string, args: unknown, options: CallOptions): Promise<ToolCall> {
     const { history } = this.deps;
@@ -97,6 +118,13 @@ export class ToolService {
       return this.finish(call.id, failed(`there is no tool named "${name}"; call tools/list to see the tools`));
     }
 
+    const gated = isGatedSurface(options.surface) ? this.deps.permissions : undefined;
+    const refusal = gated?.refusal(tool, options.client);
+    if (refusal && !refusal.allowed) {
+      const call = history.start({ ...base, plugin: tool.plugin, sessionId: requestedSession(args) });
+      return this.finish(call.id, refused(refusal));
+    }
+
     const parsed = parseToolArguments(name, tool.input, args);
     if (!parsed.ok) {
       const call = history.start({ ...base, plugin: tool.plugin, sessionId: requestedSession(args) });
@@ -104,9 +132,26 @@ export class ToolService {
     }
 
     const context: ToolCallContext = { surface: options.surface, signal, client: options.client };
+    const ask = async (callId: string): Promise<Gate> => {
+      if (gated?.effective(tool, options.client).permission !== 'ask') return { allowed: true };
+      return gated.decide({
+        callId,
+        tool,
+        args: parsed.args,
+        surface: options.surface,
+        client: options.client,
+        signal,
+        onWaiting: options.onWaiting,
+      });
+    };
     if (!tool.plugin) {
       const call = history.start({ ...base, plugin: tool.plugin });
-      return this.finish(call.id, await executeTool(tool.definition, parsed.args, context));
+      const gate = await ask(call.id);
+      if (!gate.allowed) return this.finish(call.id, refused(gate));
+      return this.finish(call.id, {
+        ...(await executeTool(tool.definition, parsed.args, context)),
+        decision: gate.decision,
+      });
     }
 
     const { sessionId, ...toolArgs } = parsed.args as { sessionId?: string };
@@ -129,11 +174,16 @@ export class ToolService {
         failed(`the ${tool.plugin} plugin is not running for session ${routing.session.id}; reconnect the app`),
       );
     }
+    const gate = await ask(call.id);
+    if (!gate.allowed) return this.finish(call.id, refused(gate));
     const pluginContext: PluginToolContext<unknown> = { ...context, instance, session: routing.session };
-    return this.finish(call.id, await executeTool(tool.definition, toolArgs, pluginContext));
+    return this.finish(call.id, {
+      ...(await executeTool(tool.definition, toolArgs, pluginContext)),
+      decision: gate.decision,
+    });
   }
 
-  private finish(callId: string, outcome: ToolOutcome): ToolCall {
+  private finish(callId: string, outcome: Outcome): ToolCall {
     try {
       this.deps.history.finish(callId, outcome);
     } catch (e) {
@@ -145,6 +195,10 @@ export class ToolService {
 
 function failed(message: string): ToolOutcome {
   return { status: 'failed', result: ToolResult.error(message) };
+}
+
+function refused(gate: Extract<Gate, { allowed: false }>): Outcome {
+  return { status: 'refused', result: ToolResult.error(gate.message), decision: gate.decision };
 }
 
 function requestedSession(args: unknown): string | undefined {

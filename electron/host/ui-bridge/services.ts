@@ -1,4 +1,10 @@
 import type { CallDetail, CallSummary, McpStatus, ToolInfo, ToolRunResult } from '../../../shared/bridge.js';
+import type {
+  AskAnswer,
+  PermissionPolicyInput,
+  PermissionPreset,
+  PermissionsView,
+} from '../../../shared/permissions.js';
 
 /** The tool registry as the window sees it (provided by the MCP layer). */
 export interface BridgeTools {
@@ -29,4 +35,14 @@ export interface BridgeMcp {
   status(): McpStatus;
   token(): string | undefined;
   onStatus(listener: (status: McpStatus) => void): () => void;
+}
+
+/** Agent permissions (provided by the core). */
+export interface BridgePermissions {
+  view(): PermissionsView;
+  set(policy: PermissionPolicyInput): PermissionsView;
+  preset(preset: PermissionPreset): PermissionsView;
+  /** False when the question was already settled. */
+  answer(askId: string, answer: AskAnswer): boolean;
+  onChanged(listener: () => void): () => void;
 }

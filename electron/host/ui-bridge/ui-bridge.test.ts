@@ -1,61 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { connect } from '../../../agent/connection.js';
 import { example } from '../../../plugins/example/agent/index.js';
-import { BRIDGE_PATH, type ServerFrame } from '../../../shared/bridge.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
-
-type Started = Awaited<ReturnType<typeof startTestCore>>;
-
-/** A raw bridge client: what a window page does, frame by frame. */
-class BridgeClient {
-  readonly frames: ServerFrame[] = [];
-  private nextId = 1;
-  closed: { code: number } | undefined;
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.frames.push(JSON.parse(data.toString())));
-    ws.on('close', (code) => (this.closed = { code }));
-  }
-
-  static open(t: Started, { token = t.core.ui.token, origin }: { token?: string; origin?: string } = {}) {
-    const url = `${t.urls.controlUrl.replace('http', 'ws')}${BRIDGE_PATH}?token=${encodeURIComponent(token)}`;
-    return new Promise<BridgeClient>((resolve, reject) => {
-      const ws = new WebSocket(url, { headers: origin ? { origin } : {} });
-      const client = new BridgeClient(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_req, res) =>
-        reject(Object.assign(new Error('refused'), { status: res.statusCode })),
-      );
-      ws.once('error', reject);
-    });
-  }
-
-  sendRaw(data: string): void {
-    this.ws.send(data);
-  }
-
-  async request(method: string, params?: unknown): Promise<Extract<ServerFrame, { type: 'reply' }>> {
-    const id = `r${this.nextId++}`;
-    this.ws.send(JSON.stringify({ type: 'request', id, method, params }));
-    return await waitFor(
-      () => this.frames.find((f): f is Extract<ServerFrame, { type: 'reply' }> => f.type === 'reply' && f.id === id),
-      `the reply to ${method}`,
-    );
-  }
-
-  async result<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
-    const reply = await this.request(method, params);
-    if (!reply.ok) throw new Error(`${method} failed: ${reply.error.code} ${reply.error.message}`);
-    return reply.result as T;
-  }
-
-  events(name: string): { event: string; data: Record<string, unknown> }[] {
-    return this.frames.flatMap((f) => (f.type === 'events' ? f.events : [])).filter((e) => e.event === name) as never;
-  }
-}
+import { BridgeClient, type Started } from './bridge-testing.js';
 
 describe('UI bridge over WebSocket', () => {
   const defer = cleanupAfterEach();

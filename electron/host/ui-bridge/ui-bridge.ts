@@ -20,7 +20,7 @@ import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
-import type { BridgeHistory, BridgeMcp, BridgeTools } from './services.js';
+import type { BridgeHistory, BridgeMcp, BridgePermissions, BridgeTools } from './services.js';
 
 export interface UiBridgeDeps {
   version: string;
@@ -32,6 +32,7 @@ export interface UiBridgeDeps {
   tools: BridgeTools;
   history: BridgeHistory;
   mcp: BridgeMcp;
+  permissions: BridgePermissions;
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -110,11 +111,14 @@ class Connection implements BridgeConnection {
       bus.on('session:updated', forward('session:updated')),
       bus.on('session:removed', forward('session:removed')),
       bus.on('plugin:event', forward('plugin:event')),
+      bus.on('permission:ask', forward('permission:ask')),
+      bus.on('permission:settled', forward('permission:settled')),
     );
     this.unsubscribe.push(
       deps.history.subscribe((event, call) => this.push(event, { call })),
       deps.mcp.onStatus((status) => this.push('mcp:status', { status })),
       deps.tools.onChanged(() => this.push('tools:changed', {})),
+      deps.permissions.onChanged(() => this.push('permissions:changed', {})),
     );
   }
 
@@ -242,6 +246,18 @@ class Connection implements BridgeConnection {
       'history.clear': async () => ({ cleared: await history.clear() }),
       'mcp.status': () => deps.mcp.status(),
       'mcp.token': () => ({ token: deps.mcp.token() }),
+      'permissions.get': () => deps.permissions.view(),
+      'permissions.set': ({ policy }) => deps.permissions.set(policy),
+      'permissions.preset': ({ preset }) => deps.permissions.preset(preset),
+      'permissions.answer': ({ askId, answer }) => {
+        if (!deps.permissions.answer(askId, answer)) {
+          throw new BridgeError(
+            'not-found',
+            'this question is no longer waiting: it timed out, its caller gave up, or another window answered it',
+          );
+        }
+        return { settled: true };
+      },
     };
   }
 

@@ -108,6 +108,7 @@ export const listErrors = tool({
 export const clear = tool({
   name: 'console_clear',
   worksWhenDisconnected: true,
+  describeChange: () => 'Forgets every console message and error group stored for the session.',
   title: 'Clear the console',
   description: `Forgets the session's stored console messages and error groups (the app is not touched).`,
   input: z.object({}),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { briefSchema, definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import { HarSchema } from '../har-schema.js';
+import { describeAction, describeMatch, describeRule } from '../mock-describe.js';
 import {
   type Body,
   MockActionSchema,
@@ -125,6 +126,7 @@ function imageOf(tx: Transaction): ToolResult {
 
 export const clearTransactions = tool({
   name: 'network_clear_transactions',
+  describeChange: () => "Forgets every captured request of the app's session (mock rules stay).",
   title: 'Clear network requests',
   description: `Forgets every captured request of the session (mock rules stay).`,
   input: z.object({}),
@@ -150,6 +152,8 @@ const change = { readOnlyHint: false, openWorldHint: false } as const;
 
 export const addMockRule = tool({
   name: 'network_add_mock_rule',
+  describeChange: (rule) =>
+    `Adds a mock rule, so matching requests get this answer inside the app: ${describeRule(rule)}.`,
   title: 'Add a mock rule',
   description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. Saved and applied only when the app acknowledges; else isError and nothing changes. Mock tools answer with what changed; network_get_mock_config has the rules in full.`,
   input: MockRuleInputSchema,
@@ -161,6 +165,15 @@ export const addMockRule = tool({
 
 export const updateMockRule = tool({
   name: 'network_update_mock_rule',
+  describeChange: ({ id, ...patch }) => {
+    const parts = [
+      patch.name !== undefined && `name "${patch.name}"`,
+      patch.enabled !== undefined && (patch.enabled ? 'enabled' : 'disabled'),
+      patch.match && `matches ${describeMatch(patch.match)}`,
+      patch.action && `answers: ${describeAction(patch.action)}`,
+    ].filter(Boolean);
+    return `Changes the mock rule ${id}: ${parts.join('; ') || 'nothing'}.`;
+  },
   title: 'Change a mock rule',
   description: `Changes the given fields of a rule; each replaces the old one whole. ${mockNote}`,
   input: MockRulePatchSchema.extend({
@@ -176,6 +189,7 @@ export const updateMockRule = tool({
 
 export const removeMockRule = tool({
   name: 'network_remove_mock_rule',
+  describeChange: ({ id }) => `Removes the mock rule ${id}; matching requests reach the network again.`,
   title: 'Remove a mock rule',
   description: `Removes a rule. ${mockNote}`,
   input: z.object({ id: z.string().min(1).describe('The rule id.') }),
@@ -187,6 +201,10 @@ export const removeMockRule = tool({
 
 export const setMockRules = tool({
   name: 'network_set_mock_rules',
+  describeChange: ({ rules }) =>
+    rules.length === 0
+      ? 'Removes every mock rule of the app.'
+      : `Replaces every mock rule of the app with ${rules.length}: ${rules.map((r) => describeRule(r)).join('; ')}.`,
   title: 'Replace all mock rules',
   description: `Replaces the whole rule list, in order (the first enabled match wins); [] removes every rule. ${mockNote}`,
   input: z.object({
@@ -202,6 +220,10 @@ export const setMockRules = tool({
 
 export const setMockingEnabled = tool({
   name: 'network_set_mocking_enabled',
+  describeChange: ({ enabled }) =>
+    enabled
+      ? 'Turns mocking on: the enabled mock rules answer again.'
+      : 'Turns mocking off: the app gets real answers.',
   title: 'Turn mocking on or off',
   description: `Turns all mock rules on or off, keeping them; off, the app gets real answers. ${mockNote}`,
   input: z.object({ enabled: z.boolean() }),
@@ -246,6 +268,8 @@ export const exportHar = tool({
 
 export const importHar = tool({
   name: 'network_import_har',
+  describeChange: ({ source }) =>
+    `Adds the requests of a HAR file${source ? ` (${source})` : ''} to the session, marked as imported.`,
   title: 'Import a HAR file',
   description: `Adds the requests of a HAR 1.2 log (as JSON text or an object) to the session, marked as imported, so they can be listed, read and exported like captured ones.`,
   input: z.object({

@@ -195,21 +195,5 @@ const FIELD_OF: Record<string, DraftField> = {
   'action.message': 'errorMessage',
 };
 
-export function describeMatch(match: MockMatch): string {
-  const method = match.method && match.method !== '*' ? match.method.toUpperCase() : 'any method';
-  const how = { contains: 'URL contains', exact: 'URL is', regex: 'URL matches', glob: 'URL matches' }[match.url.kind];
-  const value =
-    match.url.kind === 'regex'
-      ? `/${match.url.value}/${match.url.flags ?? ''}`
-      : match.url.kind === 'glob'
-        ? match.url.value
-        : `"${match.url.value}"`;
-  return `${method}, ${how} ${value}`;
-}
-
-export function describeAction(action: MockAction): string {
-  const delay = action.delayMs ? ` after ${action.delayMs} ms` : '';
-  if (action.type === 'networkError') return `network error${action.message ? ` "${action.message}"` : ''}${delay}`;
-  const body = action.body ? ` with a ${action.body.type} body` : '';
-  return `respond ${action.status}${body}${delay}`;
-}
+// The Mocks tab and the permission prompt describe a rule in the same words.
+export { describeAction, describeMatch } from '../mock-describe.js';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { indicatorState, useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
+import { usePermissions } from '../stores/permissions.js';
 
 /** Shows whether an AI agent is connected over MCP and names the tool it is running right now. */
 export function ActivityIndicator() {
@@ -13,6 +14,7 @@ export function ActivityIndicator() {
   const [now, setNow] = useState(() => Date.now());
   const names = [...new Set(clients.map((c) => c.name))];
   const state = indicatorState(activity, names, now);
+  const waiting = usePermissions((s) => state.kind === 'running' && s.asks.some((a) => a.callId === state.call.id));
 
   // Re-render when a finished call's flash ends.
   const until = activity.last?.visibleUntil ?? 0;
@@ -36,11 +38,13 @@ export function ActivityIndicator() {
       title = 'Idle: no tool call is running';
       break;
     case 'running':
-      label = `Running ${state.tool}${state.more > 0 ? ` (+${state.more})` : ''}`;
-      title = `${state.call.client?.name ?? 'An agent'} is running ${state.tool}`;
+      label = `${waiting ? 'Waiting for you:' : 'Running'} ${state.tool}${state.more > 0 ? ` (+${state.more})` : ''}`;
+      title = waiting
+        ? `${state.call.client?.name ?? 'An agent'} asks to run ${state.tool}; answer in the prompt`
+        : `${state.call.client?.name ?? 'An agent'} is running ${state.tool}`;
       break;
     case 'flash':
-      label = `${state.status === 'failed' ? 'Failed' : 'Ran'} ${state.tool}`;
+      label = `${state.status === 'failed' ? 'Failed' : state.status === 'refused' ? 'Refused' : 'Ran'} ${state.tool}`;
       title = `${state.call.client?.name ?? 'An agent'} just ran ${state.tool}`;
       break;
   }

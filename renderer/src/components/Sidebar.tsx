@@ -3,6 +3,7 @@ import type { SessionInfo } from '../../../shared/session.js';
 import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
+import { usePermissions } from '../stores/permissions.js';
 import { groupSessions, useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
 import { shortUrl } from '../url.js';
@@ -152,6 +153,8 @@ function McpNav() {
   const status = useMcp((s) => s.status);
   const toolCount = useMcp((s) => s.tools.length);
   const failed = useHistory((s) => s.calls.filter((c) => c.status === 'failed').length);
+  const readOnly = usePermissions((s) => s.view?.policy.readOnly === true);
+  const asks = usePermissions((s) => s.asks.length);
   return (
     <section aria-label="MCP">
       <div className="nav-section">AI agents (MCP)</div>
@@ -172,6 +175,21 @@ function McpNav() {
             {failed} failed
           </span>
         )}
+      </button>
+      <button
+        type="button"
+        className="nav-item"
+        aria-current={view === 'permissions'}
+        onClick={() => show('permissions')}
+      >
+        Permissions
+        {asks > 0 ? (
+          <span className="count badge accent">{asks} waiting</span>
+        ) : readOnly ? (
+          <span className="count badge" title="AI agents cannot change anything">
+            read-only
+          </span>
+        ) : null}
       </button>
     </section>
   );

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-export type View = 'sessions' | 'mcp' | 'tools' | 'history';
+export type View = 'sessions' | 'mcp' | 'tools' | 'history' | 'permissions';
 export type Theme = 'light' | 'dark';
 
 export interface NavStore {

@@ -5,6 +5,7 @@ import { useConnection } from './connection.js';
 import { useHistory } from './history.js';
 import { useMcp } from './mcp.js';
 import { useNav } from './nav.js';
+import { usePermissions } from './permissions.js';
 import { useSessions } from './sessions.js';
 
 /** Feeds the stores from the bridge: a fresh snapshot on every (re)connect, then the core's events. */
@@ -31,6 +32,7 @@ export async function load(client: BridgeClient): Promise<void> {
     await Promise.all([
       client.request('tools.list', {}).then(({ tools }) => useMcp.getState().setTools(tools)),
       client.request('history.list', {}).then(({ calls, capacity }) => useHistory.getState().load(calls, capacity)),
+      loadPermissions(client),
     ]);
   } catch (e) {
     useSessions.getState().notify('error', `Could not load the inspector's state: ${(e as Error).message}`);
@@ -69,10 +71,24 @@ export function applyEvents(events: BridgeEvent[], hub: PluginEventHub, client?:
           ?.request('tools.list', {})
           .then(({ tools }) => useMcp.getState().setTools(tools))
           .catch(() => {});
+        if (client) void loadPermissions(client).catch(() => {});
+        break;
+      case 'permissions:changed':
+        if (client) void loadPermissions(client).catch(() => {});
+        break;
+      case 'permission:ask':
+        usePermissions.getState().asked(e.data.ask);
+        break;
+      case 'permission:settled':
+        usePermissions.getState().settled(e.data.askId);
         break;
     }
   }
   if (pluginEvents.length > 0) hub.deliver(pluginEvents);
+}
+
+function loadPermissions(client: BridgeClient): Promise<void> {
+  return client.request('permissions.get', {}).then((view) => usePermissions.getState().setView(view));
 }
 
 /** Follow mode: show the session and plugin an agent's call operates on. */

@@ -1,5 +1,6 @@
 import { type Ref, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallDetail, CallSummary } from '../../../shared/bridge.js';
+import { describeDecision } from '../../../shared/permissions.js';
 import { useBridge } from '../bridge/context.js';
 import { FailedMark } from '../components/FailedMark.js';
 import { JsonTree } from '../components/JsonTree.js';
@@ -8,6 +9,7 @@ import { type GridColumn, VirtualGrid } from '../components/VirtualGrid.js';
 import { closeOnEscape } from '../keys.js';
 import { clientLabel, filterCalls, NO_FILTERS, useHistory } from '../stores/history.js';
 import { useNav } from '../stores/nav.js';
+import { usePermissions } from '../stores/permissions.js';
 import { useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
 
@@ -105,6 +107,7 @@ export function HistoryView() {
             <option value="succeeded">Succeeded</option>
             <option value="running">Running</option>
             <option value="cancelled">Cancelled</option>
+            <option value="refused">Refused (permissions)</option>
           </select>
           <select aria-label="Tool" value={filters.tool} onChange={(e) => setFilters({ tool: e.target.value })}>
             <option value="">All tools</option>
@@ -195,14 +198,26 @@ export function HistoryView() {
   );
 }
 
-export function Status({ call }: { call: Pick<CallSummary, 'status'> }) {
+/** A running call that waits for the user's answer says so. */
+function Running({ callId }: { callId?: string }) {
+  const waiting = usePermissions((s) => callId !== undefined && s.asks.some((a) => a.callId === callId));
+  return <span className="status-running">{waiting ? '● Waiting for you' : '● Running'}</span>;
+}
+
+export function Status({ call }: { call: Pick<CallSummary, 'status' | 'decision'> & { id?: string } }) {
   switch (call.status) {
     case 'failed':
       return <FailedMark />;
     case 'running':
-      return <span className="status-running">● Running</span>;
+      return <Running callId={call.id} />;
     case 'cancelled':
       return <span className="muted">Cancelled</span>;
+    case 'refused':
+      return (
+        <span className="status-refused" title={call.decision && describeDecision(call.decision)}>
+          ⊘ Refused
+        </span>
+      );
     default:
       return <span className="status-ok">✓ OK</span>;
   }
@@ -261,10 +276,16 @@ function CallDetailPane({ id, summary, ref }: { id: string; summary?: CallSummar
           <dd>
             <Status call={call} />
           </dd>
+          {call.decision && (
+            <>
+              <dt>Decision</dt>
+              <dd data-testid="call-decision">{describeDecision(call.decision)}</dd>
+            </>
+          )}
           {call.error && (
             <>
-              <dt>Error</dt>
-              <dd className="status-failed">{call.error}</dd>
+              <dt>{call.status === 'refused' ? 'Told the agent' : 'Error'}</dt>
+              <dd className={call.status === 'refused' ? undefined : 'status-failed'}>{call.error}</dd>
             </>
           )}
           <dt>Started</dt>

@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AskAnswer,
+  applyPreset,
+  type CallDecision,
+  DEFAULT_POLICY,
+  type EffectivePermission,
+  effectivePermission,
+  isReadOnlyTool,
+  type PermissionAsk,
+  type PermissionPolicy,
+  type PermissionPolicyInput,
+  PermissionPolicySchema,
+  type PermissionPreset,
+  type PermissionsView,
+} from '../../../shared/permissions.js';
+import type { CallSurface, ClientInfo } from '../../../shared/tool.js';
+import { describeIssues } from '../../../shared/zod-issues.js';
+import type { EventBus } from '../event-bus.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
+import { permissionsPath, readPolicy, writePolicy } from './permissions-file.js';
+
+export interface PermissionDeps {
+  dataDir: string;
+  bus: EventBus;
+  /** Every registered tool (for the view and the presets). */
+  tools(): readonly RegisteredTool[];
+  /** Windows connected to the core right now (0: nobody can be asked). */
+  windows(): number;
+}
+
+/** What the permissions say about one call. */
+export type Gate =
+  | { allowed: true; decision?: CallDecision }
+  | { allowed: false; decision: CallDecision; message: string };
+
+export interface AskRequest {
+  callId: string;
+  tool: RegisteredTool;
+  args: Record<string, unknown>;
+  surface: CallSurface;
+  client?: ClientInfo;
+  signal: AbortSignal;
+  /** Told when the question is asked and every few seconds while it waits (what is left). */
+  onWaiting?(message: string): void;
+}
+
+/** How often a waiting call says it is still waiting. */
+export const WAITING_NOTICE_MS = 5000;
+
+/** A policy that is not valid; the message says what to fix. */
+export class PolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PolicyError';
+  }
+}
+
+const UNKNOWN_CLIENT = '(unnamed client)';
+
+interface PendingAsk {
+  ask: PermissionAsk;
+  grantKey: string;
+  settle(gate: Gate): void;
+}
+
+/**
+ * `core.permissions`: the policy the person at the window set for AI agents, kept in
+ * `<data-dir>/permissions.json`, and the questions (`ask`) waiting for their answer. The MCP
+ * surfaces consult it on every tools/list and every call; the window's own tool runner never does.
+ */
+export class Permissions {
+  private current: PermissionPolicy = DEFAULT_POLICY;
+  private readonly pending = new Map<string, PendingAsk>();
+  /** "Allow for this session": `client\ntool` → when. Kept until the inspector stops. */
+  private readonly grants = new Map<string, number>();
+
+  constructor(private readonly deps: PermissionDeps) {}
+
+  get path(): string {
+    return permissionsPath(this.deps.dataDir);
+  }
+
+  /** Reads the saved policy (at start). */
+  load(): void {
+    this.current = readPolicy(this.path);
+  }
+
+  policy(): PermissionPolicy {
+    return this.current;
+  }
+
+  /**
+   * Replaces the policy (validated), saves it and tells every MCP session and window. The "allow
+   * for this session" answers are forgotten: whoever changes the permissions decides afresh.
+   */
+  set(input: PermissionPolicyInput): PermissionsView {
+    const parsed = PermissionPolicySchema.safeParse(input);
+    if (!parsed.success) throw new PolicyError(`the permissions are not valid: ${describeIssues(parsed.error)}`);
+    this.current = parsed.data;
+    this.grants.clear();
+    writePolicy(this.path, this.current);
+    this.deps.bus.emit('permissions:changed', {});
+    return this.view();
+  }
+
+  preset(preset: PermissionPreset): PermissionsView {
+    return this.set(
+      applyPreset(
+        this.current,
+        preset,
+        this.deps.tools().map((t) => t.info),
+      ),
+    );
+  }
+
+  /** The permission a client has for a tool. */
+  effective(tool: RegisteredTool, client?: ClientInfo): EffectivePermission {
+    return effectivePermission(this.current, tool.info, client?.name);
+  }
+
+  /** Whether tools/list shows the tool to this client: everything not denied. */
+  listed(tool: RegisteredTool, client?: ClientInfo): boolean {
+    return this.effective(tool, client).permission !== 'deny';
+  }
+
+  view(): PermissionsView {
+    return {
+      policy: this.current,
+      tools: this.deps.tools().map((tool) => {
+        const { permission, source } = effectivePermission(this.current, tool.info);
+        return {
+          name: tool.name,
+          title: tool.info.title,
+          plugin: tool.plugin,
+          readOnly: isReadOnlyTool(tool.info),
+          destructive: tool.info.annotations.destructiveHint === true,
+          setting: Object.hasOwn(this.current.tools, tool.name) ? this.current.tools[tool.name] : undefined,
+          permission,
+          source,
+        };
+      }),
+      asks: [...this.pending.values()].map((p) => p.ask),
+      grants: [...this.grants].map(([key, grantedAt]) => {
+        const [client = '', tool = ''] = key.split('\n');
+        return { client, tool, grantedAt };
+      }),
+    };
+  }
+
+  onChanged(listener: () => void): () => void {
+    return this.deps.bus.on('permissions:changed', listener);
+  }
+
+  /** A denial known before the arguments are read (deny entries and the read-only switch). */
+  refusal(tool: RegisteredTool, client?: ClientInfo): Gate | undefined {
+    const { permission, source } = this.effective(tool, client);
+    if (permission !== 'deny') return undefined;
+    if (source === 'read-only' || source === 'client-read-only') {
+      return {
+        allowed: false,
+        decision: { outcome: 'denied', by: 'read-only' },
+        message: `${tool.name} is turned off: the user switched the Porthole inspector to read-only for AI agents${source === 'client-read-only' ? ` (for the client "${client?.name}")` : ''}, so tools that change the app or stored data are not available. Read-only tools still work; ask the user to switch read-only off in the Porthole window (Permissions) if you need ${tool.name}.`,
+      };
+    }
+    return {
+      allowed: false,
+      decision: { outcome: 'denied', by: 'policy' },
+      message: `${tool.name} is turned off: the user denied it to AI agents${source === 'client' ? ` (for the client "${client?.name}")` : ''} in the Porthole window (Permissions). Do not retry it; ask the user to allow it there if you need it, or do without it.`,
+    };
+  }
+
+  /**
+   * Decides a call to a tool whose permission is `ask`: asks the window and waits for the answer,
+   * the timeout, or the caller giving up. Without a window, the headless setting decides.
+   */
+  async decide(request: AskRequest): Promise<Gate> {
+    const { tool, client } = request;
+    const grantKey = `${client?.name ?? UNKNOWN_CLIENT}\n${tool.name}`;
+    if (this.grants.has(grantKey)) return { allowed: true, decision: { outcome: 'allowed', by: 'session-grant' } };
+    if (!this.windowOpen()) return this.headless(tool);
+    if (request.signal.aborted) return { allowed: true };
+
+    const timeoutMs = this.current.askTimeoutMs;
+    const now = Date.now();
+    const ask: PermissionAsk = {
+      id: randomUUID(),
+      callId: request.callId,
+      tool: tool.name,
+      title: tool.info.title,
+      plugin: tool.plugin,
+      surface: request.surface,
+      client,
+      args: request.args,
+      change: describeChange(tool, request.args),
+      destructive: tool.info.annotations.destructiveHint === true,
+      startedAt: now,
+      expiresAt: now + timeoutMs,
+    };
+    return new Promise<Gate>((resolve) => {
+      const waiting = () => {
+        const left = Math.max(0, Math.ceil((ask.expiresAt - Date.now()) / 1000));
+        try {
+          request.onWaiting?.(
+            `waiting for the user to allow ${tool.name} in the Porthole window (${left} s left; no answer is a denial)`,
+          );
+        } catch {
+          // the caller's own notice; it does not decide anything
+        }
+      };
+      const notices = setInterval(waiting, WAITING_NOTICE_MS);
+      notices.unref?.();
+      const finish = (gate: Gate) => {
+        if (!this.pending.delete(ask.id)) return;
+        clearTimeout(timer);
+        clearInterval(notices);
+        request.signal.removeEventListener('abort', onAbort);
+        this.deps.bus.emit('permission:settled', { askId: ask.id, callId: ask.callId, decision: gate.decision });
+        resolve(gate);
+      };
+      const timer = setTimeout(
+        () =>
+          finish({
+            allowed: false,
+            decision: { outcome: 'timed-out', by: 'timeout' },
+            message: `${tool.name} was not run: nobody answered the permission prompt in the Porthole window within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}. Ask the user to look at the Porthole window and answer it, then call ${tool.name} again.`,
+          }),
+        timeoutMs,
+      );
+      timer.unref?.();
+      // The caller gave up: the call ends as cancelled (the service sees the signal), the prompt goes away.
+      const onAbort = () => finish({ allowed: true });
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(ask.id, { ask, grantKey, settle: finish });
+      this.deps.bus.emit('permission:ask', { ask });
+      waiting();
+    });
+  }
+
+  /** The window's answer to a question; false when it was already settled (timed out, answered elsewhere). */
+  answer(askId: string, answer: AskAnswer): boolean {
+    const pending = this.pending.get(askId);
+    if (!pending) return false;
+    if (answer === 'deny') {
+      pending.settle({
+        allowed: false,
+        decision: { outcome: 'declined', by: 'user' },
+        message: `the user declined ${pending.ask.tool} in the Porthole window, so it was not run. Do not call it again unasked: ask the user what they want instead.`,
+      });
+      return true;
+    }
+    if (answer === 'allow-once') {
+      pending.settle({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'once' } });
+      return true;
+    }
+    this.grants.set(pending.grantKey, Date.now());
+    pending.settle({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'session' } });
+    // The same client waiting on the same tool in other calls is covered by that answer too.
+    for (const other of [...this.pending.values()]) {
+      if (other.grantKey === pending.grantKey)
+        other.settle({ allowed: true, decision: { outcome: 'allowed', by: 'session-grant' } });
+    }
+    this.deps.bus.emit('permissions:changed', {});
+    return true;
+  }
+
+  /** A window is connected, so a question can be answered. */
+  windowOpen(): boolean {
+    return this.deps.windows() > 0;
+  }
+
+  /** Questions waiting for an answer. */
+  asks(): PermissionAsk[] {
+    return [...this.pending.values()].map((p) => p.ask);
+  }
+
+  /** Ends every question as timed out (the inspector stops). */
+  close(): void {
+    for (const pending of [...this.pending.values()]) {
+      pending.settle({
+        allowed: false,
+        decision: { outcome: 'timed-out', by: 'timeout' },
+        message: `${pending.ask.tool} was not run: the Porthole inspector stopped before the user answered. Ask the user to start it again, then call ${pending.ask.tool} again.`,
+      });
+    }
+  }
+
+  private headless(tool: RegisteredTool): Gate {
+    if (this.current.headlessAsk === 'allow') {
+      return { allowed: true, decision: { outcome: 'allowed', by: 'headless-setting' } };
+    }
+    return {
+      allowed: false,
+      decision: { outcome: 'denied', by: 'headless-setting' },
+      message: `${tool.name} needs the user's approval, but no Porthole window is open to ask in, and the inspector is set to deny such calls then. Ask the user to open the Porthole window (the URL \`porthole serve\` printed, or uiUrl in <data-dir>/instance.json) and call ${tool.name} again; they can also allow it in Permissions.`,
+    };
+  }
+}
+
+/** What a call will change, in words: the tool's own description of it, else what its annotations say. */
+export function describeChange(tool: RegisteredTool, args: Record<string, unknown>): string {
+  const own = tool.definition.describeChange;
+  if (typeof own === 'function') {
+    try {
+      const text = own(args);
+      if (typeof text === 'string' && text) return text;
+    } catch {
+      // fall back to the annotations
+    }
+  }
+  const { readOnlyHint, destructiveHint } = tool.info.annotations;
+  if (readOnlyHint) return `${tool.info.title}: reads data and changes nothing.`;
+  if (destructiveHint)
+    return `${tool.info.title}: changes the app or the inspector's data and may delete or overwrite some of it.`;
+  return `${tool.info.title}: changes the app or the inspector's data (adds to it, deletes nothing).`;
+}
