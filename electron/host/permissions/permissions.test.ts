@@ -95,6 +95,16 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     mcp.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       listChanged++;
     });
+    // Notifications travel on the client's standalone stream (over stdio, the bridge's), which opens
+    // just after initialize: under load, later than the first test would change the policy.
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (let i = 0; i < 50 && listChanged === 0; i++) {
+      t.core.permissions.set({ tools: { [CHANGE]: 'deny' } });
+      await sleep(50);
+      t.core.permissions.set({});
+      await sleep(50);
+    }
+    await sleep(200);
   });
   afterEach(async () => {
     for (const w of windows.splice(0)) w.ws.close();
