@@ -11,7 +11,7 @@ import { connectMcpClient, type McpTransportKind } from '../mcp/mcp-testing.js';
 import { startTestCore, waitFor } from '../testing.js';
 import { registeredTool } from '../tools/tool-registry.js';
 import { BridgeClient } from '../ui-bridge/bridge-testing.js';
-import { describeChange } from './permissions.js';
+import { describeChange, MAX_ASK_ARGS_CHARS, Permissions } from './permissions.js';
 import { permissionsPath } from './permissions-file.js';
 
 type TestCore = Awaited<ReturnType<typeof startTestCore>>;
@@ -403,5 +403,39 @@ describe('what the prompt says a call changes', () => {
       }),
     );
     expect(describeChange(plain, {})).toMatch(/^Wipe: .* may delete or overwrite/);
+  });
+});
+
+describe('a question with very long arguments', () => {
+  it('shows a preview of them in the prompt, and the answer still decides the call', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { EventBus } = await import('../event-bus.js');
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-perm-'));
+    try {
+      const bus = new EventBus();
+      const tool = registeredTool(testTools[0]!);
+      const permissions = new Permissions({ dataDir, bus, tools: () => [tool], windows: () => 1 });
+      const asks: PermissionAsk[] = [];
+      bus.on('permission:ask', ({ ask }) => asks.push(ask));
+      const har = 'x'.repeat(MAX_ASK_ARGS_CHARS + 10);
+      const decided = permissions.decide({
+        callId: 'c1',
+        tool,
+        args: { har },
+        surface: 'mcp-http',
+        signal: new AbortController().signal,
+      });
+      expect(asks).toHaveLength(1);
+      const shown = asks[0]!.args as Record<string, string>;
+      expect(shown['(not all shown)']).toMatch(/^the arguments are \d+ characters of JSON; the first 65536 follow$/);
+      expect(shown.preview).toHaveLength(MAX_ASK_ARGS_CHARS);
+      expect(permissions.answer(asks[0]!.id, 'allow-once')).toBe(true);
+      expect(await decided).toEqual({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'once' } });
+      expect(permissions.answer(asks[0]!.id, 'allow-once')).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

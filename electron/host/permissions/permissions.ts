@@ -191,7 +191,7 @@ export class Permissions {
       plugin: tool.plugin,
       surface: request.surface,
       client,
-      args: request.args,
+      args: shownArgs(request.args),
       change: describeChange(tool, request.args),
       destructive: tool.info.annotations.destructiveHint === true,
       startedAt: now,
@@ -295,6 +295,18 @@ export class Permissions {
       message: `${tool.name} needs the user's approval, but no Porthole window is open to ask in, and the inspector is set to deny such calls then. Ask the user to open the Porthole window (the URL \`porthole serve\` printed, or uiUrl in <data-dir>/instance.json) and call ${tool.name} again; they can also allow it in Permissions.`,
     };
   }
+}
+
+/** Longest arguments (as JSON) the prompt shows whole; a HAR file being imported can be megabytes. */
+export const MAX_ASK_ARGS_CHARS = 64 * 1024;
+
+function shownArgs(args: Record<string, unknown>): unknown {
+  const json = JSON.stringify(args) ?? '{}';
+  if (json.length <= MAX_ASK_ARGS_CHARS) return args;
+  return {
+    '(not all shown)': `the arguments are ${json.length} characters of JSON; the first ${MAX_ASK_ARGS_CHARS} follow`,
+    preview: json.slice(0, MAX_ASK_ARGS_CHARS),
+  };
 }
 
 /** What a call will change, in words: the tool's own description of it, else what its annotations say. */
