@@ -461,24 +461,18 @@ export const MAX_REPLAY_BODY_CHARS = MAX_BODY_BYTES_LIMIT;
 
 /** A replay as a caller asks for it: the transaction to send again and, optionally, what to change. */
 export const ReplayRequestSchema = z.object({
-  id: id.describe('The transaction to send again: an id from network_list_transactions.'),
+  id: id.describe('From network_list_transactions.'),
   method: z
     .string()
-    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/, 'an HTTP method is one word such as GET or POST')
+    .refine((m) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/.test(m), 'an HTTP method is one word such as GET or POST')
     .optional()
-    .describe('Send it with this method instead, e.g. PUT.'),
-  url: z.string().min(1).max(MAX_URL).optional().describe('Send it to this absolute http(s) URL instead.'),
+    .describe('Another method, e.g. PUT.'),
+  url: z.string().min(1).max(MAX_URL).optional().describe('Another absolute http(s) URL.'),
   headers: z
     .record(z.string().min(1).max(1024), z.string().max(65_536).nullable())
     .optional()
-    .describe(
-      'Headers to change: each value replaces the captured header of that name (or adds it), null removes it; the others are sent as captured.',
-    ),
-  body: z
-    .string()
-    .max(MAX_REPLAY_BODY_CHARS)
-    .optional()
-    .describe('Send this text as the body instead of the captured one; "" sends none.'),
+    .describe('Headers to set (replacing that name) or, with null, remove; the rest go as captured.'),
+  body: z.string().max(MAX_REPLAY_BODY_CHARS).optional().describe('The body text instead; "" sends none.'),
 });
 export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
 

@@ -30,7 +30,7 @@ export const SessionIdArgument = z
   .string()
   .min(1)
   .optional()
-  .describe('From inspector_list_sessions; omit when one connected app has this plugin.');
+  .describe('Omit with one connected app; else from inspector_list_sessions.');
 
 /** The JSON Schema tools/list serves and the window shows, written once per tool (see compactSchema). */
 function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {

@@ -155,7 +155,7 @@ export const addMockRule = tool({
   describeChange: (rule) =>
     `Adds a mock rule, so matching requests get this answer inside the app: ${describeRule(rule)}.`,
   title: 'Add a mock rule',
-  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. Saved and applied only when the app acknowledges; else isError and nothing changes. Mock tools answer with what changed; network_get_mock_config has the rules in full.`,
+  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"url":{"kind":"contains","value":"/api"}},"action":{"type":"respond","status":500}}. Applied when the app acknowledges, else isError and nothing changes. Answers with what changed (network_get_mock_config has all rules).`,
   input: MockRuleInputSchema,
   output: MockRuleChangeSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: false },
