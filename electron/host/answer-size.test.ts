@@ -71,6 +71,14 @@ describe('answers fit a context window (a real SDK client, 100 apps, a noisy con
       expect(bytes(result), tool.name).toBeLessThanOrEqual(CAP);
     }
 
+    // A failure that names the choices names ten of them and says where the rest are.
+    const ping = await mcp.client.callTool({ name: 'example_send_ping', arguments: {} });
+    expect(ping.isError).toBe(true);
+    expect(JSON.stringify(ping.content)).toContain(
+      `${APPS} connected apps have the example plugin; pass sessionId to choose one of: `,
+    );
+    expect(JSON.stringify(ping.content)).toContain('and 90 more (inspector_list_sessions lists them)');
+
     // Every session, once, by following nextCursor.
     const seen: string[] = [];
     let cursor: string | undefined;

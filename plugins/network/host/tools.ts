@@ -151,7 +151,7 @@ const change = { readOnlyHint: false, openWorldHint: false } as const;
 export const addMockRule = tool({
   name: 'network_add_mock_rule',
   title: 'Add a mock rule',
-  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. Saved and applied only when the app acknowledges; else isError and nothing changes. Mock tools answer with what changed; network_get_mock_config has the rules in full.`,
+  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"method":"GET","url":{"kind":"contains","value":"/api/user"}},"action":{"type":"respond","status":500,"body":{"type":"json","json":{"error":"boom"}}}}. Applied and saved only when the app acknowledges, else nothing changes. Answers with what changed; network_get_mock_config has the rules in full.`,
   input: MockRuleInputSchema,
   output: MockRuleChangeSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: false },
