@@ -6,7 +6,6 @@ import { connect } from '../../agent/connection.js';
 import { network } from '../../plugins/network/agent/index.js';
 import { HarSchema } from '../../plugins/network/har-schema.js';
 import { httpServer } from '../../plugins/network/host/testing.js';
-import type { SessionInfo } from '../../shared/session.js';
 import { cleanupAfterEach } from '../host/test-cleanup.js';
 import { startTestCore, waitFor } from '../host/testing.js';
 import { connectInspector, InspectorUnavailableError, ToolCallError } from './index.js';
@@ -35,9 +34,18 @@ async function setup() {
 describe('porthole/client', () => {
   it('answers with the raw values the window gets, typed from the tools, recorded as surface script', async () => {
     const { t, server, inspector } = await setup();
-    const sessions = await inspector.listSessions();
-    expectTypeOf(sessions).toEqualTypeOf<SessionInfo[]>(); // the handler's array, not MCP's { sessions }
+    const { sessions } = await inspector.listSessions();
     expect(sessions.map((s) => s.app.id)).toEqual(['com.test.client']);
+
+    // A tool with an MCP projection: the client gets the handler's value (the whole config), not the summary.
+    const added = await inspector.network.addMockRule({
+      match: { url: { kind: 'contains', value: '/never' } },
+      action: { type: 'respond', status: 204 },
+    });
+    expectTypeOf(added.config.rules).toBeArray(); // typed from the handler, not from the MCP summary
+    expect(added.config.rules.map((r) => r.id)).toEqual([added.rule.id]);
+    expect(added).not.toHaveProperty('ruleCount');
+    await inspector.network.removeMockRule({ id: added.rule.id });
 
     await (await fetch(`${server.url}/hello`)).text();
     const hello = { urlContains: '/hello' };

@@ -60,7 +60,9 @@ describe('porthole call / porthole tools', () => {
     );
 
     const sessions = await porthole(['call', 'inspector_list_sessions', '--json', '{"activeOnly":true}', ...dir]);
-    expect(JSON.parse(sessions.stdout).map((s: { app: { id: string } }) => s.app.id)).toEqual(['com.test.cli']);
+    expect(JSON.parse(sessions.stdout).sessions.map((s: { app: { id: string } }) => s.app.id)).toEqual([
+      'com.test.cli',
+    ]);
 
     const out = join(mkdtempSync(join(tmpdir(), 'porthole-out-')), 'config.json');
     const written = await porthole(['call', 'network_get_mock_config', '--out', out, ...dir]);

@@ -52,8 +52,8 @@ export const MessageSchema = MessageSummarySchema.extend({
 export type Message = z.infer<typeof MessageSchema>;
 
 export const ErrorGroupSchema = z.object({
-  key: z.string().describe('Message text + top frame: what makes errors the same.'),
-  text: z.string(),
+  text: z.string().describe('Cut to 300 characters (textTruncated); console_get_message with lastSeq has it all.'),
+  textTruncated: z.boolean().optional(),
   kind: KindSchema,
   site: z.string().optional(),
   count: z.number().describe('Occurrences (within `since` when given).'),

@@ -35,6 +35,18 @@ const failingTool = defineTool({
   },
 });
 
+/** A host tool whose handler's value (an array) is wrapped for MCP callers by mcpResult. */
+const wrappingTool = defineTool({
+  name: 'inspector_test_wrap',
+  title: 'Test: wrap',
+  description: 'Answers two ids.',
+  input: z.object({}),
+  output: z.object({ ids: z.array(z.string()) }),
+  mcpResult: (ids: string[]) => ({ ids }),
+  annotations: { readOnlyHint: true },
+  handler: () => ['one', 'two'],
+});
+
 describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with a real debuggee', (kind) => {
   const surface = kind === 'http' ? 'mcp-http' : 'mcp-stdio';
   const clientInfo = { name: `test-client-${kind}`, version: '4.5.6' };
@@ -64,7 +76,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
 
   beforeAll(async () => {
     t = await startTestCore({ link: { requestTimeoutMs: 300 } });
-    unregister = t.core.tools.register([failingTool]);
+    unregister = t.core.tools.register([failingTool, wrappingTool]);
     const connected = await connectMcpClient(
       kind,
       { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir, token: t.core.mcp.token() },
@@ -132,6 +144,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
       'inspector_get_status',
       'inspector_list_plugins',
       'inspector_list_sessions',
+      'inspector_test_wrap',
     ]);
     for (const tool of withOutput) {
       const result = await call(tool.name);
@@ -330,16 +343,14 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
   });
 
   it('records calls from the window (surface ui) with the raw value for mcpResult tools', async () => {
-    const { sessionId } = await startAgent();
-    const run = await t.core.tools.run('inspector_list_sessions', {});
-    expect(Array.isArray(run.result.raw)).toBe(true);
-    expect((run.result.raw as { id: string }[]).map((s) => s.id)).toContain(sessionId);
-    const mcpAnswer = await call('inspector_list_sessions');
-    expect(Array.isArray(mcpAnswer.structuredContent?.sessions)).toBe(true);
+    const run = await t.core.tools.run('inspector_test_wrap', {});
+    expect(run.result.raw).toEqual(['one', 'two']);
+    const mcpAnswer = await call('inspector_test_wrap');
+    expect(mcpAnswer.structuredContent).toEqual({ ids: ['one', 'two'] });
     const recorded = t.core.history.get(run.callId)!;
-    expect(recorded).toMatchObject({ surface: 'ui', status: 'succeeded', tool: 'inspector_list_sessions' });
+    expect(recorded).toMatchObject({ surface: 'ui', status: 'succeeded', tool: 'inspector_test_wrap' });
     expect(recorded.client).toBeUndefined();
-    const mcpCall: CallSummary = lastCall('inspector_list_sessions');
+    const mcpCall: CallSummary = lastCall('inspector_test_wrap');
     expect(mcpCall).toMatchObject({ surface, client: clientInfo });
   });
 });

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { PermissionSchema, PermissionSourceSchema } from '../../../shared/permissions.js';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
-import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
+import { SessionInfoSchema } from '../../../shared/session.js';
 import { type ClientInfo, defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
 import type { Permissions } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
+import { pageOf } from './paging.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 export interface HostToolDeps {
@@ -29,6 +30,9 @@ export interface HostToolDeps {
 /** A session as MCP callers get it: everything but the app icon (a data: URL of no use to an agent). */
 const McpSessionSchema = SessionInfoSchema.extend({ app: AppInfoSchema.omit({ icon: true }) });
 
+/** inspector_list_plugins names at most this many sessions per plugin (and as many refusals). */
+const SESSIONS_PER_PLUGIN = 10;
+
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : null);
 
 /** The inspector's own tools: `inspector_*`. */
@@ -37,22 +41,33 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_list_sessions',
     title: 'List debuggee sessions',
     description:
-      'The apps (sessions) the inspector knows, connected (active) or not, with their plugins. A session id is the sessionId of plugin tools.',
+      'The apps (sessions) the inspector knows, connected (active) or not, with their plugins, oldest first. A session id is the sessionId of plugin tools.',
     input: z.object({
       activeOnly: z.boolean().optional().describe('Only the sessions whose app is connected now.'),
+      limit: z.number().int().min(1).max(256).default(20).describe('Sessions per page (fewer when they are large).'),
+      cursor: z.string().max(16).optional().describe('The nextCursor of the previous page.'),
     }),
-    output: z.object({ sessions: z.array(McpSessionSchema) }),
-    // The window gets the array itself; MCP structuredContent must be an object.
-    mcpResult: (sessions: SessionInfo[]) => ({ sessions }),
+    output: z.object({
+      sessions: z.array(McpSessionSchema),
+      total: z.number().int().describe('Sessions over all pages.'),
+      nextCursor: z.string().optional().describe('Pass it back as cursor for the next page; absent on the last.'),
+    }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    handler: ({ activeOnly }) => deps.sessions.list().filter((s) => !activeOnly || s.active),
+    handler: ({ activeOnly, limit, cursor }) => {
+      const all = deps.sessions.list().filter((s) => !activeOnly || s.active);
+      const { items, ...page } = pageOf(
+        all.map(({ app: { icon: _icon, ...app }, ...s }) => ({ ...s, app })),
+        { limit, cursor },
+      );
+      return { sessions: items, ...page };
+    },
   });
 
   const listPlugins = defineTool({
     name: 'inspector_list_plugins',
     title: 'List plugins',
     description:
-      'The plugins, their tools, and per session whether each is active and which version the app runs (or why it was refused).',
+      'The plugins, their tools, and per session (connected first, at most 10) whether each is active and which version the app runs, or why it was refused.',
     input: z.object({}),
     output: z.object({
       plugins: z.array(
@@ -73,31 +88,46 @@ export function createHostTools(deps: HostToolDeps) {
           incompatible: z.array(
             z.object({ sessionId: z.string(), app: z.string(), version: z.string(), reason: z.string() }),
           ),
+          moreSessions: z
+            .number()
+            .int()
+            .optional()
+            .describe('Sessions left out of both lists; inspector_list_sessions has every one.'),
         }),
       ),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: () => {
-      const sessions = deps.sessions.list();
+      // Connected first, then the most recently connected.
+      const sessions = [...deps.sessions.list()].sort(
+        (a, b) => Number(b.active) - Number(a.active) || b.lastConnectedAt - a.lastConnectedAt,
+      );
       const tools = deps.registry.list();
       return {
-        plugins: deps.plugins.list().map(({ protocol, title }) => ({
-          id: protocol.id,
-          title,
-          version: protocol.version,
-          tools: tools.filter((t) => t.plugin === protocol.id).map((t) => t.name),
-          sessions: sessions.flatMap((s) => {
+        plugins: deps.plugins.list().map(({ protocol, title }) => {
+          const running = sessions.flatMap((s) => {
             const offer = s.plugins.accepted.find((p) => p.id === protocol.id);
             return offer
               ? [{ sessionId: s.id, app: s.app.name, device: s.device.name, active: s.active, version: offer.version }]
               : [];
-          }),
-          incompatible: sessions.flatMap((s) =>
+          });
+          const incompatible = sessions.flatMap((s) =>
             s.plugins.incompatible
               .filter((p) => p.id === protocol.id)
               .map((p) => ({ sessionId: s.id, app: s.app.name, version: p.version, reason: p.reason })),
-          ),
-        })),
+          );
+          const more =
+            Math.max(0, running.length - SESSIONS_PER_PLUGIN) + Math.max(0, incompatible.length - SESSIONS_PER_PLUGIN);
+          return {
+            id: protocol.id,
+            title,
+            version: protocol.version,
+            tools: tools.filter((t) => t.plugin === protocol.id).map((t) => t.name),
+            sessions: running.slice(0, SESSIONS_PER_PLUGIN),
+            incompatible: incompatible.slice(0, SESSIONS_PER_PLUGIN),
+            ...(more > 0 ? { moreSessions: more } : {}),
+          };
+        }),
       };
     },
   });

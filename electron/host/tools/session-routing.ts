@@ -4,6 +4,11 @@ import type { SessionRegistry } from '../sessions.js';
 export type Routing = { ok: true; session: SessionInfo } | { ok: false; message: string };
 
 const label = (s: SessionInfo) => `${s.id} (${s.app.name} on ${s.device.name})`;
+/** At most 10 sessions by name, so that a failure stays short with hundreds of apps. */
+const labels = (list: SessionInfo[]) =>
+  list.length <= 10
+    ? list.map(label).join(', ')
+    : `${list.slice(0, 10).map(label).join(', ')} and ${list.length - 10} more (inspector_list_sessions lists them)`;
 const hasPlugin = (s: SessionInfo, plugin: string) => s.plugins.accepted.some((p) => p.id === plugin);
 
 /**
@@ -20,7 +25,7 @@ export function routeToSession(
   const all = sessions.list();
   const candidates = all.filter((s) => s.active && hasPlugin(s, plugin));
   const choices = candidates.length
-    ? `active sessions with the ${plugin} plugin: ${candidates.map(label).join(', ')}`
+    ? `active sessions with the ${plugin} plugin: ${labels(candidates)}`
     : `no active session has the ${plugin} plugin`;
 
   if (sessionId !== undefined) {
@@ -53,11 +58,11 @@ export function routeToSession(
       ok: false,
       message:
         `no connected app has the ${plugin} plugin; start an app that embeds the Porthole agent with this plugin and try again` +
-        (inactive.length ? ` (inactive sessions that had it: ${inactive.map(label).join(', ')})` : ''),
+        (inactive.length ? ` (inactive sessions that had it: ${labels(inactive)})` : ''),
     };
   }
   return {
     ok: false,
-    message: `${candidates.length} connected apps have the ${plugin} plugin; pass sessionId to choose one of: ${candidates.map(label).join(', ')}`,
+    message: `${candidates.length} connected apps have the ${plugin} plugin; pass sessionId to choose one of: ${labels(candidates)}`,
   };
 }

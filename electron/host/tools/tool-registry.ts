@@ -26,11 +26,7 @@ export interface RegisteredTool {
   readonly info: ToolInfo;
 }
 
-export const SessionIdArgument = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Omit with one connected app; else from inspector_list_sessions.');
+export const SessionIdArgument = z.string().min(1).optional().describe('Omit when one connected app has this plugin.');
 
 /** The JSON Schema tools/list serves and the window shows, written once per tool (see compactSchema). */
 function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {

@@ -287,8 +287,8 @@ export class ConsoleStore {
       const site = entry ? siteOf(entry) : undefined;
       if (entry) entries.push(entry);
       out.push({
-        key: g.key.replace('\u0000', ' @ '),
-        text: g.text,
+        text: g.text.length > SUMMARY_TEXT ? `${g.text.slice(0, SUMMARY_TEXT)}…` : g.text,
+        ...(g.text.length > SUMMARY_TEXT ? { textTruncated: true } : {}),
         kind: g.kind,
         ...(site ? { site } : {}),
         count,
