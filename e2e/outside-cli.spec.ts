@@ -31,7 +31,7 @@ await new Promise((r) => setTimeout(r, 300));
 agent.disconnect();
 `;
 
-// A test file of the user's own, run by node:test, with the client's helpers.
+// A check of the user's own, run by node:test, with the client's helpers.
 const CLIENT_TEST = `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectInspector } from 'porthole/client';
@@ -48,6 +48,19 @@ test('the app made its request, none failed, the HAR is saved', async () => {
   } finally {
     await inspector.close();
   }
+});
+`;
+
+// The same from a Playwright test of the project's own (the runner only: no browser is launched).
+const PLAYWRIGHT_TEST = `import { expect, test } from '@playwright/test';
+import { connectInspector } from 'porthole/client';
+test('the app request is there and did not fail', async () => {
+  const inspector = await connectInspector({ dataDir: process.env.PORTHOLE_DATA_DIR });
+  const sessionId = process.env.PORTHOLE_SESSION;
+  const page = await inspector.network.listTransactions({ sessionId, status: 200 });
+  expect(page.transactions.map((t) => new URL(t.url).pathname)).toContain('/from-the-package');
+  await inspector.expectNoFailedRequests({ sessionId });
+  await inspector.close();
 });
 `;
 
@@ -74,8 +87,15 @@ const TSCONFIG = JSON.stringify({
 
 test('the porthole package runs `porthole serve` and `porthole mcp` from its tarball alone', async () => {
   const nodeTypes = `@types/node@${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies['@types/node']}`;
-  const files = { 'app.mjs': APP, 'client.test.mjs': CLIENT_TEST, 'typed.ts': TYPED, 'tsconfig.json': TSCONFIG };
-  const dir = scratchApp('cli', files, [packPorthole(), packAgent(), nodeTypes]);
+  const files = {
+    'app.mjs': APP,
+    'client-check.mjs': CLIENT_TEST,
+    'tests/inspector.spec.mjs': PLAYWRIGHT_TEST,
+    'typed.ts': TYPED,
+    'tsconfig.json': TSCONFIG,
+  };
+  const playwright = `@playwright/test@${JSON.parse(readFileSync(join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')).version}`;
+  const dir = scratchApp('cli', files, [packPorthole(), packAgent(), nodeTypes, playwright]);
   const bin = join(dir, 'node_modules/porthole/bin/porthole.js');
   // Only what the CLI needs at run time comes along: no window framework, no Electron, no build tools.
   for (const devOnly of ['react', 'electron', 'vite', 'tsx', 'zustand'])
@@ -128,12 +148,21 @@ test('the porthole package runs `porthole serve` and `porthole mcp` from its tar
       url: `${targetUrl}/from-the-package`,
       status: 200,
     });
-    const tested = await run(process.execPath, ['--test', 'client.test.mjs'], {
+    const tested = await run(process.execPath, ['--test', 'client-check.mjs'], {
       cwd: dir,
       env: { ...process.env, PORTHOLE_DATA_DIR: dataDir, PORTHOLE_SESSION: session!.id },
     }).catch((e: { stdout: string; stderr: string }) => ({ stdout: `${e.stdout}${e.stderr}` }));
     expect(tested.stdout).toContain('# pass 1');
     expect(JSON.parse(readFileSync(join(dir, 'session.har'), 'utf8')).log.entries.length).toBeGreaterThan(0);
+    const cli = join(dir, 'node_modules/@playwright/test/cli.js');
+    const ran = spawnSync(process.execPath, [cli, 'test', 'tests', '--reporter=line'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, PORTHOLE_DATA_DIR: dataDir, PORTHOLE_SESSION: session!.id },
+    });
+    expect(ran.status, `${ran.stdout}${ran.stderr}`).toBe(0);
+    expect(ran.stdout).toContain('1 passed');
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const typed = spawnSync(process.execPath, [tsc, '-p', dir], { cwd: dir, encoding: 'utf8' });
     expect(typed.status, typed.stdout).toBe(0);
