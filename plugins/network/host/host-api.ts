@@ -9,6 +9,7 @@ import type {
   MockRulePatch,
   MockRuleWithOptionalId,
   NetworkProtocol,
+  RedactionRules,
   ReplayRequest,
   ReplayResult,
   Transaction,
@@ -41,6 +42,11 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
   stats(): ReturnType<TransactionStore['stats']>;
   /** How the app's agent captures (set once it has connected). */
   agentInfo(): AgentInfo | undefined;
+  /** The app's redaction rules (saved per app; the defaults until the user changes them). */
+  redactionRules(): RedactionRules;
+  setRedactionRules(rules: RedactionRules): RedactionRules;
+  /** The transaction as MCP results and exports carry it (redactForAgent with this app's rules). */
+  forAgent(tx: Transaction): Transaction;
 
   mockConfig(): MockConfigView;
   addMockRule(input: MockRuleInput, signal?: AbortSignal): Promise<{ rule: MockRule; config: MockConfigView }>;

@@ -23,7 +23,7 @@ import {
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import { summarizeRule, summarizeState } from './mock-summary.js';
-import { redactSensitive } from './redact.js';
+import { redactSummary } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 
@@ -33,9 +33,9 @@ type Ctx = PluginToolContext<NetworkHost>;
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** Header values the app marked as hidden from MCP (redaction scope `mcp`) are redacted for MCP callers. */
-export function forSurface(tx: Transaction, ctx: Pick<Ctx, 'surface'>): Transaction {
-  return ctx.surface === 'ui' ? tx : redactSensitive(tx);
+/** Every surface but the window gets transactions redacted (the app's hidden headers and the user's rules; redact.ts). */
+export function forSurface(tx: Transaction, ctx: Pick<Ctx, 'surface' | 'instance'>): Transaction {
+  return ctx.surface === 'ui' ? tx : ctx.instance.forAgent(tx);
 }
 
 /** Cuts a body's data to `max` characters for an answer; `truncatedForOutput` says it was cut here. */
@@ -64,9 +64,13 @@ export const listTransactions = tool({
       ),
   }),
   annotations: readOnly,
-  handler({ limit, cursor, order, ...filter }, { instance }) {
+  handler({ limit, cursor, order, ...filter }, { instance, surface }) {
     try {
       const page = instance.list({ filter, limit, cursor, order });
+      if (surface !== 'ui') {
+        const rules = instance.redactionRules();
+        page.transactions = page.transactions.map((s) => redactSummary(s, rules));
+      }
       const stats = instance.stats();
       return { ...page, pending: stats.pending, dropped: { count: stats.dropped, bytes: stats.droppedBytes } };
     } catch (e) {
