@@ -78,6 +78,11 @@ describe("the window's Agent view: what an MCP client gets, redacted by the rule
       body: JSON.stringify({ user: { name: 'ada', password: 'hunter2' }, note: `carry ${jwt}`, key: 'sk-12345' }),
     });
     expect(listedUrl).toBe(`${server.url}/login?token=${REDACTED}&keep=yes&sig=abc`);
+    // A filter cannot probe a hidden value: it matches the URL as the agent sees it.
+    expect((await s.call('network_list_transactions', { urlContains: 'token=t-1' })).structuredContent!.total).toBe(0);
+    expect((await s.call('network_list_transactions', { urlContains: 'keep=yes' })).structuredContent!.total).toBe(1);
+    const probe = await s.call('network_export_har', { urlContains: 'token=t-1' });
+    expect(probe.structuredContent!.log.entries).toHaveLength(0);
 
     const compare = async () => {
       const mcp = await s.call('network_get_transaction', { id });

@@ -35,7 +35,7 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
   /** A page of transaction summaries, newest first unless `order: 'oldest'`. Throws CursorError on a bad cursor. */
   list(query: PageQuery): Page;
   /** Every transaction matching the filter, oldest first, in full. */
-  transactions(filter?: TransactionFilter): Transaction[];
+  transactions(filter?: TransactionFilter, urlOf?: (url: string) => string): Transaction[];
   get(id: string): Transaction | undefined;
   /** Forgets this session's transactions; returns how many. */
   clear(): number;

@@ -177,8 +177,8 @@ class NetworkHostImpl implements NetworkHost {
     return this.store.page(query);
   }
 
-  transactions(filter?: TransactionFilter): Transaction[] {
-    return this.store.all(filter);
+  transactions(filter?: TransactionFilter, urlOf?: (url: string) => string): Transaction[] {
+    return this.store.all(filter, urlOf);
   }
 
   get(id: string): Transaction | undefined {

@@ -23,7 +23,7 @@ import {
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import { summarizeRule, summarizeState } from './mock-summary.js';
-import { redactSummary } from './redact.js';
+import { redactSummary, redactUrl } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 
@@ -36,6 +36,13 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 /** Every surface but the window gets transactions redacted (the app's hidden headers and the user's rules; redact.ts). */
 export function forSurface(tx: Transaction, ctx: Pick<Ctx, 'surface' | 'instance'>): Transaction {
   return ctx.surface === 'ui' ? tx : ctx.instance.forAgent(tx);
+}
+
+/** What `urlContains` matches for this caller: the URL it is shown. */
+function urlFor(ctx: Pick<Ctx, 'surface' | 'instance'>): ((url: string) => string) | undefined {
+  if (ctx.surface === 'ui') return undefined;
+  const rules = ctx.instance.redactionRules();
+  return (url) => redactUrl(url, rules);
 }
 
 /** Cuts a body's data to `max` characters for an answer; `truncatedForOutput` says it was cut here. */
@@ -64,9 +71,10 @@ export const listTransactions = tool({
       ),
   }),
   annotations: readOnly,
-  handler({ limit, cursor, order, ...filter }, { instance, surface }) {
+  handler({ limit, cursor, order, ...filter }, ctx) {
+    const { instance, surface } = ctx;
     try {
-      const page = instance.list({ filter, limit, cursor, order });
+      const page = instance.list({ filter, limit, cursor, order, urlOf: urlFor(ctx) });
       if (surface !== 'ui') {
         const rules = instance.redactionRules();
         page.transactions = page.transactions.map((s) => redactSummary(s, rules));
@@ -252,7 +260,7 @@ export const exportHar = tool({
   annotations: readOnly,
   handler({ maxEntries, maxBodyChars, ...filter }, ctx) {
     const transactions = ctx.instance
-      .transactions(filter)
+      .transactions(filter, urlFor(ctx))
       .slice(-maxEntries)
       .map((found) => {
         const tx = forSurface(found, ctx);
