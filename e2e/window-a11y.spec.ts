@@ -109,7 +109,7 @@ test('every view passes axe-core with no critical or serious violation, light an
     await net.getByRole('button', { name: 'Columns' }).click();
     await expect(page.getByRole('menu', { name: 'Columns' })).toBeVisible();
   });
-  for (const tab of ['Headers', 'Payload', 'Response', 'Timing']) {
+  for (const tab of ['Headers', 'Payload', 'Response', 'Timing', 'Agent view']) {
     view(`network detail ${tab}`, async () => {
       await page.keyboard.press('Escape');
       await net.getByTestId('network-row').first().click();

@@ -236,6 +236,51 @@ export const TransactionFilterSchema = z.object({
 });
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
+// ─── What the agent sees ─────────────────────────────────────────────────────
+
+const RuleName = z.string().trim().min(1).max(200);
+const RedactionPatternSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .superRefine((pattern, ctx) => {
+    try {
+      compileRegex(pattern);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message.replace('mock rules', 'redaction patterns') });
+    }
+  });
+
+/**
+ * The window's redaction rules, per app: what MCP results and exports hide (the window shows
+ * everything). Names compare case-insensitively. A body field is a key at any depth (`password`) or
+ * a dotted path from the root (`user.credentials.token`); patterns are RE2 regexes (inline flags
+ * such as `(?i)`) whose matches are replaced in URLs, header values and text bodies.
+ */
+export const RedactionRulesSchema = z.object({
+  headers: z.array(RuleName).max(200),
+  query: z.array(RuleName).max(200),
+  bodyFields: z.array(RuleName).max(200),
+  patterns: z.array(RedactionPatternSchema).max(100),
+});
+export type RedactionRules = z.infer<typeof RedactionRulesSchema>;
+export type RedactionKind = keyof RedactionRules;
+
+export const DEFAULT_REDACTION_RULES: RedactionRules = {
+  headers: ['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key'],
+  query: ['token', 'access_token', 'api_key'],
+  bodyFields: ['password', 'token', 'secret'],
+  patterns: ['(?i)bearer\\s+[a-z0-9._~+/=-]+', 'eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*'],
+};
+
+/** What `agentView` answers: the rules in force and network_get_transaction's structuredContent for an MCP client. */
+export const AgentViewSchema = z.object({
+  rules: RedactionRulesSchema,
+  /** Exactly what an MCP client receives (the tool's own projection), kept whole. */
+  result: z.record(z.string(), z.unknown()),
+});
+export type AgentView = z.infer<typeof AgentViewSchema>;
+
 // ─── Mock rules ──────────────────────────────────────────────────────────────
 
 const UrlMatchSchema = z
@@ -538,6 +583,8 @@ export const NetworkEventSchemas = {
   'mock-sync-failed': z.object({ revision: z.number().int(), error: z.string() }),
   /** Transactions were imported from a HAR file. */
   imported: z.object({ count: z.number().int() }),
+  /** The app's redaction rules changed (in this window or another session of the same app). */
+  'redaction-rules': RedactionRulesSchema,
 } as const;
 export type NetworkEventName = keyof typeof NetworkEventSchemas;
 export type NetworkEvent<N extends NetworkEventName> = z.infer<(typeof NetworkEventSchemas)[N]>;
@@ -600,6 +647,11 @@ export const networkProtocol = definePluginProtocol({
       /** One transaction as a HAR entry; header values hidden from MCP (redaction scope `mcp`) are redacted, as in exports. */
       harEntry: { params: z.object({ id }), result: HarEntrySchema },
       search: { params: SearchQuerySchema, result: SearchResultSchema },
+      /** One transaction as network_get_transaction gives it to an MCP client (after redaction), and the rules. */
+      agentView: { params: z.object({ id }), result: AgentViewSchema },
+      redactionRules: { params: z.object({}), result: RedactionRulesSchema },
+      /** Replaces the app's redaction rules (saved in the data dir); answers with them as saved. */
+      setRedactionRules: { params: RedactionRulesSchema, result: RedactionRulesSchema },
       /** Sends a captured request again from the app, optionally edited (as network_replay_request). */
       replay: { params: ReplayRequestSchema, result: ReplayResultSchema },
       /** `har` is the file's parsed JSON or its text. */

@@ -49,3 +49,10 @@ export function compileRegex(pattern: string, flags?: string): UrlMatcher {
     throw new Error(`invalid regular expression /${pattern}/${flags ?? ''}: ${why} (mock rules use RE2 syntax)`);
   }
 }
+
+/** Replaces every match of a pattern (as `compileRegex` checks it) with `replacement`, in linear time. */
+export function compileReplacer(pattern: string): (text: string, replacement: string) => string {
+  compileRegex(pattern);
+  const re = RE2JS.compile(pattern);
+  return (text, replacement) => re.matcher(text).replaceAll(() => replacement);
+}

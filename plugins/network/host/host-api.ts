@@ -9,6 +9,7 @@ import type {
   MockRulePatch,
   MockRuleWithOptionalId,
   NetworkProtocol,
+  RedactionRules,
   ReplayRequest,
   ReplayResult,
   Transaction,
@@ -34,13 +35,18 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
   /** A page of transaction summaries, newest first unless `order: 'oldest'`. Throws CursorError on a bad cursor. */
   list(query: PageQuery): Page;
   /** Every transaction matching the filter, oldest first, in full. */
-  transactions(filter?: TransactionFilter): Transaction[];
+  transactions(filter?: TransactionFilter, urlOf?: (url: string) => string): Transaction[];
   get(id: string): Transaction | undefined;
   /** Forgets this session's transactions; returns how many. */
   clear(): number;
   stats(): ReturnType<TransactionStore['stats']>;
   /** How the app's agent captures (set once it has connected). */
   agentInfo(): AgentInfo | undefined;
+  /** The app's redaction rules (saved per app; the defaults until the user changes them). */
+  redactionRules(): RedactionRules;
+  setRedactionRules(rules: RedactionRules): RedactionRules;
+  /** The transaction as MCP results and exports carry it (redactForAgent with this app's rules). */
+  forAgent(tx: Transaction): Transaction;
 
   mockConfig(): MockConfigView;
   addMockRule(input: MockRuleInput, signal?: AbortSignal): Promise<{ rule: MockRule; config: MockConfigView }>;

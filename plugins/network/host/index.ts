@@ -3,9 +3,12 @@ import type { Har } from 'har-format';
 import type { z } from 'zod';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
 import { ToolArgumentError } from '../../../shared/tool.js';
+import { executeTool, parseToolArguments } from '../../../shared/tool-runner.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import {
   type AgentInfo,
+  type AgentView,
+  DEFAULT_REDACTION_RULES,
   EMPTY_MOCK_CONFIG,
   type MockConfig,
   MockConfigSchema,
@@ -21,6 +24,8 @@ import {
   type NetworkEventName,
   type NetworkProtocol,
   networkProtocol,
+  type RedactionRules,
+  RedactionRulesSchema,
   type ReplayRequest,
   type ReplayResult,
   type Transaction,
@@ -29,12 +34,12 @@ import {
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
-import { redactSensitive } from './redact.js';
+import { redactForAgent } from './redact.js';
 import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
 import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
-import { networkTools } from './tools.js';
+import { getTransaction, networkTools } from './tools.js';
 
 export type { NetworkHost } from './host-api.js';
 
@@ -49,6 +54,7 @@ import {
 } from './transaction-store.js';
 
 const CONFIG_KEY = 'mock-config';
+const REDACTION_KEY = 'redaction-rules';
 
 export interface NetworkHostOptions {
   limits?: Partial<StoreLimits>;
@@ -62,6 +68,8 @@ class NetworkHostImpl implements NetworkHost {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly appId: string;
   private readonly unwatch: () => void;
+  private readonly unwatchRules: () => void;
+  private rules: RedactionRules | undefined;
   private repaired: MockConfigRepair | undefined;
   private readonly settling = new Settling();
 
@@ -76,6 +84,10 @@ class NetworkHostImpl implements NetworkHost {
     this.unwatch = ctx.store.watch<MockConfig>(CONFIG_KEY, (next) => {
       if (this.ctx.active) void this.enqueue(() => this.push(next)).catch(() => {});
       else this.emit('mock-config', this.mockConfig());
+    });
+    this.unwatchRules = ctx.store.watch<unknown>(REDACTION_KEY, () => {
+      this.rules = undefined;
+      this.emit('redaction-rules', this.redactionRules());
     });
   }
 
@@ -126,18 +138,21 @@ class NetworkHostImpl implements NetworkHost {
     removeMockRule: async ({ id }, signal) => ({ config: await this.removeMockRule(id, signal) }),
     setMockRules: async ({ rules }, signal) => ({ config: await this.setMockRules(rules, signal) }),
     setMockingEnabled: async ({ enabled }, signal) => ({ config: await this.setMockingEnabled(enabled, signal) }),
-    // Exports leave the inspector: header values the app hid from MCP are redacted there too.
+    // Exports leave the inspector: they are redacted as MCP results are.
     exportHar: ({ filter, ids }) =>
       this.exportHar(
         undefined,
-        (ids ? ids.flatMap((id) => this.get(id) ?? []) : this.store.all(filter)).map(redactSensitive),
+        (ids ? ids.flatMap((id) => this.get(id) ?? []) : this.store.all(filter)).map((tx) => this.forAgent(tx)),
       ) as never,
     harEntry: ({ id }) => {
       const tx = this.get(id);
       if (!tx) throw unknownTransaction(id);
-      return this.exportHar(undefined, [redactSensitive(tx)]).log.entries[0] as never;
+      return this.exportHar(undefined, [this.forAgent(tx)]).log.entries[0] as never;
     },
     search: (query) => searchTransactions(this.store.all(), query),
+    agentView: ({ id }, signal) => this.agentView(id, signal),
+    redactionRules: () => this.redactionRules(),
+    setRedactionRules: (rules) => this.setRedactionRules(rules),
     importHar: ({ har, source }) => this.importHar(har, source),
     replay: (request, signal) => this.replay(request, signal),
   };
@@ -154,6 +169,7 @@ class NetworkHostImpl implements NetworkHost {
 
   dispose(): void {
     this.unwatch();
+    this.unwatchRules();
     this.store.close();
   }
 
@@ -161,8 +177,8 @@ class NetworkHostImpl implements NetworkHost {
     return this.store.page(query);
   }
 
-  transactions(filter?: TransactionFilter): Transaction[] {
-    return this.store.all(filter);
+  transactions(filter?: TransactionFilter, urlOf?: (url: string) => string): Transaction[] {
+    return this.store.all(filter, urlOf);
   }
 
   get(id: string): Transaction | undefined {
@@ -181,6 +197,43 @@ class NetworkHostImpl implements NetworkHost {
 
   agentInfo(): AgentInfo | undefined {
     return this.info;
+  }
+
+  redactionRules(): RedactionRules {
+    if (this.rules) return this.rules;
+    const stored = this.ctx.store.read<unknown>(REDACTION_KEY);
+    if (stored === undefined) return (this.rules = DEFAULT_REDACTION_RULES);
+    const parsed = RedactionRulesSchema.safeParse(stored);
+    if (parsed.success) return (this.rules = parsed.data);
+    const backup = this.ctx.store.backup(REDACTION_KEY, 'invalid');
+    console.warn(
+      `[porthole] network: the redaction rules of ${this.appId} were invalid (${describeIssues(parsed.error)}); the defaults apply until they are saved again from the window's Agent view${backup ? `, the bad file is kept at ${backup}` : ''}`,
+    );
+    return (this.rules = DEFAULT_REDACTION_RULES);
+  }
+
+  setRedactionRules(rules: RedactionRules): RedactionRules {
+    const next = parse(RedactionRulesSchema, rules, 'redaction rules');
+    this.ctx.store.write(REDACTION_KEY, next);
+    this.rules = next;
+    this.emit('redaction-rules', next);
+    return next;
+  }
+
+  forAgent(tx: Transaction): Transaction {
+    return redactForAgent(tx, this.redactionRules());
+  }
+
+  /** network_get_transaction's structuredContent for an MCP client: the tool itself, run as MCP runs it. */
+  private async agentView(id: string, signal: AbortSignal): Promise<AgentView> {
+    if (!this.get(id)) throw unknownTransaction(id);
+    const args = parseToolArguments(getTransaction.name, getTransaction.input, { id });
+    if (!args.ok) throw new Error(args.message);
+    const ctx = { surface: 'mcp-http' as const, signal, instance: this, session: this.ctx.session() };
+    const outcome = await executeTool(getTransaction, args.args, ctx);
+    const result = outcome.result.structuredContent;
+    if (!result) throw new Error(`network_get_transaction did not answer: ${outcome.result.textContent}`);
+    return { rules: this.redactionRules(), result };
   }
 
   mockConfig(): MockConfigView {

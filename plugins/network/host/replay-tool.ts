@@ -1,6 +1,7 @@
 import { briefSchema, definePluginTool } from '../../../shared/tool.js';
 import { ReplayRequestSchema, ReplayResultSchema, TransactionSummarySchema } from '../protocol.js';
 import type { NetworkHost } from './host-api.js';
+import { redactSummary } from './redact.js';
 import { REPLAY_SETTLE_MS } from './replay.js';
 
 export const replayRequest = definePluginTool<NetworkHost>()({
@@ -16,5 +17,9 @@ export const replayRequest = definePluginTool<NetworkHost>()({
     ).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  handler: (request, { instance, signal }) => instance.replay(request, signal),
+  async handler(request, { instance, signal, surface }) {
+    const result = await instance.replay(request, signal);
+    if (surface === 'ui' || !result.transaction) return result;
+    return { ...result, transaction: redactSummary(result.transaction, instance.redactionRules()) };
+  },
 });

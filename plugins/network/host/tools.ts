@@ -23,7 +23,7 @@ import {
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import { summarizeRule, summarizeState } from './mock-summary.js';
-import { redactSensitive } from './redact.js';
+import { redactSummary, redactUrl } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 
@@ -33,9 +33,16 @@ type Ctx = PluginToolContext<NetworkHost>;
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** Header values the app marked as hidden from MCP (redaction scope `mcp`) are redacted for MCP callers. */
-export function forSurface(tx: Transaction, ctx: Pick<Ctx, 'surface'>): Transaction {
-  return ctx.surface === 'ui' ? tx : redactSensitive(tx);
+/** Every surface but the window gets transactions redacted (the app's hidden headers and the user's rules; redact.ts). */
+export function forSurface(tx: Transaction, ctx: Pick<Ctx, 'surface' | 'instance'>): Transaction {
+  return ctx.surface === 'ui' ? tx : ctx.instance.forAgent(tx);
+}
+
+/** What `urlContains` matches for this caller: the URL it is shown. */
+function urlFor(ctx: Pick<Ctx, 'surface' | 'instance'>): ((url: string) => string) | undefined {
+  if (ctx.surface === 'ui') return undefined;
+  const rules = ctx.instance.redactionRules();
+  return (url) => redactUrl(url, rules);
 }
 
 /** Cuts a body's data to `max` characters for an answer; `truncatedForOutput` says it was cut here. */
@@ -64,9 +71,14 @@ export const listTransactions = tool({
       ),
   }),
   annotations: readOnly,
-  handler({ limit, cursor, order, ...filter }, { instance }) {
+  handler({ limit, cursor, order, ...filter }, ctx) {
+    const { instance, surface } = ctx;
     try {
-      const page = instance.list({ filter, limit, cursor, order });
+      const page = instance.list({ filter, limit, cursor, order, urlOf: urlFor(ctx) });
+      if (surface !== 'ui') {
+        const rules = instance.redactionRules();
+        page.transactions = page.transactions.map((s) => redactSummary(s, rules));
+      }
       const stats = instance.stats();
       return { ...page, pending: stats.pending, dropped: { count: stats.dropped, bytes: stats.droppedBytes } };
     } catch (e) {
@@ -248,7 +260,7 @@ export const exportHar = tool({
   annotations: readOnly,
   handler({ maxEntries, maxBodyChars, ...filter }, ctx) {
     const transactions = ctx.instance
-      .transactions(filter)
+      .transactions(filter, urlFor(ctx))
       .slice(-maxEntries)
       .map((found) => {
         const tx = forSurface(found, ctx);

@@ -39,6 +39,8 @@ export interface PageQuery {
   limit: number;
   cursor?: string;
   order?: SortOrder;
+  /** The URL `urlContains` is matched against (MCP callers: the redacted one, so a filter cannot probe a hidden value). */
+  urlOf?: (url: string) => string;
 }
 
 export interface Page {
@@ -201,13 +203,13 @@ export class TransactionStore {
   }
 
   /** Every transaction matching the filter, oldest first. */
-  all(filter: TransactionFilter = {}): Transaction[] {
+  all(filter: TransactionFilter = {}, urlOf?: (url: string) => string): Transaction[] {
     const out: Transaction[] = [];
-    for (const tx of this.byId.values()) if (matches(tx, filter)) out.push(tx);
+    for (const tx of this.byId.values()) if (matches(tx, filter, urlOf)) out.push(tx);
     return out;
   }
 
-  page({ filter = {}, limit, cursor, order = 'newest' }: PageQuery): Page {
+  page({ filter = {}, limit, cursor, order = 'newest', urlOf }: PageQuery): Page {
     const after = cursor === undefined ? undefined : parseCursor(cursor, order);
     const all = [...this.byId.values()];
     if (order === 'newest') all.reverse();
@@ -216,7 +218,7 @@ export class TransactionStore {
     let last: number | undefined;
     let more = false;
     for (const tx of all) {
-      if (!matches(tx, filter)) continue;
+      if (!matches(tx, filter, urlOf)) continue;
       total++;
       const beyond = after === undefined || (order === 'newest' ? tx.seq < after : tx.seq > after);
       if (!beyond) continue;
@@ -310,8 +312,8 @@ function parseCursor(cursor: string, order: SortOrder): number {
   return Number(match[2]);
 }
 
-export function matches(tx: Transaction, f: TransactionFilter): boolean {
-  if (f.urlContains && !tx.request.url.toLowerCase().includes(f.urlContains.toLowerCase())) return false;
+export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: string) => url): boolean {
+  if (f.urlContains && !urlOf(tx.request.url).toLowerCase().includes(f.urlContains.toLowerCase())) return false;
   if (f.method && tx.request.method.toUpperCase() !== f.method.toUpperCase()) return false;
   if (f.status !== undefined) {
     const status = tx.response?.status;

@@ -10,6 +10,7 @@ import type {
   Transaction,
   TransactionSummary,
 } from '../protocol.js';
+import { AgentView } from './AgentView.js';
 import { BodyView } from './BodyView.js';
 import { formatClock, formatDuration, statusLabel } from './format.js';
 import { HeaderList } from './HeaderList.js';
@@ -22,6 +23,7 @@ const TABS = [
   { id: 'payload', label: 'Payload' },
   { id: 'response', label: 'Response' },
   { id: 'timing', label: 'Timing' },
+  { id: 'agent', label: 'Agent view' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -234,6 +236,7 @@ export const TransactionDetail = forwardRef<
                 <p className="muted">{tx.state === 'pending' ? 'Waiting for the response…' : 'No response.'}</p>
               ))}
             {tx && tab === 'timing' && <TimingView tx={tx} />}
+            {tx && tab === 'agent' && <AgentView api={api} tx={tx} />}
           </div>
         </>
       )}
