@@ -118,18 +118,19 @@ describe('debuggee link', () => {
     const { peer, welcome } = await handshake();
     expect(welcome.batches).toBe(true);
     const log = (message: string) => ({
-      type: 'notification',
+      type: 'notification' as const,
       plugin: 'example',
       method: 'log',
       params: { level: 'info', message, time: 1 },
     });
     peer.send({ type: 'batch', frames: [log('a'), log('b'), log('c')] });
     peer.send(log('d')); // single frames still work
-    const host = t.core.plugins.instance(welcome.sessionId, 'example') as unknown as { log(): { message: string }[] };
+    const sessionId = welcome.sessionId as string;
+    const host = t.core.plugins.instance(sessionId, 'example') as unknown as { log(): { message: string }[] };
     await waitFor(() => host.log().length === 4, 'the four log entries');
     expect(host.log().map((e) => e.message)).toEqual(['a', 'b', 'c', 'd']);
 
-    peer.send({ type: 'batch', frames: [log('e'), { type: 'request', id: 'r1', plugin: 'example', method: 'ping' }] });
+    peer.send(JSON.stringify({ type: 'batch', frames: [log('e'), { type: 'request', id: 'r1', plugin: 'example' }] }));
     expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'invalid-message' });
     peer.send({ type: 'batch', frames: [] });
     expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'invalid-message' });
