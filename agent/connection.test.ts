@@ -60,6 +60,29 @@ describe('agent ↔ inspector', () => {
     ]);
   });
 
+  it('sends notifications made close together as batches the inspector unpacks in order, ahead of a later reply', async () => {
+    const t = await core();
+    const plugin = example();
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [plugin] });
+    const sessionId = await connected(a);
+    const host = exampleHost(t, sessionId);
+    // More than one batch holds (Limits.maxBatchFrames); the host keeps the newest 1000.
+    for (let i = 0; i < 1500; i++) plugin.log('info', `entry ${i}`);
+    await waitFor(() => host.log().at(-1)?.message === 'entry 1499', 'the last log entry');
+    expect(host.log().map((e) => e.message)).toEqual(Array.from({ length: 1000 }, (_, i) => `entry ${i + 500}`));
+    // A reply written in the same turn as a notification does not overtake it.
+    const echoing = defineAgentPlugin(exampleProtocol, (ctx) => {
+      ctx.handle('echo', ({ text }) => {
+        ctx.notify('log', { level: 'info', message: `before ${text}`, time: Date.now() });
+        return { text };
+      });
+    });
+    const b = agent({ url: t.urls.debuggeeUrl, app: { ...app, id: 'com.test.echo' }, plugins: [echoing] });
+    const echoHost = exampleHost(t, await connected(b));
+    await echoHost.echo('x');
+    expect(echoHost.log().map((e) => e.message)).toEqual(['before x']);
+  });
+
   it('fails a pending request at once with peer-gone when the agent disconnects mid-request', async () => {
     const t = await core();
     const slow = defineAgentPlugin(exampleProtocol, (ctx) => {
@@ -231,11 +254,12 @@ describe('agent against an inspector that misbehaves', () => {
   const setup = async (welcome?: Parameters<typeof startFakeInspector>[0]) => {
     const inspector = await startFakeInspector(welcome);
     defer(() => inspector.close());
-    const a = connect({ url: inspector.url, app, plugins: [example()], reconnect: fastReconnect });
+    const plugin = example();
+    const a = connect({ url: inspector.url, app, plugins: [plugin], reconnect: fastReconnect });
     defer(() => a.disconnect());
     const link = await inspector.link();
     await waitFor(() => a.status.state === 'connected', 'the agent to connect');
-    return { inspector, a, link };
+    return { inspector, a, link, plugin };
   };
 
   it('answers binary, deep, huge and out-of-place frames with protocol errors and stays connected', async () => {
@@ -270,6 +294,19 @@ describe('agent against an inspector that misbehaves', () => {
     link.send({ type: 'request', id: 'h1', plugin: 'example', method: 'echo', params: { text: 'still here' } });
     expect(await link.next()).toMatchObject({ type: 'reply-ok', id: 'h1', result: { text: 'still here' } });
     expect(a.status).toMatchObject({ state: 'connected', sessionId: 's1' });
+  });
+
+  it('batches only for an inspector that says it takes batch frames', async () => {
+    const plain = await setup();
+    const logs = async (link: Awaited<ReturnType<typeof setup>>['link'], plugin: ReturnType<typeof example>) => {
+      for (const n of [1, 2, 3]) plugin.log('info', `m${n}`);
+      await waitFor(() => link.received.length > 0, 'frames from the agent');
+      await new Promise((r) => setTimeout(r, 50));
+      return link.received.splice(0).map((f) => f.type);
+    };
+    expect(await logs(plain.link, plain.plugin)).toEqual(['notification', 'notification', 'notification']);
+    const batching = await setup({ batches: true });
+    expect(await logs(batching.link, batching.plugin)).toEqual(['batch']);
   });
 
   it('gives up on an inspector that stops answering within 3 heartbeat intervals and reconnects', async () => {

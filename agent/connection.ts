@@ -1,12 +1,21 @@
 import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
 import { PROTOCOL_VERSION, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
-import type { AppInfo, DeviceInfo, Message, Reject, SessionFrame, Welcome } from '../shared/protocol/messages.js';
+import type {
+  AppInfo,
+  DeviceInfo,
+  Message,
+  Notification,
+  Reject,
+  SessionFrame,
+  Welcome,
+} from '../shared/protocol/messages.js';
 import { Messenger, RequestError } from '../shared/protocol/messenger.js';
 import { checkShape } from '../shared/protocol/shape-check.js';
 import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
 import { detectDevice } from './device.js';
 import { OfflineBuffer } from './offline-buffer.js';
+import { Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
 import { ResumeStore } from './resume-store.js';
 import { OPEN, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
@@ -79,6 +88,23 @@ function env(name: string): string | undefined {
 
 const envUrl = () => env('PORTHOLE_URL');
 
+const exiting = new Set<() => void>();
+let exitHooked = false;
+
+/** Node: notifications waiting for the end of this turn are written before the process exits. */
+function flushOnExit(flush: () => void, add: boolean): void {
+  const proc = (globalThis as { process?: { once?(event: 'exit', f: () => void): void } }).process;
+  if (typeof proc?.once !== 'function') return;
+  if (add && !exitHooked) {
+    exitHooked = true;
+    proc.once('exit', () => {
+      for (const f of exiting) f();
+    });
+  }
+  if (add) exiting.add(flush);
+  else exiting.delete(flush);
+}
+
 /** Equal-jitter exponential backoff: half the capped delay is fixed, half random. */
 export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
   const capped = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
@@ -95,6 +121,8 @@ class AgentConnection implements Agent {
   private current: AgentStatus = { state: 'connecting', attempt: 0 };
   private socket: WebSocketLike | undefined;
   private messenger: Messenger | undefined;
+  /** Set when the inspector takes batch frames. */
+  private outbox: Outbox | undefined;
   private readonly resume: ResumeStore;
   private accepted = new Set<string>();
   /** The limit the inspector announced in its welcome. */
@@ -117,6 +145,7 @@ class AgentConnection implements Agent {
       plugin.runtime.buffer.dropped += early.dropped;
       plugin.runtime.link = {
         notify: (id, method, params) => this.send(id, method, params),
+        flush: () => this.outbox?.flush(),
         request: (id, method, params, requestOptions) => {
           if (!this.messenger) return Promise.reject(new RequestError('peer-gone', 'the inspector is not connected'));
           return this.messenger.request(id, method, params, requestOptions);
@@ -124,8 +153,11 @@ class AgentConnection implements Agent {
       };
       this.plugins.set(plugin.protocol.id, plugin);
     }
+    flushOnExit(this.flushNow, true);
     void this.open();
   }
+
+  private readonly flushNow = () => this.outbox?.flush();
 
   get status(): AgentStatus {
     return this.current;
@@ -139,6 +171,8 @@ class AgentConnection implements Agent {
   disconnect(): void {
     this.stopped = true;
     this.clearTimers();
+    this.outbox?.flush();
+    flushOnExit(this.flushNow, false);
     this.socket?.close(CloseCode.normal, 'the app disconnected');
     this.lost('disconnected by the app');
     this.setStatus({ state: 'stopped', attempt: 0, sessionId: this.resume.get()?.sessionId });
@@ -240,10 +274,23 @@ class AgentConnection implements Agent {
     this.resume.set({ sessionId: welcome.sessionId, secret: welcome.resumeSecret });
     this.maxFrameBytes = welcome.maxFrameBytes;
     this.accepted = new Set(welcome.plugins.accepted.map((p) => p.id));
+    const outbox = welcome.batches
+      ? new Outbox(
+          (text) => {
+            if (socket.readyState !== OPEN) throw new Error('the inspector connection is closed');
+            socket.send(text);
+          },
+          welcome.maxFrameBytes,
+          (frames) => this.keep(frames),
+        )
+      : undefined;
+    this.outbox = outbox;
     this.messenger = new Messenger({
       idPrefix: 'a',
       send: (frame) => {
         if (socket.readyState !== OPEN) throw new Error('the inspector connection is closed');
+        if (outbox && frame.type === 'notification') return outbox.notify(frame);
+        outbox?.flush(); // what was notified before goes first
         socket.send(encode(frame, welcome.maxFrameBytes));
       },
       isPluginActive: (id) => this.accepted.has(id),
@@ -281,7 +328,7 @@ class AgentConnection implements Agent {
   }
 
   private send(plugin: string, method: string, params: unknown): boolean {
-    if (!this.messenger || !this.socket || this.socket.readyState !== OPEN) return false;
+    if (!this.messenger || !this.socket || this.socket.readyState !== OPEN) return this.unsent();
     try {
       this.messenger.notify(plugin, method, params);
       return true;
@@ -291,8 +338,19 @@ class AgentConnection implements Agent {
         console.warn(`[porthole] dropped ${plugin}.${method}: ${e.message}`);
         return true;
       }
-      return false;
+      return this.unsent();
     }
+  }
+
+  /** A notification could not be sent: what the outbox still holds is older, so it is buffered first. */
+  private unsent(): false {
+    this.outbox?.strand();
+    return false;
+  }
+
+  /** Notifications queued for a link that went away, back into their plugins' offline buffers. */
+  private keep(frames: Notification[]): void {
+    for (const f of frames) this.plugins.get(f.plugin)?.runtime.buffer.push(f.plugin, f.method, f.params);
   }
 
   private startHeartbeat(socket: WebSocketLike, intervalMs: number): void {
@@ -319,6 +377,8 @@ class AgentConnection implements Agent {
   }
 
   private lost(reason: string): void {
+    this.outbox?.strand();
+    this.outbox = undefined;
     this.messenger?.close(reason);
     this.messenger = undefined;
     this.clearTimers();

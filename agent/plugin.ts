@@ -14,7 +14,10 @@ import { OfflineBuffer } from './offline-buffer.js';
 
 /** What a plugin's agent part can do; given to its setup function. */
 export interface AgentPluginContext<P extends PluginProtocol> {
-  /** Sends a notification to the host part; buffered (bounded, drop-oldest) while offline. */
+  /**
+   * Sends a notification to the host part; buffered (bounded, drop-oldest) while offline. Notifications
+   * made in one turn of the event loop leave together at its end; `flush()` writes them now.
+   */
   notify<M extends NotificationMethod<P['toHost']>>(method: M, params: NotificationParams<P['toHost'], M>): void;
   /** Asks the host part; rejects with a RequestError when offline or unanswered. */
   request<M extends RequestMethod<P['toHost']>>(
@@ -35,6 +38,8 @@ export interface AgentPluginContext<P extends PluginProtocol> {
     method: M,
     listener: (params: NotificationPayload<P['toAgent'], M>) => void,
   ): void;
+  /** Writes the notifications waiting for the end of this turn now (before the process may end). */
+  flush(): void;
   /** True while the inspector is connected and accepted this plugin. */
   readonly connected: boolean;
   /** Called with true on every (re)connection, false on every loss. */
@@ -48,6 +53,7 @@ type RequestResultInput<P extends PluginProtocol, M extends RequestMethod<P['toA
 /** The link between a plugin and the agent's connection; set by connect(). */
 export interface PluginLink {
   notify(plugin: string, method: string, params: unknown): boolean;
+  flush?(): void;
   request(plugin: string, method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
 }
 
@@ -146,6 +152,7 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
     on: (method, listener) => {
       runtime.listeners.set(method, listener as (params: unknown) => void);
     },
+    flush: () => runtime.link?.flush?.(),
     get connected() {
       return runtime.connected;
     },

@@ -8,6 +8,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [PROTOCOL_VERSION] as const;
 /** Frames exchanged after the handshake, in either direction. */
 export const SESSION_FRAME_TYPES = [
   'notification',
+  'batch',
   'request',
   'reply-ok',
   'reply-error',

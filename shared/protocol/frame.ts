@@ -1,5 +1,5 @@
 import { MESSAGE_TYPES } from './frame-types.js';
-import { overJsonBudget } from './json-budget.js';
+import { type JsonTally, overJsonBudget } from './json-budget.js';
 import { Limits } from './limits.js';
 import type { Message, MessageType, ProtocolError } from './messages.js';
 
@@ -51,6 +51,14 @@ export class FrameTooLargeError extends FrameLimitError {
  * `maxBytes`, too deep, too many values) or when it cannot be JSON (a cycle, a BigInt).
  */
 export function encode(message: Message, maxBytes = Number.POSITIVE_INFINITY): string {
+  return encodeTallied(message, maxBytes).text;
+}
+
+/** encode(), also answering how many values and levels the text holds (see Outbox). */
+export function encodeTallied(
+  message: Message,
+  maxBytes = Number.POSITIVE_INFINITY,
+): { text: string; tally: JsonTally } {
   let text: string;
   try {
     text = JSON.stringify(message);
@@ -61,9 +69,10 @@ export function encode(message: Message, maxBytes = Number.POSITIVE_INFINITY): s
   if (text.length > maxBytes || (text.length * 3 > maxBytes && byteLength(text) > maxBytes)) {
     throw new FrameTooLargeError(byteLength(text), maxBytes);
   }
-  const over = overJsonBudget(text, FRAME_BUDGET);
+  const tally: JsonTally = { values: Limits.maxValues, depth: Limits.maxDepth };
+  const over = overJsonBudget(text, FRAME_BUDGET, tally);
   if (over) throw new FrameLimitError(`the frame would be refused: ${over}`);
-  return text;
+  return { text, tally };
 }
 
 /**

@@ -25,8 +25,9 @@ const CLOSE_OBJECT = 125;
  * on depth, and a schema error per element of a huge array needs gigabytes. Strings are skipped
  * whole (indexOf), so text-heavy frames cost almost nothing. Any text is accepted, JSON or not.
  */
-export function overJsonBudget(text: string, budget: JsonBudget): string | undefined {
+export function overJsonBudget(text: string, budget: JsonBudget, tally?: JsonTally): string | undefined {
   let depth = 0;
+  let deepest = 0;
   // Every element or member but a container's first is preceded by a comma; the first is counted
   // when something other than the closing bracket follows the opening one.
   let values = 0;
@@ -44,6 +45,7 @@ export function overJsonBudget(text: string, budget: JsonBudget): string | undef
       if (i < 0) return undefined;
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > budget.maxDepth) return `it nests arrays and objects deeper than ${budget.maxDepth} levels`;
+      if (depth > deepest) deepest = depth;
       opened = true;
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth--;
@@ -51,7 +53,17 @@ export function overJsonBudget(text: string, budget: JsonBudget): string | undef
       if (++values > budget.maxValues) return tooMany(budget);
     }
   }
+  if (tally) {
+    tally.values = values;
+    tally.depth = deepest;
+  }
   return undefined;
+}
+
+/** What a text within the budget holds, for a caller that joins texts into one frame. */
+export interface JsonTally {
+  values: number;
+  depth: number;
 }
 
 function tooMany(budget: JsonBudget): string {

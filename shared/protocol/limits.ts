@@ -21,6 +21,8 @@ export const Limits = {
   maxDepth: 64,
   /** Most values (array elements and object members) in one frame. */
   maxValues: 100_000,
+  /** Most notifications in one batch frame. */
+  maxBatchFrames: 1000,
   /** Longest `message` in a protocol-error, reject or reply-error; longer ones are cut. */
   maxErrorMessageChars: 2048,
   /** The first frame must be a hello within this time. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import type { MESSAGE_TYPES, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from './frame-types.js';
+import { Limits } from './limits.js';
 
 export {
   MESSAGE_TYPES,
@@ -72,6 +73,8 @@ export const WelcomeSchema = z.object({
   }),
   heartbeatIntervalMs: z.number().int().positive(),
   maxFrameBytes: z.number().int().positive(),
+  /** The host accepts `batch` frames; an agent sends them only when this is true. */
+  batches: z.boolean().optional(),
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 
@@ -99,6 +102,13 @@ export const NotificationSchema = z.object({
   params: z.unknown().optional(),
 });
 export type Notification = z.infer<typeof NotificationSchema>;
+
+/** Notifications made close together, in the order they were made: one frame, one socket write. */
+export const BatchSchema = z.object({
+  type: z.literal('batch'),
+  frames: z.array(NotificationSchema).min(1).max(Limits.maxBatchFrames),
+});
+export type Batch = z.infer<typeof BatchSchema>;
 
 export const RequestSchema = z.object({
   type: z.literal('request'),
@@ -172,6 +182,7 @@ export const MessageSchema = z.discriminatedUnion('type', [
   WelcomeSchema,
   RejectSchema,
   NotificationSchema,
+  BatchSchema,
   RequestSchema,
   ReplyOkSchema,
   ReplyErrorSchema,
@@ -183,7 +194,7 @@ export type Message = z.infer<typeof MessageSchema>;
 export type MessageType = Message['type'];
 
 /** Frames exchanged after the handshake, in either direction. */
-export type SessionFrame = Notification | Request | ReplyOk | ReplyError | Cancel | Heartbeat | ProtocolError;
+export type SessionFrame = Notification | Batch | Request | ReplyOk | ReplyError | Cancel | Heartbeat | ProtocolError;
 
 // frame-types.ts lists the types without zod; a type missing there, or one too many, fails here.
 type Listed = (typeof MESSAGE_TYPES)[number];

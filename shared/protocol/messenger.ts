@@ -146,6 +146,9 @@ export class Messenger {
           this.refuse('invalid-message', e instanceof Error ? e.message : String(e));
         }
         return;
+      case 'batch':
+        for (const notification of frame.frames) this.receive(notification);
+        return;
       case 'cancel':
         this.handling.get(frame.id)?.abort();
         return;

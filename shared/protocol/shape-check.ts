@@ -21,9 +21,11 @@ const SHAPES: { [T in MessageType]: Fields<T> } = {
     plugins: 'object',
     heartbeatIntervalMs: 'number',
     maxFrameBytes: 'number',
+    batches: 'boolean?',
   },
   reject: { reason: 'string', message: 'string', supportedVersions: 'array' },
   notification: { plugin: 'plugin', method: 'id' },
+  batch: { frames: 'array' },
   request: { id: 'id', plugin: 'plugin', method: 'id', timeoutMs: 'number?' },
   'reply-ok': { id: 'id' },
   'reply-error': { id: 'id', error: 'object' },
@@ -63,6 +65,14 @@ export const checkShape: Validate = (value) => {
         issue = `plugins.${list}: expected a list of { id }`;
       }
     }
+  }
+  if (!issue && type === 'batch') {
+    const frames = value.frames as Record<string, unknown>[];
+    const at = frames.findIndex(
+      (f) => kindOf(f) !== 'object' || f.type !== 'notification' || fieldIssue(f, SHAPES.notification) !== undefined,
+    );
+    if (frames.length === 0) issue = 'frames: expected at least one notification';
+    else if (at >= 0) issue = `frames[${at}]: expected a notification`;
   }
   if (!issue && type === 'reply-error') {
     issue = fieldIssue(value.error as Record<string, unknown>, { code: 'string', message: 'string' });

@@ -114,6 +114,29 @@ describe('debuggee link', () => {
     expect(error.message).toContain('level');
   });
 
+  it('takes a batch of notifications in order, says so in its welcome, and refuses a batch holding anything else', async () => {
+    const { peer, welcome } = await handshake();
+    expect(welcome.batches).toBe(true);
+    const log = (message: string) => ({
+      type: 'notification' as const,
+      plugin: 'example',
+      method: 'log',
+      params: { level: 'info', message, time: 1 },
+    });
+    peer.send({ type: 'batch', frames: [log('a'), log('b'), log('c')] });
+    peer.send(log('d')); // single frames still work
+    const sessionId = welcome.sessionId as string;
+    const host = t.core.plugins.instance(sessionId, 'example') as unknown as { log(): { message: string }[] };
+    await waitFor(() => host.log().length === 4, 'the four log entries');
+    expect(host.log().map((e) => e.message)).toEqual(['a', 'b', 'c', 'd']);
+
+    peer.send(JSON.stringify({ type: 'batch', frames: [log('e'), { type: 'request', id: 'r1', plugin: 'example' }] }));
+    expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'invalid-message' });
+    peer.send({ type: 'batch', frames: [] });
+    expect(await peer.next((f) => f.type === 'protocol-error')).toMatchObject({ code: 'invalid-message' });
+    expect(host.log()).toHaveLength(4);
+  });
+
   it('closes with 1009 on a frame over the size limit, and other sessions keep working', async () => {
     const { peer: bystander, welcome } = await handshake();
     const { peer } = await handshake();

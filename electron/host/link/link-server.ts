@@ -229,6 +229,7 @@ export class LinkServer {
         plugins: negotiated,
         heartbeatIntervalMs: heartbeatMs,
         maxFrameBytes: this.maxFrameBytes,
+        batches: true,
       });
       bus.emit('session:connected', { session: current.info, resumed: attached.resumed });
       plugins.connected(current).catch((e) => console.error('[porthole] a plugin failed to start its session:', e));

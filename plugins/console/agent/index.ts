@@ -139,6 +139,7 @@ class ConsoleAgent implements ConsolePluginApi {
           ...(origin ? { origin } : {}),
         });
       } while (i < queue.length);
+      this.ctx.flush(); // the process may end next (an uncaught exception, exit)
     } catch {
       // A batch the protocol refuses is lost, never thrown into the app.
     } finally {

@@ -4,14 +4,16 @@ import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { nodeImport } from '../../../agent/node-import.js';
 import type { Initiator, MockAction, MockRule } from '../protocol.js';
 import { base64ToBytes, readCapped } from './capture-body.js';
-import { type CompiledRule, findMatchingRule, needsBody } from './mock-match.js';
+import { type CompiledRule, findMatchingRule, mayMatchAny, needsBody } from './mock-match.js';
+import { type HttpModule, routeByRules } from './mock-route.js';
 import { isNode } from './node-builtins.js';
 import { BodyCollector, hub, type Observation, type SeenRequest } from './observed.js';
 
 // The mock path: @mswjs/interceptors, applied only while the app has an active mock rule and
 // removed when it has none. While applied it changes how requests go out (see README.md: Node's
-// http gets the library's agent, so keep-alive is off; a synchronous XHR cannot be mocked); the
-// taps still record every request that is not mocked, and this records the ones a rule answers.
+// http gets the library's agent, so keep-alive is off, unless the method and URL of the call rule
+// out every rule (mock-route.ts); a synchronous XHR cannot be mocked); the taps still record every
+// request that is not mocked, and this records the ones a rule answers.
 
 export interface MockPath {
   enable(): Promise<void>;
@@ -103,7 +105,14 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
             );
             // The same copy of the library as the interceptor's (inside Vitest or Jest nodeImport may load CommonJS).
             rawOf = (await nodeImport<{ getRawRequest: typeof getRawRequest }>('@mswjs/interceptors')).getRawRequest;
+            const modules = await Promise.all(['node:http', 'node:https'].map((m) => nodeImport<HttpModule>(m)));
+            const own = modules.map((m) => ({ ...m }));
             listen('http', new ClientRequestInterceptor());
+            const mayMock = (method: string, url: string) => {
+              const { enabled, rules } = current();
+              return mayMatchAny(enabled, rules, method, url);
+            };
+            for (const [i, m] of modules.entries()) routeByRules(m, own[i]!, i === 0 ? 'http:' : 'https:', mayMock);
             // The interceptor replaces http.request & co. on the module objects; this makes ESM named
             // imports (`import { request } from 'node:http'`) see the replacements too.
             syncBuiltins = (await nodeImport<{ syncBuiltinESMExports(): void }>(NODE_MODULE)).syncBuiltinESMExports;

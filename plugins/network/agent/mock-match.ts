@@ -16,13 +16,20 @@ type Test = (request: MatchableRequest) => boolean;
 export interface CompiledRule {
   rule: MockRule;
   test: Test;
+  /** False when the method and URL alone rule a request out (checked before its headers and body exist). */
+  mayMatch(method: string, url: string): boolean;
 }
 
 /** Compiles every rule once; throws with the rule's id when one cannot be compiled. */
 export function compileMockConfig(config: MockConfig): CompiledRule[] {
   return config.rules.map((rule) => {
     try {
-      return { rule, test: compileMatch(rule.match) };
+      const early = compileEarly(rule.match);
+      return {
+        rule,
+        test: compileMatch(rule.match, early),
+        mayMatch: (method, url) => early.every((t) => t({ method, url, header: () => null, bodyText: undefined })),
+      };
     } catch (e) {
       throw new Error(`mock rule ${rule.id}${rule.name ? ` ("${rule.name}")` : ''}: ${(e as Error).message}`);
     }
@@ -45,7 +52,25 @@ export function needsBody(rules: readonly CompiledRule[]): boolean {
   return rules.some(({ rule }) => rule.enabled && rule.match.bodyContains !== undefined);
 }
 
-export function compileMatch(match: MockMatch): Test {
+/** True when some enabled rule could match a request with this method and URL. */
+export function mayMatchAny(enabled: boolean, rules: readonly CompiledRule[], method: string, url: string): boolean {
+  return enabled && rules.some((r) => r.rule.enabled && r.mayMatch(method, url));
+}
+
+export function compileMatch(match: MockMatch, early = compileEarly(match)): Test {
+  const tests = [...early];
+  for (const condition of match.headers ?? []) {
+    tests.push((r) => valueMatches(r.header(condition.name), condition));
+  }
+  if (match.bodyContains !== undefined) {
+    const needle = match.bodyContains;
+    tests.push((r) => r.bodyText?.includes(needle) ?? false);
+  }
+  return (r) => tests.every((t) => t(r));
+}
+
+/** The tests on the method and the URL (its query among them). */
+function compileEarly(match: MockMatch): Test[] {
   const tests: Test[] = [];
   const method = match.method?.toUpperCase();
   if (method && method !== '*') tests.push((r) => r.method.toUpperCase() === method);
@@ -58,9 +83,6 @@ export function compileMatch(match: MockMatch): Test {
     tests.push((r) => regex.test(r.url));
   }
 
-  for (const condition of match.headers ?? []) {
-    tests.push((r) => valueMatches(r.header(condition.name), condition));
-  }
   if (match.query?.length) {
     const conditions = match.query;
     tests.push((r) => {
@@ -73,11 +95,7 @@ export function compileMatch(match: MockMatch): Test {
       return conditions.every((c) => params.getAll(c.name).some((v) => valueMatches(v, c)));
     });
   }
-  if (match.bodyContains !== undefined) {
-    const needle = match.bodyContains;
-    tests.push((r) => r.bodyText?.includes(needle) ?? false);
-  }
-  return (r) => tests.every((t) => t(r));
+  return tests;
 }
 
 function valueMatches(actual: string | null, condition: { equals?: string; contains?: string }): boolean {

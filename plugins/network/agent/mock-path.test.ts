@@ -72,4 +72,37 @@ describe('mock rules engage interception only while they exist', () => {
     for (let i = 0; i < 3; i++) expect((await get(`${s.url}/mocked/after-${i}`, agent)).status).toBe(200);
     expect(sockets.size).toBe(1);
   });
+
+  it('leaves a request whose method and URL no rule can match on the observed path: keep-alive stays', async () => {
+    const sockets = new Set<unknown>();
+    const s: LocalServer = await httpServer((req, res) => {
+      sockets.add(req.socket);
+      res.end(`real ${req.url}`);
+    });
+    defer(() => s.close());
+    const d = await startNetworkDebuggee();
+    defer(() => d.stop());
+    const { rule } = await d.host.addMockRule({
+      match: { method: 'POST', url: { kind: 'contains', value: '/mocked' } },
+      action: { type: 'respond', status: 201, body: { type: 'text', text: 'from the rule' } },
+    });
+    const agent = new HttpAgent({ keepAlive: true });
+    defer(() => agent.destroy());
+    // A GET to /mocked and anything else: no rule can match them.
+    for (const p of ['/mocked/get', '/other/1', '/other/2'])
+      expect((await get(`${s.url}${p}`, agent)).status).toBe(200);
+    expect(sockets.size).toBe(1);
+    const posted = await axios.post(`${s.url}/mocked/post`, 'x', { responseType: 'text', httpAgent: agent });
+    expect([posted.status, posted.data]).toEqual([201, 'from the rule']);
+    const all = await waitFor(() => {
+      const txs = d.host.transactions();
+      return txs.length >= 4 && txs.every((t) => t.state !== 'pending') ? txs : undefined;
+    }, 'four finished transactions');
+    expect(all.map((t) => [new URL(t.request.url).pathname, t.response?.status, t.mock?.ruleId])).toEqual([
+      ['/mocked/get', 200, undefined],
+      ['/other/1', 200, undefined],
+      ['/other/2', 200, undefined],
+      ['/mocked/post', 201, rule.id],
+    ]);
+  });
 });
