@@ -37,7 +37,7 @@ function unknownKeys(schema: AnyObject, args: unknown): string | undefined {
   if (extra.length === 0) return undefined;
   const named = extra
     .map((key) => {
-      const near = closest(key, allowed);
+      const near = closestName(key, allowed);
       return `"${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
     })
     .join(', ');
@@ -45,8 +45,8 @@ function unknownKeys(schema: AnyObject, args: unknown): string | undefined {
   return `unknown argument${extra.length > 1 ? 's' : ''} ${named}; the allowed keys are ${list}. Call it again with those.`;
 }
 
-/** The allowed key nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip. */
-function closest(key: string, allowed: readonly string[]): string | undefined {
+/** The allowed name nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip. */
+export function closestName(key: string, allowed: readonly string[]): string | undefined {
   const norm = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
   let best: { key: string; distance: number } | undefined;
   for (const candidate of allowed) {
