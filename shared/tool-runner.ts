@@ -99,7 +99,7 @@ export async function executeTool<Ctx extends ToolCallContext>(
     raw = await Promise.race([running, abort.promise]);
   } catch (e) {
     if (ctx.signal.aborted || (e instanceof RequestError && e.code === 'cancelled')) return cancelled();
-    return failed(describeToolFailure(tool.name, e));
+    return failed(describeToolFailure(tool.name, e, (ctx as { session?: { id?: string } }).session?.id));
   } finally {
     abort.dispose();
   }
@@ -139,23 +139,28 @@ function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unkn
 }
 
 /** The message a caller reads for a thrown failure: what went wrong and what to do next. */
-export function describeToolFailure(toolName: string, error: unknown): string {
+export function describeToolFailure(toolName: string, error: unknown, sessionId?: string): string {
   if (error instanceof ToolError) return error.message;
-  if (error instanceof RequestError) {
-    switch (error.code) {
-      case 'timeout':
-        return `${error.message}: the debuggee did not answer in time; check that the app is running and not blocked, then retry`;
-      case 'plugin-not-active':
-        return `${error.message}; the app must pass this plugin to connect({ plugins })`;
-      case 'peer-gone':
-        return error.message;
-      case 'too-many-requests':
-        return error.message;
-      default:
-        return `the debuggee could not do it (${error.code}): ${error.message}`;
-    }
-  }
+  if (error instanceof RequestError) return describeRequestError(error, sessionId);
   return `${toolName} failed unexpectedly: ${messageOf(error)}`;
+}
+
+/** A failed request to the app, with what to do next (`sessionId`: the session it went to). */
+export function describeRequestError(error: RequestError, sessionId?: string): string {
+  switch (error.code) {
+    case 'timeout':
+      return `${error.message}: the debuggee did not answer in time; check that the app is running and not blocked (paused at a breakpoint, a busy loop), then retry`;
+    case 'plugin-not-active':
+      return `${error.message}; the app must pass this plugin to connect({ plugins })`;
+    case 'peer-gone':
+      return `${error.message}: the app closed or crashed during the call. Start it again (or wait for it to reconnect) and retry${
+        sessionId ? `; what it sent before stays readable with sessionId "${sessionId}"` : ''
+      }`;
+    case 'too-many-requests':
+      return error.message;
+    default:
+      return `the debuggee could not do it (${error.code}): ${error.message}`;
+  }
 }
 
 function failed(message: string): ToolOutcome {
