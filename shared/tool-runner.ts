@@ -134,7 +134,8 @@ function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unkn
       `${tool.name} produced an answer that does not match its output schema (${describeIssues(parsed.error as z.ZodError)}); this is a bug in the tool`,
     );
   }
-  const result = ToolResult.json(parsed.data as Record<string, unknown>);
+  const structured = parsed.data as Record<string, unknown>;
+  const result = ToolResult.json(structured).with(...(tool.links?.(structured) ?? []));
   return ui ? { status: 'succeeded', result, value: raw } : { status: 'succeeded', result };
 }
 

@@ -10,7 +10,7 @@ export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `What the app logged (console.*) and the errors nobody caught, oldest first, as summaries: text cut to 300 characters, identical consecutive messages stored once with a count, site source-mapped. Without arguments: the newest 20; \`remaining\` says how many more match. console_get_message has the arguments and stack.`,
+  description: `What the app logged (console.*) and uncaught errors, oldest first, as summaries (text cut to 300 characters, repeats counted, site source-mapped). Default: the newest 20; \`remaining\` counts the rest. console_get_message has one in full.`,
   input: MessageFilterSchema.extend({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page.'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
@@ -34,7 +34,7 @@ export const getMessage = tool({
   name: 'console_get_message',
   worksWhenDisconnected: true,
   title: 'Get a console message',
-  description: `One console message in full: its arguments as serialized in the app ({ $: kind } tags mark what JSON cannot hold: undefined, BigInt, Map, Set, Error, DOM nodes, cycles, getters, cut values) and its stack, as printed and as source-mapped frames.`,
+  description: `One console message in full: its arguments as the app serialized them ({ $: kind } tags mark what JSON cannot hold) and its stack, printed and source-mapped.`,
   input: z.object({
     seq: z.number().int().min(1).describe('A seq from console_list_messages (any occurrence).'),
     maxArgsChars: z
@@ -80,7 +80,7 @@ export const listErrors = tool({
   name: 'console_list_errors',
   worksWhenDisconnected: true,
   title: 'List errors, grouped',
-  description: `The app's errors (uncaught exceptions, unhandled rejections, console.error, failed console.assert) grouped by message and top stack frame, most recent first, with count, first and last seen, site and lastSeq (console_get_message has its stack).`,
+  description: `The app's errors (uncaught, unhandled rejections, console.error, failed asserts) grouped by message and top frame, most recent first, with counts and lastSeq (console_get_message has its stack).`,
   input: z.object({
     since: z
       .number()

@@ -92,8 +92,7 @@ const echo = tool({
 const captureScreenshot = tool({
   name: 'example_capture_screenshot',
   title: 'Capture a screenshot of the app',
-  description:
-    "The app's screen as an image: a web page renders its DOM; other apps answer through the captureScreenshot hook passed to example().",
+  description: "The app's screen as an image (a web page's DOM, or the app's captureScreenshot hook).",
   input: z.object({}),
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (_args, { instance, signal, session }) => {
