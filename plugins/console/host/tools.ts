@@ -15,14 +15,17 @@ export const listMessages = tool({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page.'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
   }),
-  output: PageSchema,
+  output: PageSchema.extend({ next: z.string().optional().describe('How to get the rest, when there is more.') }),
   annotations: readOnly,
   async handler({ limit, cursor, ...filter }, { instance }) {
     try {
       const first = instance.store.page(filter, limit, cursor);
       await instance.settle(first.entries);
       const { entries: _entries, ...page } = instance.store.page(filter, limit, cursor);
-      return page;
+      const more = page.olderCursor ?? page.newerCursor;
+      return more && page.remaining > 0
+        ? { ...page, next: `${page.remaining} more: call again with cursor "${more}" (and the same filters)` }
+        : page;
     } catch (e) {
       if (e instanceof CursorError) throw new ToolArgumentError(e.message);
       throw e;
@@ -95,13 +98,19 @@ export const listErrors = tool({
     groups: z.array(ErrorGroupSchema),
     latest: z.number().int().describe('The newest seq now: pass it as since next time.'),
     remaining: z.number().int().describe('Groups beyond this answer; raise limit to see them.'),
+    next: z.string().optional().describe('How to get the rest, when there is more.'),
   }),
   annotations: readOnly,
   async handler({ since, includeWarnings, limit }, { instance }) {
     const levels = includeWarnings ? (['error', 'warn'] as const) : ([LevelSchema.enum.error] as const);
     await instance.settle(instance.store.errors(since, limit, levels).entries);
     const { entries: _entries, ...answer } = instance.store.errors(since, limit, levels);
-    return answer;
+    if (answer.remaining === 0) return answer;
+    const next =
+      limit + answer.remaining <= 200
+        ? `call again with limit ${limit + answer.remaining}`
+        : 'call again with limit 200, or with since to see only newer occurrences';
+    return { ...answer, next: `${answer.remaining} more groups: ${next}` };
   },
 });
 

@@ -65,6 +65,7 @@ export const listTransactions = tool({
     order: SortOrderSchema.default('newest'),
   }),
   output: TransactionPageSchema.extend({
+    next: z.string().optional().describe('How to get the rest, when there is more.'),
     pending: z.number().int().describe('Requests still waiting for their response, in the whole session.'),
     dropped: z
       .object({ count: z.number().int(), bytes: z.number().int() })
@@ -77,7 +78,14 @@ export const listTransactions = tool({
     try {
       const page = instance.list({ filter, limit, cursor, order });
       const stats = instance.stats();
-      return { ...page, pending: stats.pending, dropped: { count: stats.dropped, bytes: stats.droppedBytes } };
+      return {
+        ...page,
+        ...(page.nextCursor
+          ? { next: `${page.remaining} more: call again with cursor "${page.nextCursor}" (and the same filters)` }
+          : {}),
+        pending: stats.pending,
+        dropped: { count: stats.dropped, bytes: stats.droppedBytes },
+      };
     } catch (e) {
       if (e instanceof CursorError) throw new ToolArgumentError(e.message);
       throw e;
