@@ -32,9 +32,19 @@ export const CallSummarySchema = z.object({
 });
 export type CallSummary = z.infer<typeof CallSummarySchema>;
 
+const ResourceLinkSchema = z.object({
+  type: z.literal('resource_link'),
+  uri: z.string(),
+  name: z.string(),
+  mimeType: z.string().optional(),
+  description: z.string().optional(),
+  size: z.number().optional(),
+});
+
 export const ToolResultContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+  ResourceLinkSchema,
 ]);
 
 /** A tool's answer as plain JSON (what `ToolResult.toJSON()` gives). */
@@ -59,6 +69,7 @@ export type CallDetail = z.infer<typeof CallDetailSchema>;
 export const StoredContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), mimeType: z.string(), ref: z.string(), bytes: z.number().int() }),
+  ResourceLinkSchema,
   /** Stands for `mirrorText(structuredContent)`. */
   z.object({ type: z.literal('mirror') }),
 ]);

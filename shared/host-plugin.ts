@@ -52,6 +52,11 @@ export interface HostPluginContext<P extends PluginProtocol> {
    * The stores are released when the session is cleared.
    */
   readonly records: RecordsApi;
+  /**
+   * Writes a large artifact (a whole-session HAR) to `<data-dir>/exports/` (mode 0600, a safe form of
+   * `fileName`, never outside that folder) and returns its absolute path and size.
+   */
+  saveExport(fileName: string, data: string): { path: string; bytes: number };
 }
 
 type RequestHandlers<P extends PluginProtocol> = {

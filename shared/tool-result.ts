@@ -1,5 +1,9 @@
 /** One block of a tool's answer. New kinds (audio, resource links) are added here and as factories below. */
-export type ToolContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+export type ToolContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  /** A file the tool wrote (a large artifact), by file: URI; the client reads it if it wants it. */
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string; size?: number };
 
 /**
  * The text block `json()` mirrors its payload into (compact: clients that read only text pay for
@@ -34,6 +38,11 @@ export class ToolResult {
       throw new TypeError('ToolResult.json needs a JSON object (MCP structuredContent is always an object)');
     }
     return new ToolResult([{ type: 'text', text: mirrorText(value) }], value, false);
+  }
+
+  /** This result with more content blocks after its own (e.g. a resource_link to a file it wrote). */
+  with(...blocks: ToolContent[]): ToolResult {
+    return new ToolResult([...this.content, ...blocks], this.structuredContent, this.isError);
   }
 
   /** An image as base64 (no data: prefix). Images go in content, never in structuredContent. */

@@ -37,7 +37,7 @@ function unknownKeys(schema: AnyObject, args: unknown): string | undefined {
   if (extra.length === 0) return undefined;
   const named = extra
     .map((key) => {
-      const near = closest(key, allowed);
+      const near = closestName(key, allowed);
       return `"${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
     })
     .join(', ');
@@ -45,8 +45,8 @@ function unknownKeys(schema: AnyObject, args: unknown): string | undefined {
   return `unknown argument${extra.length > 1 ? 's' : ''} ${named}; the allowed keys are ${list}. Call it again with those.`;
 }
 
-/** The allowed key nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip. */
-function closest(key: string, allowed: readonly string[]): string | undefined {
+/** The allowed name nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip. */
+export function closestName(key: string, allowed: readonly string[]): string | undefined {
   const norm = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
   let best: { key: string; distance: number } | undefined;
   for (const candidate of allowed) {
@@ -99,7 +99,7 @@ export async function executeTool<Ctx extends ToolCallContext>(
     raw = await Promise.race([running, abort.promise]);
   } catch (e) {
     if (ctx.signal.aborted || (e instanceof RequestError && e.code === 'cancelled')) return cancelled();
-    return failed(describeToolFailure(tool.name, e));
+    return failed(describeToolFailure(tool.name, e, (ctx as { session?: { id?: string } }).session?.id));
   } finally {
     abort.dispose();
   }
@@ -134,28 +134,34 @@ function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unkn
       `${tool.name} produced an answer that does not match its output schema (${describeIssues(parsed.error as z.ZodError)}); this is a bug in the tool`,
     );
   }
-  const result = ToolResult.json(parsed.data as Record<string, unknown>);
+  const structured = parsed.data as Record<string, unknown>;
+  const result = ToolResult.json(structured).with(...(tool.links?.(structured) ?? []));
   return ui ? { status: 'succeeded', result, value: raw } : { status: 'succeeded', result };
 }
 
 /** The message a caller reads for a thrown failure: what went wrong and what to do next. */
-export function describeToolFailure(toolName: string, error: unknown): string {
+export function describeToolFailure(toolName: string, error: unknown, sessionId?: string): string {
   if (error instanceof ToolError) return error.message;
-  if (error instanceof RequestError) {
-    switch (error.code) {
-      case 'timeout':
-        return `${error.message}: the debuggee did not answer in time; check that the app is running and not blocked, then retry`;
-      case 'plugin-not-active':
-        return `${error.message}; the app must pass this plugin to connect({ plugins })`;
-      case 'peer-gone':
-        return error.message;
-      case 'too-many-requests':
-        return error.message;
-      default:
-        return `the debuggee could not do it (${error.code}): ${error.message}`;
-    }
-  }
+  if (error instanceof RequestError) return describeRequestError(error, sessionId);
   return `${toolName} failed unexpectedly: ${messageOf(error)}`;
+}
+
+/** A failed request to the app, with what to do next (`sessionId`: the session it went to). */
+export function describeRequestError(error: RequestError, sessionId?: string): string {
+  switch (error.code) {
+    case 'timeout':
+      return `${error.message}: the debuggee did not answer in time; check that the app is running and not blocked (paused at a breakpoint, a busy loop), then retry`;
+    case 'plugin-not-active':
+      return `${error.message}; the app must pass this plugin to connect({ plugins })`;
+    case 'peer-gone':
+      return `${error.message}: the app closed or crashed during the call. Start it again (or wait for it to reconnect) and retry${
+        sessionId ? `; what it sent before stays readable with sessionId "${sessionId}"` : ''
+      }`;
+    case 'too-many-requests':
+      return error.message;
+    default:
+      return `the debuggee could not do it (${error.code}): ${error.message}`;
+  }
 }
 
 function failed(message: string): ToolOutcome {

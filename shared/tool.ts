@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SessionInfo } from './session.js';
-import type { ToolResult } from './tool-result.js';
+import type { ToolContent, ToolResult } from './tool-result.js';
 
 /** A failure that is not the caller's fault (the debuggee went away, nothing matched). Becomes an isError result. */
 export class ToolError extends Error {
@@ -100,6 +100,8 @@ interface ToolSpecBase<I extends AnyObject, N extends string = string> {
    * (agent permissions). Without it the prompt says what the annotations say.
    */
   describeChange?(args: z.output<I>): string;
+  /** Tools with `output`: content blocks after the JSON text, e.g. a resource_link to a file the answer names. */
+  links?(structured: Record<string, unknown>): ToolContent[];
 }
 
 export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx, N extends string = string>

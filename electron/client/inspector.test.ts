@@ -96,6 +96,14 @@ describe('porthole/client', () => {
     const wrong = inspector.network.listTransactions({ limit: 'ten' }).catch((e: unknown) => e);
     expect(await wrong).toBeInstanceOf(ToolCallError);
 
+    const unknown = await inspector.callRaw('network_list_transaction').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ToolCallError);
+    expect(unknown).toMatchObject({ tool: 'network_list_transaction', status: 'failed' });
+    expect((unknown as ToolCallError).message).toMatch(
+      /^there is no tool named .*did you mean "network_list_transactions"/,
+    );
+    expect((unknown as ToolCallError).callId).toBeTruthy();
+
     const empty = mkdtempSync(join(tmpdir(), 'porthole-none-'));
     await expect(connectInspector({ dataDir: empty })).rejects.toThrow(InspectorUnavailableError);
     await expect(connectInspector({ dataDir: empty })).rejects.toThrow(/porthole serve --data-dir/);

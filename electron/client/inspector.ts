@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResultJson } from '../../shared/call-record.js';
 import { CALL_ID_META, RAW_VALUE_META, STATUS_META } from '../../shared/tool.js';
 import { resolveDataDir } from '../host/data-dir.js';
@@ -118,13 +118,21 @@ export async function connectInspector(options: ConnectInspectorOptions = {}): P
   // Raw requests, not client.callTool/listTools: those check structuredContent against the output
   // schemas, which describe the MCP projection, not the raw value this surface gets.
   const callRaw = async (name: string, args: Record<string, unknown> = {}): Promise<RawCall> => {
-    const answer = await client.request(
-      { method: 'tools/call', params: { name, arguments: args } },
-      CallToolResultSchema,
-      {
+    const answer = await client
+      .request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         timeout: 10 * 60_000,
-      },
-    );
+      })
+      .catch((e: unknown) => {
+        // An unknown tool is a protocol error (-32602); it is still a call the history recorded.
+        if (!(e instanceof McpError) || e.code !== ErrorCode.InvalidParams) throw e;
+        const callId = (e.data as { callId?: unknown } | undefined)?.callId;
+        throw new ToolCallError(
+          name,
+          e.message.replace(/^MCP error -?\d+: /, ''),
+          'failed',
+          typeof callId === 'string' ? callId : undefined,
+        );
+      });
     const meta = (answer._meta ?? {}) as Record<string, unknown>;
     const callId = typeof meta[CALL_ID_META] === 'string' ? (meta[CALL_ID_META] as string) : undefined;
     const result = { content: answer.content, isError: answer.isError } as ToolResultJson;

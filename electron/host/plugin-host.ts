@@ -176,6 +176,11 @@ export class PluginHost {
       notify: (method: string, params: unknown) => live().notify(plugin, method, params),
       emit: (event, data) => this.bus.emit('plugin:event', { sessionId, plugin, event, data }),
       store: this.appStore(plugin, () => sessions.get(sessionId)?.info.app.id ?? sessionId),
+      saveExport: (fileName: string, data: string) => {
+        const path = join(this.dataDir, 'exports', safeName(fileName));
+        writeFileAtomic(path, data);
+        return { path, bytes: Buffer.byteLength(data) };
+      },
     } as HostPluginContext<PluginProtocol>;
   }
 

@@ -421,6 +421,8 @@ export const TransactionPageSchema = z.object({
   nextCursor: z.string().optional(),
   /** Transactions matching the filter, over all pages. */
   total: z.number().int(),
+  /** Matching transactions after this page (0 on the last page). */
+  remaining: z.number().int(),
 });
 export type TransactionPage = z.infer<typeof TransactionPageSchema>;
 

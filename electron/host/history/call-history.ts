@@ -332,6 +332,7 @@ export class CallHistory {
     const content = result.content.map((block): StoredContent => {
       if (block.type === 'image')
         return { type: 'image', mimeType: block.mimeType, ...this.images.put(block.data, block.mimeType) };
+      if (block.type === 'resource_link') return block;
       if (!mirrored && block.text === mirror) {
         mirrored = true;
         if (structuredCut) return { type: 'text', text: cut(block.text, Math.min(this.maxTextChars, 4096)) };
@@ -349,7 +350,7 @@ export class CallHistory {
       structuredContent: result.structuredContent,
       content: result.content.map((block) => {
         if (block.type === 'mirror') return { type: 'text', text: mirrorText(result.structuredContent ?? {}) };
-        if (block.type === 'text') return block;
+        if (block.type === 'text' || block.type === 'resource_link') return block;
         const data = this.images.get(block.ref);
         return data === undefined
           ? { type: 'text', text: `(a ${block.mimeType} image of ${block.bytes} bytes that is no longer stored)` }

@@ -293,7 +293,11 @@ export class LinkServer {
       silence.stop();
       this.sockets.delete(ws);
       if (!session || !link) return;
-      const ended = terminated ?? { code, reason: reasonBuffer.toString() || 'connection closed' };
+      const ended = terminated ?? {
+        code,
+        reason:
+          reasonBuffer.toString() || (code === 1006 ? 'the connection dropped without a close' : 'connection closed'),
+      };
       link.messenger.close(`the debuggee disconnected (${ended.code}: ${ended.reason})`);
       if (sessions.detach(session, link)) {
         plugins.disconnected(session.info.id);

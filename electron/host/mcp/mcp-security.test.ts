@@ -133,6 +133,30 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
     expect(await res.text()).toMatch(/limited to 65536 bytes; send less/);
   });
 
+  it.each(['http', 'stdio'] as const)(
+    'tells an SDK client over %s why a body over the cap was refused, and the next call works',
+    async (kind) => {
+      const t = await startTestCore({ mcp: { maxBodyBytes: 64 * 1024 } });
+      defer(() => t.stop());
+      const { client, close, stderr } = await connectMcpClient(kind, {
+        mcpUrl: t.urls.mcpUrl,
+        dataDir: t.dataDir,
+        token: t.core.mcp.token(),
+      });
+      defer(close);
+      const big = client.callTool({ name: 'inspector_get_status', arguments: { pad: 'x'.repeat(1_000_000) } }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      const error = await big;
+      expect(error?.message).toMatch(/limited to 65536 bytes; send less in one request/);
+      expect(error?.message).not.toMatch(/fetch failed|still running/);
+      if (kind === 'stdio') expect(stderr()).toMatch(/refused the request \(HTTP 413\)/);
+      const status = await client.callTool({ name: 'inspector_get_status', arguments: {} });
+      expect(status.isError ?? false).toBe(false);
+    },
+  );
+
   it('keeps the token in <data-dir>/mcp-token with mode 0600, the same across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-token-'));
     defer(() => rmSync(dataDir, { recursive: true, force: true }));

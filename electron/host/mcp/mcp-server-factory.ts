@@ -1,10 +1,12 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { ClientInfo } from '../../../shared/call-record.js';
 import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
@@ -28,6 +30,20 @@ const INSTRUCTIONS = `Porthole is a debugging inspector for JavaScript/TypeScrip
 Apps embed the Porthole agent and appear as sessions. Start with inspector_list_sessions; plugin tools (named <plugin>_*) \
 act on one session: pass its sessionId, or omit it when exactly one connected app has the plugin. A result flagged isError \
 says what went wrong and what to do next.`;
+
+/** tools/call with its params unchecked: the handler checks them and names what is wrong. */
+const LooseCallToolRequest = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({}).optional(),
+});
+
+/**
+ * A JSON-RPC -32602 error. Not an McpError: its message carries an "MCP error -32602:" prefix,
+ * which the client would add a second time.
+ */
+function invalidParams(message: string, data?: Record<string, unknown>): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data });
+}
 
 export function toCallToolResult(result: ToolResult): CallToolResult {
   return result.toJSON() as CallToolResult;
@@ -74,12 +90,14 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
     options.onCallsInFlight?.(1);
     let notices = 0;
     try {
-      const { callId, status, result, value } = await tools.call(name, args, {
+      const { callId, status, result, value, unknownTool } = await tools.call(name, args, {
         surface: options.surface,
         client: client(),
         signal,
         onWaiting: progress && ((message) => progress(message, ++notices)),
       });
+      // The spec makes an unknown tool a protocol error; the attempt is in the history all the same.
+      if (unknownTool) throw invalidParams(result.textContent, { callId });
       const answer = toCallToolResult(result);
       // The CLI and scripts get the handler's own value beside the envelope (docs/mcp.md, "Raw values").
       if (!getsRawValue(options.surface)) return answer;
@@ -139,8 +157,19 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
   // Arguments are checked by the ToolService, not by the SDK: a call with bad arguments must reach the history too.
   // A call waiting for the user's permission sends progress to clients that asked for it, so they
   // can say what is happening (and, with resetTimeoutOnProgress, keep waiting).
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const progressToken = request.params._meta?.progressToken;
+  // Registered on the Protocol itself: the Server's own tools/call wrapper would answer a request
+  // without `name` with a dump of its schema's validation; this one says what is missing.
+  Protocol.prototype.setRequestHandler.call(server.server, LooseCallToolRequest, (request, extra) => {
+    const { name, arguments: args, _meta } = (request.params ?? {}) as Record<string, unknown>;
+    if (typeof name !== 'string' || name === '') {
+      throw invalidParams(
+        'tools/call needs params.name, the name of the tool to call (a string); tools/list lists them',
+      );
+    }
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+      throw invalidParams(`tools/call params.arguments must be an object (of ${name}'s arguments)`);
+    }
+    const progressToken = (_meta as { progressToken?: string | number } | undefined)?.progressToken;
     const progress =
       progressToken === undefined
         ? undefined
@@ -148,7 +177,7 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
             void extra
               .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: n, message } })
               .catch(() => {});
-    return call(request.params.name, request.params.arguments, extra.signal, progress);
+    return call(name, args, extra.signal, progress);
   });
   // The schemas the registry wrote once per tool (compact, the window's too), not re-derived per request.
   server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools, client()));

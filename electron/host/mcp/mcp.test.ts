@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Agent, connect } from '../../../agent/connection.js';
@@ -224,6 +230,49 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('limit must be at most 10, got 99');
     expect(lastCall('inspector_test_reject')).toMatchObject({ status: 'failed', error: textOf(result), surface });
+  });
+
+  it('answers an unknown tool and a call without name with -32602 (the unknown tool is still recorded)', async () => {
+    const unknown = await mcp
+      .request({ method: 'tools/call', params: { name: 'example_send_pong', arguments: {} } }, CallToolResultSchema)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(unknown).toBeInstanceOf(McpError);
+    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((unknown as McpError).message).toMatch(
+      /there is no tool named "example_send_pong" \(did you mean "example_send_ping"\?\); call tools\/list/,
+    );
+    expect(lastCall('example_send_pong')).toMatchObject({
+      status: 'failed',
+      surface,
+      error: expect.stringContaining('no tool named'),
+    });
+
+    for (const params of [{}, { name: 42 }, { arguments: { x: 1 } }]) {
+      const nameless = await mcp.request({ method: 'tools/call', params } as never, CallToolResultSchema).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(nameless, JSON.stringify(params)).toBeInstanceOf(McpError);
+      expect((nameless as McpError).code).toBe(ErrorCode.InvalidParams);
+      expect((nameless as McpError).message).toMatch(
+        /^MCP error -32602: tools\/call needs params\.name, the name of the tool/,
+      );
+      expect((nameless as McpError).message.length).toBeLessThan(160);
+    }
+    const badArgs = await mcp
+      .request(
+        { method: 'tools/call', params: { name: 'example_echo', arguments: [1] } } as never,
+        CallToolResultSchema,
+      )
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect((badArgs as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((badArgs as McpError).message).toMatch(/params\.arguments must be an object/);
   });
 
   it('answers an unknown or inactive sessionId with isError naming the choices', async () => {

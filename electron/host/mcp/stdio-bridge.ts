@@ -104,10 +104,14 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
 
   stdio.onmessage = (message) => {
     forward(message).catch((e: Error) => {
-      const reason = `the Porthole inspector at ${url} did not take the message: ${e.message}. Is it still running? Start it again (desktop app or \`porthole serve\`).`;
-      log(reason);
+      const refused = refusalOf(e);
+      const error = refused ?? {
+        code: -32000,
+        message: `the Porthole inspector at ${url} did not take the message: ${e.message}. Is it still running? Start it again (desktop app or \`porthole serve\`).`,
+      };
+      log(error.message);
       if (isJSONRPCRequest(message)) {
-        stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } }).catch(() => {});
+        stdio.send({ jsonrpc: '2.0', id: message.id, error }).catch(() => {});
       }
     });
   };
@@ -131,4 +135,23 @@ function inspectorWentAway(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404;
   const cause = (error as { cause?: { code?: string } })?.cause;
   return error instanceof TypeError && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ECONNRESET');
+}
+
+/**
+ * The inspector answered but refused the request (413 body too large, 401, 403…): its own JSON-RPC
+ * error, which says why and what to do, rather than "is it still running?".
+ */
+function refusalOf(error: unknown): { code: number; message: string } | undefined {
+  if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 400) return undefined;
+  const text = error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '');
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.message === 'string') {
+      const code = typeof body.error.code === 'number' ? body.error.code : -32000;
+      return { code, message: `the inspector refused the request (HTTP ${error.code}): ${body.error.message}` };
+    }
+  } catch {
+    // not JSON: pass the text on as it is
+  }
+  return { code: -32000, message: `the inspector refused the request (HTTP ${error.code}): ${text}` };
 }

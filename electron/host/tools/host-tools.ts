@@ -136,7 +136,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_get_status',
     title: 'Inspector status',
     description:
-      'The inspector version, its ports and URLs, how many sessions it has (and how many are connected), the MCP clients connected to it, and what you may do: each tool allowed, asked (the user approves in the window) or denied.',
+      "The inspector's version and URLs, its sessions (and how many are connected), its MCP clients, and per tool whether you may call it: allowed, asked (the user approves) or denied.",
     input: z.object({}),
     output: z.object({
       version: z.string(),

@@ -53,12 +53,18 @@ export function routeToSession(
 
   if (candidates.length === 1) return { ok: true, session: candidates[0]! };
   if (candidates.length === 0) {
-    const inactive = all.filter((s) => !s.active && hasPlugin(s, plugin));
+    const inactive = all
+      .filter((s) => !s.active && hasPlugin(s, plugin))
+      .sort((a, b) => (b.disconnectedAt ?? 0) - (a.disconnectedAt ?? 0));
+    const start = `no connected app has the ${plugin} plugin; start an app that embeds the Porthole agent with this plugin and try again`;
+    if (!inactive.length) return { ok: false, message: start };
+    const latest = inactive[0]!;
+    const readable = worksWhenDisconnected
+      ? `. To read what the last one captured, call again with sessionId "${latest.id}"`
+      : `. Tools that only read what was captured still work on them: pass sessionId "${latest.id}"`;
     return {
       ok: false,
-      message:
-        `no connected app has the ${plugin} plugin; start an app that embeds the Porthole agent with this plugin and try again` +
-        (inactive.length ? ` (inactive sessions that had it: ${labels(inactive)})` : ''),
+      message: `${start} (inactive sessions that had it, most recent first: ${inactive.slice(0, 5).map(label).join(', ')}${inactive.length > 5 ? `, and ${inactive.length - 5} more (inspector_list_sessions)` : ''})${readable}.`,
     };
   }
   return {

@@ -26,7 +26,7 @@ export interface RegisteredTool {
   readonly info: ToolInfo;
 }
 
-export const SessionIdArgument = z.string().min(1).optional().describe('Omit when one connected app has this plugin.');
+export const SessionIdArgument = z.string().min(1).optional().describe('Optional with one connected app.');
 
 /** The JSON Schema tools/list serves and the window shows, written once per tool (see compactSchema). */
 function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {

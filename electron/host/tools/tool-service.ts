@@ -2,7 +2,7 @@ import type { ClientInfo, ToolResultJson } from '../../../shared/call-record.js'
 import { type CallDecision, isGatedSurface } from '../../../shared/permissions.js';
 import type { CallSurface, PluginToolContext, ToolCallContext, ToolDefinition } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
-import { executeTool, parseToolArguments, type ToolOutcome } from '../../../shared/tool-runner.js';
+import { closestName, executeTool, parseToolArguments, type ToolOutcome } from '../../../shared/tool-runner.js';
 import type { EventBus } from '../event-bus.js';
 import type { CallHistory, FinishedStatus } from '../history/call-history.js';
 import type { Gate, Permissions } from '../permissions/permissions.js';
@@ -30,6 +30,8 @@ export interface ToolCall {
   decision?: CallDecision;
   /** Raw-value surfaces only (window, CLI, scripts): the handler's own value (before any `mcpResult`), for tools with `output`. */
   value?: unknown;
+  /** No tool has this name (MCP answers it with a protocol error, -32602; the attempt is still recorded). */
+  unknownTool?: true;
 }
 
 interface Deps {
@@ -43,7 +45,13 @@ interface Deps {
 }
 
 /** How a call ended, before it is recorded. */
-type Outcome = { status: FinishedStatus; result: ToolResult; value?: unknown; decision?: CallDecision };
+type Outcome = {
+  status: FinishedStatus;
+  result: ToolResult;
+  value?: unknown;
+  decision?: CallDecision;
+  unknownTool?: true;
+};
 
 /**
  * `core.tools`: lists and runs tools for every surface. Each call is validated, routed to a session
@@ -115,7 +123,7 @@ export class ToolService {
 
     if (!tool) {
       const call = history.start(base);
-      return this.finish(call.id, failed(`there is no tool named "${name}"; call tools/list to see the tools`));
+      return this.finish(call.id, { ...failed(unknownToolMessage(name, this.deps.registry)), unknownTool: true });
     }
 
     const gated = isGatedSurface(options.surface) ? this.deps.permissions : undefined;
@@ -185,12 +193,21 @@ export class ToolService {
 
   private finish(callId: string, outcome: Outcome): ToolCall {
     try {
-      this.deps.history.finish(callId, outcome);
+      const { unknownTool: _, ...recorded } = outcome;
+      this.deps.history.finish(callId, recorded);
     } catch (e) {
       console.error('[porthole] could not record a finished call:', e);
     }
     return { callId, ...outcome };
   }
+}
+
+function unknownToolMessage(name: string, registry: ToolRegistry): string {
+  const near = closestName(
+    name,
+    registry.list().map((t) => t.name),
+  );
+  return `there is no tool named "${name}"${near ? ` (did you mean "${near}"?)` : ''}; call tools/list to see the tools`;
 }
 
 function failed(message: string): ToolOutcome {

@@ -25,6 +25,9 @@ it('lists messages: newest page by default, level, text, regex and source filter
   expect(body.messages).toHaveLength(20);
   expect(body.messages.at(-1)?.text).toBe('loop 29');
   expect(body.remaining).toBeGreaterThanOrEqual(13);
+  expect((body as { next?: string }).next).toBe(
+    `${body.remaining} more: call again with cursor "${body.olderCursor}" (and the same filters)`,
+  );
   expect(body.messages[0]?.site).toMatch(/tools\.test\.ts:\d+:\d+$/);
 
   const older = await t.mcp.call('console_list_messages', { cursor: body.olderCursor });
@@ -111,6 +114,13 @@ it('groups errors by message and top frame, counts repeats, and answers "since m
       .filter((e) => e.text === 'plain error text')
       .map((e) => e.count),
   ).toEqual([2]);
+
+  expect(body).not.toHaveProperty('next');
+  const cut = (await t.mcp.call('console_list_errors', { limit: 1 })).structuredContent as {
+    remaining: number;
+    next?: string;
+  };
+  expect(cut).toMatchObject({ remaining: 2, next: '2 more groups: call again with limit 3' });
 
   const nothing = await t.mcp.call('console_list_errors', { since: body.latest });
   expect((nothing.structuredContent as { groups: unknown[] }).groups).toEqual([]);

@@ -10,19 +10,22 @@ export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `What the app logged (console.*) and the errors nobody caught, oldest first, as summaries: text cut to 300 characters, identical consecutive messages stored once with a count, site source-mapped. Without arguments: the newest 20; \`remaining\` says how many more match. console_get_message has the arguments and stack.`,
+  description: `What the app logged (console.*) and uncaught errors, oldest first, as summaries (text cut to 300 characters, repeats counted, site source-mapped). Default: the newest 20; \`remaining\` counts the rest. console_get_message has one in full.`,
   input: MessageFilterSchema.extend({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page.'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),
   }),
-  output: PageSchema,
+  output: PageSchema.extend({ next: z.string().optional().describe('How to get the rest, when there is more.') }),
   annotations: readOnly,
   async handler({ limit, cursor, ...filter }, { instance }) {
     try {
       const first = instance.store.page(filter, limit, cursor);
       await instance.settle(first.entries);
       const { entries: _entries, ...page } = instance.store.page(filter, limit, cursor);
-      return page;
+      const more = page.olderCursor ?? page.newerCursor;
+      return more && page.remaining > 0
+        ? { ...page, next: `${page.remaining} more: call again with cursor "${more}" (and the same filters)` }
+        : page;
     } catch (e) {
       if (e instanceof CursorError) throw new ToolArgumentError(e.message);
       throw e;
@@ -34,7 +37,7 @@ export const getMessage = tool({
   name: 'console_get_message',
   worksWhenDisconnected: true,
   title: 'Get a console message',
-  description: `One console message in full: its arguments as serialized in the app ({ $: kind } tags mark what JSON cannot hold: undefined, BigInt, Map, Set, Error, DOM nodes, cycles, getters, cut values) and its stack, as printed and as source-mapped frames.`,
+  description: `One console message in full: its arguments as the app serialized them ({ $: kind } tags mark what JSON cannot hold) and its stack, printed and source-mapped.`,
   input: z.object({
     seq: z.number().int().min(1).describe('A seq from console_list_messages (any occurrence).'),
     maxArgsChars: z
@@ -80,7 +83,7 @@ export const listErrors = tool({
   name: 'console_list_errors',
   worksWhenDisconnected: true,
   title: 'List errors, grouped',
-  description: `The app's errors (uncaught exceptions, unhandled rejections, console.error, failed console.assert) grouped by message and top stack frame, most recent first, with count, first and last seen, site and lastSeq (console_get_message has its stack).`,
+  description: `The app's errors (uncaught, unhandled rejections, console.error, failed asserts) grouped by message and top frame, most recent first, with counts and lastSeq (console_get_message has its stack).`,
   input: z.object({
     since: z
       .number()
@@ -95,13 +98,19 @@ export const listErrors = tool({
     groups: z.array(ErrorGroupSchema),
     latest: z.number().int().describe('The newest seq now: pass it as since next time.'),
     remaining: z.number().int().describe('Groups beyond this answer; raise limit to see them.'),
+    next: z.string().optional().describe('How to get the rest, when there is more.'),
   }),
   annotations: readOnly,
   async handler({ since, includeWarnings, limit }, { instance }) {
     const levels = includeWarnings ? (['error', 'warn'] as const) : ([LevelSchema.enum.error] as const);
     await instance.settle(instance.store.errors(since, limit, levels).entries);
     const { entries: _entries, ...answer } = instance.store.errors(since, limit, levels);
-    return answer;
+    if (answer.remaining === 0) return answer;
+    const next =
+      limit + answer.remaining <= 200
+        ? `call again with limit ${limit + answer.remaining}`
+        : 'call again with limit 200, or with since to see only newer occurrences';
+    return { ...answer, next: `${answer.remaining} more groups: ${next}` };
   },
 });
 

@@ -3,6 +3,7 @@ import { definePlugin, type HostPluginContext, type HostPluginInstance } from '.
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import { definePluginTool, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
+import { describeRequestError } from '../../../shared/tool-runner.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
 const LOG_CAPACITY = 1000;
@@ -53,12 +54,14 @@ export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>
 const tool = definePluginTool<ExampleHost>();
 
 /** Awaits a request to the app; its failure becomes a ToolError saying what failed. A cancellation stays one. */
-async function fromApp<T>(what: string, request: Promise<T>): Promise<T> {
+async function fromApp<T>(what: string, request: Promise<T>, sessionId: string): Promise<T> {
   try {
     return await request;
   } catch (e) {
     if (e instanceof RequestError && e.code === 'cancelled') throw e;
-    throw new ToolError(`${what}: ${(e as Error).message}`);
+    throw new ToolError(
+      `${what}: ${e instanceof RequestError ? describeRequestError(e, sessionId) : (e as Error).message}`,
+    );
   }
 }
 
@@ -72,7 +75,8 @@ const sendPing = tool({
     agentTime: z.number().describe("The app's clock when it answered, in ms since the epoch."),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { instance, signal }) => fromApp('the debuggee did not answer ping', instance.ping(signal)),
+  handler: (_args, { instance, signal, session }) =>
+    fromApp('the debuggee did not answer ping', instance.ping(signal), session.id),
 });
 
 const echo = tool({
@@ -81,19 +85,22 @@ const echo = tool({
   description: 'Sends text to the app, which sends it straight back. Answers with the text the app returned.',
   input: z.object({ text: z.string().max(100_000).describe('The text to send.') }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: ({ text }, { instance, signal }) =>
-    fromApp('the debuggee did not echo the text', instance.echo(text, signal)),
+  handler: ({ text }, { instance, signal, session }) =>
+    fromApp('the debuggee did not echo the text', instance.echo(text, signal), session.id),
 });
 
 const captureScreenshot = tool({
   name: 'example_capture_screenshot',
   title: 'Capture a screenshot of the app',
-  description:
-    "The app's screen as an image: a web page renders its DOM; other apps answer through the captureScreenshot hook passed to example().",
+  description: "The app's screen as an image (a web page's DOM, or the app's captureScreenshot hook).",
   input: z.object({}),
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: async (_args, { instance, signal, session }) => {
-    const shot = await fromApp('the debuggee could not capture a screenshot', instance.captureScreenshot(signal));
+    const shot = await fromApp(
+      'the debuggee could not capture a screenshot',
+      instance.captureScreenshot(signal),
+      session.id,
+    );
     const size = shot.width && shot.height ? ` (${shot.width}×${shot.height})` : '';
     return ToolResult.image(shot.base64, shot.mimeType, `Screenshot of ${session.app.name}${size}`);
   },

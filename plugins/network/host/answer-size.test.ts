@@ -1,3 +1,6 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../../agent/connection.js';
 import { connectMcpClient } from '../../../electron/host/mcp/mcp-testing.js';
@@ -53,16 +56,62 @@ describe('answers fit a context window (a real SDK client, a session of 500 capt
 
     const har = await mcp.client.callTool({ name: 'network_export_har', arguments: {} });
     expect((har.structuredContent as { log: { entries: unknown[] } }).log.entries).toHaveLength(5);
+    // A whole session is too big to answer inline: it goes to a file in the data dir, linked.
     const whole = await mcp.client.callTool({
       name: 'network_export_har',
       arguments: { maxEntries: 5000, maxBodyChars: 0 },
     });
-    expect((whole.structuredContent as { log: { entries: unknown[] } }).log.entries).toHaveLength(REQUESTS);
+    expect(bytes(whole)).toBeLessThanOrEqual(4096);
+    type Saved = { path: string; uri: string; bytes: number; entries: number; next: string };
+    const file = (whole.structuredContent as { file: Saved }).file;
+    expect(file).toMatchObject({ entries: REQUESTS, uri: pathToFileURL(file.path).href });
+    expect(file.next).toMatch(/over 25 KB; toFile: false answers inline/);
+    expect(dirname(file.path)).toBe(join(t.dataDir, 'exports'));
+    expect(statSync(file.path).mode & 0o777).toBe(0o600);
+    expect(statSync(file.path).size).toBe(file.bytes);
+    expect(JSON.parse(readFileSync(file.path, 'utf8')).log.entries).toHaveLength(REQUESTS);
+    expect(whole.content).toContainEqual({
+      type: 'resource_link',
+      uri: file.uri,
+      name: basename(file.path),
+      mimeType: 'application/json',
+      description: `HAR 1.2, ${REQUESTS} entries`,
+      size: file.bytes,
+    });
+    const asked = await mcp.client.callTool({ name: 'network_export_har', arguments: { toFile: true } });
+    const askedFile = (asked.structuredContent as { file: Saved }).file;
+    expect(askedFile.entries).toBe(REQUESTS);
+    expect(askedFile.next).not.toMatch(/over 25 KB/);
+    const inline = await mcp.client.callTool({
+      name: 'network_export_har',
+      arguments: { maxEntries: 5000, toFile: false },
+    });
+    expect((inline.structuredContent as { log: { entries: unknown[] } }).log.entries).toHaveLength(REQUESTS);
     // Clearing goes last: it empties the session the others answer about.
     const last = (name: string) => Number(name === 'network_clear_transactions');
     for (const tool of [...tools].sort((a, b) => last(a.name) - last(b.name))) {
       const result = await mcp.client.callTool({ name: tool.name, arguments: {} });
       expect(bytes(result), tool.name).toBeLessThanOrEqual(CAP);
+    }
+
+    // The file it wrote imports back by path (5-10 MB HARs need no JSON in the arguments).
+    const imported = await mcp.client.callTool({ name: 'network_import_har', arguments: { path: file.path } });
+    expect(imported.structuredContent).toEqual({ imported: REQUESTS });
+    const refusals: [Record<string, unknown>, RegExp][] = [
+      [{ path: 'exports/x.har' }, /path must be absolute \(got "exports\/x\.har"\)/],
+      [
+        { path: join(t.dataDir, 'nope.har') },
+        /cannot read the HAR file .*nope\.har: there is no such file; check the path/,
+      ],
+      [{ path: t.dataDir }, /is not a file; pass the path of a \.har file/],
+      [{ path: join(t.dataDir, 'mcp-token') }, /not (a )?HAR|JSON/i],
+      [{}, /pass either har \(the HAR itself\) or path/],
+      [{ path: file.path, har: '{}' }, /pass either har .* not both/],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await mcp.client.callTool({ name: 'network_import_har', arguments: args });
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect((refused.content as { text: string }[])[0]!.text, JSON.stringify(args)).toMatch(message);
     }
   });
 });

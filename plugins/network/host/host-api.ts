@@ -61,6 +61,8 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
 
   /** HAR 1.2 of the session, or of the transactions matching `filter`. */
   exportHar(filter?: TransactionFilter, transactions?: Transaction[]): Har;
+  /** Writes a large export to `<data-dir>/exports/` (mode 0600); its absolute path and size. */
+  saveExport(fileName: string, data: string): { path: string; bytes: number };
   /** Reads a HAR file (object or JSON text) into this session for offline viewing. Throws HarImportError. */
   importHar(har: unknown, source?: string): { imported: number };
   /**

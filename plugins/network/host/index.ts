@@ -297,6 +297,10 @@ class NetworkHostImpl implements NetworkHost {
     );
   }
 
+  saveExport(fileName: string, data: string): { path: string; bytes: number } {
+    return this.ctx.saveExport(fileName, data);
+  }
+
   importHar(har: unknown, source = 'HAR file'): { imported: number } {
     const entries = fromHar(har, source);
     for (const tx of entries) this.changed(this.store.add(tx));

@@ -204,6 +204,11 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     expect(textOf(change)).toMatch(/is inactive: its app disconnected/);
     const implicit = await call('network_list_transactions');
     expect(implicit.isError).toBe(true);
-    expect(textOf(implicit)).toContain(`inactive sessions that had it: ${sessionId}`);
+    expect(textOf(implicit)).toContain(`inactive sessions that had it, most recent first: ${sessionId}`);
+    expect(textOf(implicit)).toContain(`To read what the last one captured, call again with sessionId "${sessionId}"`);
+    const toggle = await call('network_set_mocking_enabled', { enabled: false });
+    expect(textOf(toggle)).toContain(
+      `Tools that only read what was captured still work on them: pass sessionId "${sessionId}"`,
+    );
   });
 });

@@ -72,6 +72,8 @@ describe('network tools, run by the tool runner against a live session', () => {
 
     const page1 = json(await call('network_list_transactions', { urlContains: '/items/', method: 'GET', limit: 2 }));
     expect(page1.total).toBe(5);
+    expect(page1.remaining).toBe(3);
+    expect(page1.next).toBe(`3 more: call again with cursor "${page1.nextCursor}" (and the same filters)`);
     expect(page1.transactions.map((t: { url: string }) => new URL(t.url).pathname)).toEqual(['/items/5', '/items/4']);
     expect(page1.transactions[0]).not.toHaveProperty('request');
     const page2 = json(
@@ -83,6 +85,18 @@ describe('network tools, run by the tool runner against a live session', () => {
       }),
     );
     expect(page2.transactions.map((t: { url: string }) => new URL(t.url).pathname)).toEqual(['/items/3', '/items/2']);
+    expect(page2.remaining).toBe(1);
+    const page3 = json(
+      await call('network_list_transactions', {
+        urlContains: '/items/',
+        method: 'GET',
+        limit: 2,
+        cursor: page2.nextCursor,
+      }),
+    );
+    expect(page3).toMatchObject({ remaining: 0, total: 5 });
+    expect(page3.nextCursor).toBeUndefined();
+    expect(page3).not.toHaveProperty('next');
 
     const errors = json(await call('network_list_transactions', { status: { min: 400, max: 499 } }));
     expect(errors.transactions).toHaveLength(1);

@@ -1,5 +1,14 @@
+import { access, constants, readFile, stat } from 'node:fs/promises';
+import { basename, isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { briefSchema, definePluginTool, type PluginToolContext, ToolArgumentError } from '../../../shared/tool.js';
+import {
+  briefSchema,
+  definePluginTool,
+  getsRawValue,
+  type PluginToolContext,
+  ToolArgumentError,
+} from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import { HarSchema } from '../har-schema.js';
 import { describeAction, describeMatch, describeRule } from '../mock-describe.js';
@@ -56,13 +65,14 @@ export const listTransactions = tool({
   name: 'network_list_transactions',
   worksWhenDisconnected: true,
   title: 'List network requests',
-  description: `The HTTP requests the app made (fetch, XHR, Node http/https, undici), newest first, as summaries. network_get_transaction has headers and bodies.`,
+  description: `The HTTP requests the app made, newest first, as summaries; nextCursor pages on. network_get_transaction has one in full.`,
   input: TransactionFilterSchema.extend({
     limit: z.number().int().min(1).max(500).default(25).describe('Summaries per page.'),
     cursor: z.string().max(64).optional().describe('The nextCursor of the previous page.'),
     order: SortOrderSchema.default('newest'),
   }),
   output: TransactionPageSchema.extend({
+    next: z.string().optional().describe('How to get the rest, when there is more.'),
     pending: z.number().int().describe('Requests still waiting for their response, in the whole session.'),
     dropped: z
       .object({ count: z.number().int(), bytes: z.number().int() })
@@ -80,7 +90,14 @@ export const listTransactions = tool({
         page.transactions = page.transactions.map((s) => redactSummary(s, rules));
       }
       const stats = instance.stats();
-      return { ...page, pending: stats.pending, dropped: { count: stats.dropped, bytes: stats.droppedBytes } };
+      return {
+        ...page,
+        ...(page.nextCursor
+          ? { next: `${page.remaining} more: call again with cursor "${page.nextCursor}" (and the same filters)` }
+          : {}),
+        pending: stats.pending,
+        dropped: { count: stats.dropped, bytes: stats.droppedBytes },
+      };
     } catch (e) {
       if (e instanceof CursorError) throw new ToolArgumentError(e.message);
       throw e;
@@ -92,7 +109,7 @@ export const getTransaction = tool({
   name: 'network_get_transaction',
   worksWhenDisconnected: true,
   title: 'Get a network request',
-  description: `One request in full: headers, bodies (text or base64; truncatedForOutput marks a cut to maxBodyChars, truncated the app's capture cap), timing, failure, mock rule.`,
+  description: `One request in full: headers, bodies (truncatedForOutput: cut to maxBodyChars; truncated: the app's cap), timing, failure, mock rule.`,
   input: z.object({
     id: z.string().min(1).describe('The transaction id from network_list_transactions.'),
     maxBodyChars: z.number().int().min(0).max(5_000_000).default(20_000).describe('Longest body text returned.'),
@@ -151,7 +168,7 @@ export const getMockConfig = tool({
   name: 'network_get_mock_config',
   worksWhenDisconnected: true,
   title: 'Get mock rules',
-  description: `The app's mock rules in full (saved per app, applied inside it: the first enabled match wins), whether mocking is on, hits per rule this session, and whether the app applied them (sync).`,
+  description: `The app's mock rules in full (saved per app; the first enabled match wins), whether mocking is on, hits per rule, and whether the app applied them.`,
   input: z.object({}),
   output: MockConfigViewSchema,
   annotations: readOnly,
@@ -167,7 +184,7 @@ export const addMockRule = tool({
   describeChange: (rule) =>
     `Adds a mock rule, so matching requests get this answer inside the app: ${describeRule(rule)}.`,
   title: 'Add a mock rule',
-  description: `Adds a rule (last in order) that answers matching requests inside the app instead of the network (glob URLs take * and ?). Example: {"match":{"url":{"kind":"contains","value":"/api"}},"action":{"type":"respond","status":500}}. Applied when the app acknowledges, else isError and nothing changes. Answers with what changed (network_get_mock_config has all rules).`,
+  description: `Adds a rule (last) that answers matching requests inside the app instead of the network. Example: {"match":{"url":{"kind":"contains","value":"/api"}},"action":{"type":"respond","status":500}}. Applied when the app acknowledges, else isError. Answers with what changed.`,
   input: MockRuleInputSchema,
   output: MockRuleChangeSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: false },
@@ -237,7 +254,7 @@ export const setMockingEnabled = tool({
       ? 'Turns mocking on: the enabled mock rules answer again.'
       : 'Turns mocking off: the app gets real answers.',
   title: 'Turn mocking on or off',
-  description: `Turns all mock rules on or off, keeping them; off, the app gets real answers. ${mockNote}`,
+  description: `Turns all mock rules on or off, keeping them. ${mockNote}`,
   input: z.object({ enabled: z.boolean() }),
   output: MockStateSummarySchema,
   annotations: { ...change, destructiveHint: false, idempotentHint: true },
@@ -247,25 +264,57 @@ export const setMockingEnabled = tool({
   mcpResult: ({ config }) => summarizeState(config),
 });
 
+/** Above this an MCP answer would crowd a client's context window: the HAR goes to a file instead. */
+export const HAR_INLINE_LIMIT = 25_000;
+const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
+const HarFileSchema = z.object({
+  path: z.string().describe('The HAR file in the data dir (mode 0600).'),
+  uri: z.string(),
+  bytes: z.number().int(),
+  entries: z.number().int(),
+  next: z.string().describe('What to do with it.'),
+});
+
 export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The session's requests matching the filters as a HAR 1.2 log (oldest first) for browser devtools and HAR viewers. Raise maxEntries and maxBodyChars for a whole-session export.`,
+  description: `The requests matching the filters as a HAR 1.2 log, oldest first; over 25 KB it goes to a file (toFile) and the answer links it.`,
   input: TransactionFilterSchema.extend({
-    maxEntries: z.number().int().min(1).max(5000).default(5).describe('Most entries; the newest are kept.'),
-    maxBodyChars: z.number().int().min(0).max(5_000_000).default(500).describe('Longest body kept per entry.'),
+    maxEntries: z
+      .number()
+      .int()
+      .min(1)
+      .max(5000)
+      .optional()
+      .describe('Most entries, the newest kept. Default 5, or 5000 with toFile.'),
+    maxBodyChars: z
+      .number()
+      .int()
+      .min(0)
+      .max(5_000_000)
+      .optional()
+      .describe('Longest body per entry. Default 500, or 5,000,000 with toFile.'),
+    toFile: z.boolean().optional().describe('Write the HAR to a file and answer with its path.'),
   }),
-  output: HarSchema,
+  output: z.object({
+    log: briefSchema(HarSchema.shape.log, 'A HAR 1.2 log: version, creator, entries (request, response, timings).')
+      .optional()
+      .describe('The HAR log, when answered inline.'),
+    file: HarFileSchema.optional().describe('Where the HAR was written, instead of log.'),
+  }),
   annotations: readOnly,
-  handler({ maxEntries, maxBodyChars, ...filter }, ctx) {
+  handler({ maxEntries, maxBodyChars, toFile, ...filter }, ctx) {
+    const whole = toFile === true;
+    const bodyMax = maxBodyChars ?? (whole ? 5_000_000 : 500);
     const transactions = ctx.instance
       .transactions(filter, urlFor(ctx))
-      .slice(-maxEntries)
+      .slice(-(maxEntries ?? (whole ? 5000 : 5)))
       .map((found) => {
         const tx = forSurface(found, ctx);
         const cut = (body: Body | undefined) => {
-          const limited = limitBody(body, maxBodyChars);
+          const limited = limitBody(body, bodyMax);
           return limited?.truncatedForOutput ? { ...limited, truncated: true } : body;
         };
         return {
@@ -274,31 +323,96 @@ export const exportHar = tool({
           response: tx.response && { ...tx.response, body: cut(tx.response.body) },
         };
       });
-    return ctx.instance.exportHar(undefined, transactions) as z.input<typeof HarSchema>;
+    const har = ctx.instance.exportHar(undefined, transactions);
+    const text = JSON.stringify(har);
+    // The window, the CLI and scripts get the log itself unless they ask for a file.
+    const file = toFile ?? (!getsRawValue(ctx.surface) && text.length > HAR_INLINE_LIMIT);
+    if (!file) return har as { log: z.input<typeof HarSchema>['log'] };
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const saved = ctx.instance.saveExport(`network-${ctx.session.id.slice(0, 8)}-${stamp}.har`, text);
+    return {
+      file: {
+        path: saved.path,
+        uri: pathToFileURL(saved.path).href,
+        bytes: saved.bytes,
+        entries: transactions.length,
+        next: `Read it with your file tools, open it in a HAR viewer, or load it into a session with network_import_har { path }.${
+          toFile === undefined
+            ? ` Written to a file because it is over ${HAR_INLINE_LIMIT / 1000} KB; toFile: false answers inline.`
+            : ''
+        }`,
+      },
+    };
+  },
+  links: (answer) => {
+    const file = answer.file as z.infer<typeof HarFileSchema> | undefined;
+    if (!file) return [];
+    return [
+      {
+        type: 'resource_link',
+        uri: file.uri,
+        name: basename(file.path),
+        mimeType: 'application/json',
+        description: `HAR 1.2, ${file.entries} entries`,
+        size: file.bytes,
+      },
+    ];
   },
 });
 
 export const importHar = tool({
   name: 'network_import_har',
-  describeChange: ({ source }) =>
-    `Adds the requests of a HAR file${source ? ` (${source})` : ''} to the session, marked as imported.`,
+  describeChange: ({ source, path }) =>
+    `Adds the requests of a HAR file${source ? ` (${source})` : path ? ` (${path})` : ''} to the session, marked as imported.`,
   title: 'Import a HAR file',
-  description: `Adds the requests of a HAR 1.2 log (as JSON text or an object) to the session, marked as imported, so they can be listed, read and exported like captured ones.`,
+  description: `Adds the requests of a HAR 1.2 log (har, or a file's path) to the session, marked as imported, to list, read and export like captured ones.`,
   input: z.object({
-    har: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('The HAR file: its JSON text or object.'),
+    har: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe('The HAR: its JSON text or object.'),
+    path: z.string().min(1).max(4096).optional().describe('Instead of har: the absolute path of a HAR file to read.'),
     source: z.string().max(500).optional().describe('Where it came from (a file name), shown beside the requests.'),
   }),
   output: z.object({ imported: z.number().int() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler({ har, source }, { instance }) {
+  async handler({ har, path, source }, { instance }) {
+    if ((har === undefined) === (path === undefined)) {
+      throw new ToolArgumentError('pass either har (the HAR itself) or path (a HAR file on this machine), not both');
+    }
+    const input = path === undefined ? har : await readHarFile(path);
     try {
-      return instance.importHar(har, source);
+      return instance.importHar(input, source ?? (path === undefined ? undefined : basename(path)));
     } catch (e) {
       if ((e as Error).name === 'HarImportError') throw new ToolArgumentError((e as Error).message);
       throw e;
     }
   },
 });
+
+/** A HAR file the user can read, as text; refused with the reason otherwise. */
+async function readHarFile(path: string): Promise<string> {
+  if (!isAbsolute(path)) {
+    throw new ToolArgumentError(`path must be absolute (got "${path}"); pass the full path of the HAR file`);
+  }
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+    await access(path, constants.R_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'you may not read it' : (e as Error).message;
+    throw new ToolArgumentError(`cannot read the HAR file ${path}: ${why}; check the path and its permissions`);
+  }
+  if (!info.isFile()) throw new ToolArgumentError(`${path} is not a file; pass the path of a .har file`);
+  if (info.size > MAX_IMPORT_BYTES) {
+    throw new ToolArgumentError(
+      `${path} is ${info.size} bytes, over the ${MAX_IMPORT_BYTES} bytes a HAR import may be; export fewer requests`,
+    );
+  }
+  return readFile(path, 'utf8');
+}
 
 export const networkTools = [
   listTransactions,

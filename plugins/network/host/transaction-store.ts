@@ -49,6 +49,8 @@ export interface Page {
   nextCursor?: string;
   /** Transactions matching the filter, on every page. */
   total: number;
+  /** Matching transactions after this page. */
+  remaining: number;
 }
 
 export class CursorError extends Error {
@@ -216,7 +218,7 @@ export class TransactionStore {
     const transactions: TransactionSummary[] = [];
     let total = 0;
     let last: number | undefined;
-    let more = false;
+    let remaining = 0;
     for (const tx of all) {
       if (!matches(tx, filter, urlOf)) continue;
       total++;
@@ -225,9 +227,14 @@ export class TransactionStore {
       if (transactions.length < limit) {
         transactions.push(summarize(tx));
         last = tx.seq;
-      } else more = true;
+      } else remaining++;
     }
-    return { transactions, total, nextCursor: more && last !== undefined ? `${order}:${last}` : undefined };
+    return {
+      transactions,
+      total,
+      remaining,
+      nextCursor: remaining > 0 && last !== undefined ? `${order}:${last}` : undefined,
+    };
   }
 
   clear(): number {

@@ -50,6 +50,15 @@ function Block({ block, index }: { block: ToolRunResult['content'][number]; inde
       />
     );
   }
+  if (block.type === 'resource_link') {
+    return (
+      <p className="result-link">
+        File:{' '}
+        <code>{block.uri.startsWith('file://') ? decodeURIComponent(new URL(block.uri).pathname) : block.uri}</code>
+        {block.size !== undefined && <span className="muted"> ({block.size} bytes)</span>}
+      </p>
+    );
+  }
   return <TextBlock text={block.text} />;
 }
 
