@@ -24,14 +24,15 @@ export async function startTestCore(options: Partial<CoreOptions> = {}) {
   };
 }
 
+/** Polls `check` (sync or async) until it gives a truthy value. */
 export async function waitFor<T>(
-  check: () => T | undefined | null | false,
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   what = 'condition',
   timeoutMs = 5000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
