@@ -105,7 +105,12 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     }
     expect(config.structuredContent).toMatchObject({ hits: { [ruleId]: 2 }, rules: [{ id: ruleId }] });
 
-    const listed = await call('network_list_transactions', { mockedOnly: true });
+    // The app sends its events in batches (within 10 ms): wait until both answers are in.
+    const listed = await waitFor(async () => {
+      const page = await call('network_list_transactions', { mockedOnly: true });
+      const done = page.structuredContent!.transactions.filter((t: { status?: number }) => t.status === 418);
+      return done.length === 2 && page;
+    }, 'both mocked answers recorded');
     expect(listed.structuredContent!.transactions).toHaveLength(2);
     expect(listed.structuredContent!.transactions[0]).toMatchObject({ status: 418, mockRuleId: ruleId });
     expect((await call('network_list_transactions', { urlContains: '/mcp' })).structuredContent!.total).toBe(0);
