@@ -42,6 +42,7 @@ describe('porthole/client', () => {
       match: { url: { kind: 'contains', value: '/never' } },
       action: { type: 'respond', status: 204 },
     });
+    expectTypeOf(inspector.network.replayRequest).toBeFunction();
     expectTypeOf(added.config.rules).toBeArray(); // typed from the handler, not from the MCP summary
     expect(added.config.rules.map((r) => r.id)).toEqual([added.rule.id]);
     expect(added).not.toHaveProperty('ruleCount');

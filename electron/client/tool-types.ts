@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { consoleTools } from '../../plugins/console/host/tools.js';
 import type { exampleTools } from '../../plugins/example/host/index.js';
+import type { replayRequest } from '../../plugins/network/host/replay-tool.js';
 import type { networkTools } from '../../plugins/network/host/tools.js';
 import type { ToolResultJson } from '../../shared/call-record.js';
 import type { AnyObject, ToolSpec } from '../../shared/tool.js';
@@ -12,6 +13,7 @@ import type { createHostTools } from '../host/tools/host-tools.js';
 type BuiltInTool =
   | ReturnType<typeof createHostTools>[number]
   | (typeof networkTools)[number]
+  | typeof replayRequest
   | (typeof consoleTools)[number]
   | (typeof exampleTools)[number];
 
