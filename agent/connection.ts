@@ -1,3 +1,4 @@
+import { type Attached, binaryNotificationParts, concatChunks, inlineAttached } from '../shared/protocol/attachment.js';
 import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
 import { PROTOCOL_VERSION, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
@@ -144,7 +145,7 @@ class AgentConnection implements Agent {
       plugin.runtime.buffer.restore(early.drain());
       plugin.runtime.buffer.dropped += early.dropped;
       plugin.runtime.link = {
-        notify: (id, method, params) => this.send(id, method, params),
+        notify: (id, method, params, attached) => this.send(id, method, params, attached),
         flush: () => this.outbox?.flush(),
         request: (id, method, params, requestOptions) => {
           if (!this.messenger) return Promise.reject(new RequestError('peer-gone', 'the inspector is not connected'));
@@ -287,8 +288,16 @@ class AgentConnection implements Agent {
     this.outbox = outbox;
     this.messenger = new Messenger({
       idPrefix: 'a',
-      send: (frame) => {
+      send: (frame, attached) => {
         if (socket.readyState !== OPEN) throw new Error('the inspector connection is closed');
+        if (attached && frame.type === 'notification') {
+          if (!welcome.binaryNotifications) return this.sendFrame(socket, outbox, inlineAttached(frame, attached));
+          const parts = binaryNotificationParts(frame, attached, welcome.maxFrameBytes);
+          outbox?.flush(); // what was notified before goes first
+          if (socket.sendParts) socket.sendParts(parts);
+          else socket.send(concatChunks(parts, parts.reduce((n, p) => n + p.byteLength, 0)));
+          return;
+        }
         if (outbox && frame.type === 'notification') return outbox.notify(frame);
         outbox?.flush(); // what was notified before goes first
         socket.send(encode(frame, welcome.maxFrameBytes));
@@ -327,10 +336,15 @@ class AgentConnection implements Agent {
     }
   }
 
-  private send(plugin: string, method: string, params: unknown): boolean {
+  private sendFrame(socket: WebSocketLike, outbox: Outbox | undefined, frame: Notification): void {
+    if (outbox) return outbox.notify(frame);
+    socket.send(encode(frame, this.maxFrameBytes));
+  }
+
+  private send(plugin: string, method: string, params: unknown, attached?: Attached): boolean {
     if (!this.messenger || !this.socket || this.socket.readyState !== OPEN) return this.unsent();
     try {
-      this.messenger.notify(plugin, method, params);
+      this.messenger.notify(plugin, method, params, attached);
       return true;
     } catch (e) {
       if (e instanceof RequestError && e.code === 'plugin-not-active') return true; // refused by the inspector: dropped

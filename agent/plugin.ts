@@ -9,6 +9,7 @@ import type {
   RequestPayload,
   RequestResult,
 } from '../shared/plugin-protocol.js';
+import { type Attached, inlineAttached } from '../shared/protocol/attachment.js';
 import { RequestError, type RequestOptions } from '../shared/protocol/messenger.js';
 import { OfflineBuffer } from './offline-buffer.js';
 
@@ -18,7 +19,16 @@ export interface AgentPluginContext<P extends PluginProtocol> {
    * Sends a notification to the host part; buffered (bounded, drop-oldest) while offline. Notifications
    * made in one turn of the event loop leave together at its end; `flush()` writes them now.
    */
-  notify<M extends NotificationMethod<P['toHost']>>(method: M, params: NotificationParams<P['toHost'], M>): void;
+  notify<M extends NotificationMethod<P['toHost']>>(
+    method: M,
+    params: NotificationParams<P['toHost'], M>,
+    /**
+     * Bytes for the empty string at `attached.path` in params, sent as they are in a binary frame
+     * (docs/protocol.md, "binary notification") and turned into that string by the inspector; encoded
+     * here instead when the link has no binary frames or is offline.
+     */
+    attached?: Attached,
+  ): void;
   /** Asks the host part; rejects with a RequestError when offline or unanswered. */
   request<M extends RequestMethod<P['toHost']>>(
     method: M,
@@ -52,7 +62,7 @@ type RequestResultInput<P extends PluginProtocol, M extends RequestMethod<P['toA
 
 /** The link between a plugin and the agent's connection; set by connect(). */
 export interface PluginLink {
-  notify(plugin: string, method: string, params: unknown): boolean;
+  notify(plugin: string, method: string, params: unknown, attached?: Attached): boolean;
   flush?(): void;
   request(plugin: string, method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
 }
@@ -137,8 +147,11 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
   const runtime = new AgentPluginRuntime(protocol);
   const id = protocol.id;
   const ctx: AgentPluginContext<P> = {
-    notify: (method, params) => {
-      if (!(runtime.connected && runtime.link?.notify(id, method, params))) runtime.buffer.push(id, method, params);
+    notify: (method, params, attached) => {
+      if (runtime.connected && runtime.link?.notify(id, method, params, attached)) return;
+      // Kept for later as plain JSON: the buffer counts what it holds in bytes of JSON.
+      const frame = { type: 'notification' as const, plugin: id, method, params };
+      runtime.buffer.push(id, method, attached ? inlineAttached(frame, attached).params : params);
     },
     request: async (method, params, options) => {
       if (!runtime.connected || !runtime.link) {

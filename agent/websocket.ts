@@ -3,7 +3,10 @@ import { nodeImport } from './node-import.js';
 /** The slice of the WHATWG WebSocket API the agent uses; browsers, React Native, Node 22+ and `ws` all have it. */
 export interface WebSocketLike {
   readonly readyState: number;
-  send(data: string): void;
+  /** Text frames, and binary ones (a Uint8Array) only to an inspector that takes binary notifications. */
+  send(data: string | Uint8Array): void;
+  /** Writes one binary message from its parts without joining them (Node with ws: as fragments). */
+  sendParts?(parts: readonly Uint8Array[]): void;
   close(code?: number, reason?: string): void;
   /** Drops the connection without a closing handshake (`ws` in Node has it; browsers do not). */
   terminate?(): void;
@@ -17,7 +20,12 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
 export const OPEN = 1;
 
-type WsConstructor = new (url: string, options: { generateMask(mask: Uint8Array): void }) => WebSocketLike;
+interface WsSocket extends WebSocketLike {
+  send(data: string | Uint8Array, options?: { binary?: boolean; fin?: boolean }): void;
+  /** ws's net.Socket (not public API: used only to write the fragments of a message at once). */
+  _socket?: { cork?(): void; uncork?(): void } | null;
+}
+type WsConstructor = new (url: string, options: { generateMask(mask: Uint8Array): void }) => WsSocket;
 
 /** The platform's WebSocket, or the `ws` package on Node versions that have none. */
 export async function resolveWebSocket(given?: WebSocketConstructor): Promise<WebSocketConstructor> {
@@ -32,7 +40,18 @@ export async function resolveWebSocket(given?: WebSocketConstructor): Promise<We
     // which ws then skips.
     if (WS)
       return function ZeroMaskWebSocket(url: string) {
-        return new WS(url, { generateMask: (mask: Uint8Array) => mask.fill(0) });
+        const socket = new WS(url, { generateMask: (mask: Uint8Array) => mask.fill(0) });
+        // A large body goes out as it was read, in fragments of one message: never joined in the app.
+        socket.sendParts = (parts) => {
+          const raw = socket._socket;
+          raw?.cork?.();
+          try {
+            for (let i = 0; i < parts.length; i++) socket.send(parts[i]!, { binary: true, fin: i === parts.length - 1 });
+          } finally {
+            raw?.uncork?.();
+          }
+        };
+        return socket;
       } as unknown as WebSocketConstructor;
   } catch {
     // fall through to the explanation below

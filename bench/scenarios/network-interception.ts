@@ -1,30 +1,39 @@
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Worker } from 'node:worker_threads';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import axios from 'axios';
 import { connect } from '../../agent/connection.js';
 import { waitFor } from '../../electron/host/testing.js';
 import { network } from '../../plugins/network/agent/index.js';
 import { hub } from '../../plugins/network/agent/observed.js';
-import { defineScenario, latencyRow, sample, stats } from '../harness.js';
+import { defineScenario, latencyRow, type Stats, sample, stats } from '../harness.js';
 
 const SEQUENTIAL = 2000;
-const DOWNLOADS = 20;
+/** Large downloads: rounds of one plain and one captured block, in alternating order, so drift hits both. */
+const ROUNDS = 10;
+const PER_BLOCK = 8;
 const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })) });
-const BIG = Buffer.alloc(2 * 1024 * 1024, 'porthole ');
 const MIB = 1024 * 1024;
+const BIG = Buffer.alloc(2 * MIB, 'porthole ');
+const BIG_JSON = Buffer.from(JSON.stringify({ text: 'x'.repeat(2 * MIB - 12) }));
 
 /**
  * What capture costs the app (issue 11), against the same requests without Porthole in the same
- * run: every floor is measured before network() is first called (the taps are not installed yet).
- * The agent is connected to a real core on another thread (bench/core-worker.ts), so every
- * transaction is sent and stored while the app's thread pays only the agent's share.
+ * run. The small requests' floors are measured before network() is first called (no tap installed
+ * yet). The 2 MiB downloads alternate blocks with capture on and off (the agent's sink leaves the
+ * hub: the taps then only pass calls through), and besides the time until the app's code has the
+ * whole body they report the app process's CPU time per captured MiB. The agent is connected to a
+ * real core in another process (bench/core-process.ts), as the inspector is in real use, so what
+ * the app's process pays is the agent's share only.
  */
 export default defineScenario('network capture overhead', async () => {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       if (req.url === '/big') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIG);
+      else if (req.url === '/big.json') res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_JSON);
       else res.writeHead(200, { 'content-type': 'application/json' }).end(BODY);
     });
   });
@@ -34,14 +43,16 @@ export default defineScenario('network capture overhead', async () => {
   const viaFetch = async () => {
     await (await fetch(`${base}/items`)).text();
   };
+  // The app's code has the whole body when its 'end' handler runs (as axios, got and others wait for).
   const viaHttp =
     (path = '/items') =>
     () =>
       new Promise<void>((resolve, reject) => {
         http
           .get(`${base}${path}`, { agent: keepAlive }, (res) => {
-            res.resume();
-            res.on('end', resolve);
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve(void Buffer.concat(chunks)));
           })
           .on('error', reject);
       });
@@ -55,32 +66,31 @@ export default defineScenario('network capture overhead', async () => {
     fetch: () => sample(viaFetch, SEQUENTIAL),
     http: () => sample(viaHttp(), SEQUENTIAL),
     axios: () => sample(viaAxios, SEQUENTIAL / 2),
-    bigHttp: () => sample(viaHttp('/big'), DOWNLOADS, 3),
-    bigFetch: () => sample(bigFetch, DOWNLOADS, 3),
   };
+  const big = { bigHttp: viaHttp('/big'), bigFetch, bigJson: viaHttp('/big.json') };
   try {
-    const plain = {
-      fetch: await cases.fetch(),
-      http: await cases.http(),
-      axios: await cases.axios(),
-      bigHttp: await cases.bigHttp(),
-      bigFetch: await cases.bigFetch(),
-    };
+    const plain = { fetch: await cases.fetch(), http: await cases.http(), axios: await cases.axios() };
+    // The same downloads before any tap exists, to show the alternating blocks' floor is Porthole-free.
+    const untapped = { bigHttp: await sample(big.bigHttp, 20, 3), bigFetch: await sample(big.bigFetch, 20, 3) };
 
-    const core = await coreThread();
+    const core = await coreProcess();
     const plugin = network({ maxBodyBytes: 4 * MIB });
     const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
     try {
       await waitFor(() => agent.status.sessionId, 'the bench agent');
       const settle = () => core.call('settle') as Promise<{ count: number; dropped: number }>;
       const small = { fetch: await cases.fetch(), http: await cases.http(), axios: await cases.axios() };
-      // Counted before the large bodies: those (46 downloads of 2.8 M base64 characters, then 30 bodies
-      // of 1-1.4 M) go past the session's bound on body characters (128 Mi, transaction-store.ts),
-      // and the host drops the oldest transactions, these first.
+      // Counted before the large bodies: those go past the session's bound on body characters
+      // (transaction-store.ts), and the host drops the oldest transactions, these first.
       const smallKept = await settle();
-      const captured = { ...small, bigHttp: await cases.bigHttp(), bigFetch: await cases.bigFetch() };
-      await settle();
+      const downloads = {
+        bigHttp: await alternating(big.bigHttp, 2, settle),
+        bigFetch: await alternating(big.bigFetch, 2, settle),
+        bigJson: await alternating(big.bigJson, BIG_JSON.byteLength / MIB, settle),
+      };
+      const stored = (await core.call('lastBody')) as { encoding: string; size: number; chars: number } | undefined;
       const appThread = await appThreadPerMiB();
+      const load = loadavg()[0]!.toFixed(1);
 
       await core.call('addMockRule');
       await waitFor(() => plugin.mockConfig().rules.length > 0, 'the mock rule in the app');
@@ -91,22 +101,17 @@ export default defineScenario('network capture overhead', async () => {
       const note = `sequential; host kept ${smallKept.count} of ${made} (dropped ${smallKept.dropped}); after the large bodies: kept ${kept.count}, dropped ${kept.dropped} (store bound on body characters)`;
       const mockNote = 'a mock rule is active that matches none of these (interception engaged)';
       return [
-        latencyRow(`Node fetch ×${SEQUENTIAL}, capture only`, captured.fetch, 'plain fetch', plain.fetch, note),
-        latencyRow(`http.get ×${SEQUENTIAL}, capture only`, captured.http, 'plain http.get', plain.http, note),
-        latencyRow(`axios ×${SEQUENTIAL / 2}, capture only`, captured.axios, 'plain axios', plain.axios, note),
-        latencyRow(
-          '2 MiB download (http.get), capture only',
-          captured.bigHttp,
+        latencyRow(`Node fetch ×${SEQUENTIAL}, capture only`, small.fetch, 'plain fetch', plain.fetch, note),
+        latencyRow(`http.get ×${SEQUENTIAL}, capture only`, small.http, 'plain http.get', plain.http, note),
+        latencyRow(`axios ×${SEQUENTIAL / 2}, capture only`, small.axios, 'plain axios', plain.axios, note),
+        pairedRow('2 MiB download (http.get), capture only', downloads.bigHttp, 'plain http.get', untapped.bigHttp),
+        pairedRow('2 MiB download (fetch), capture only', downloads.bigFetch, 'plain fetch', untapped.bigFetch),
+        pairedRow(
+          '2 MiB JSON download (http.get), capture only',
+          downloads.bigJson,
           'plain http.get',
-          plain.bigHttp,
-          'whole body captured',
-        ),
-        latencyRow(
-          '2 MiB download (fetch), capture only',
-          captured.bigFetch,
-          'plain fetch',
-          plain.bigFetch,
-          'whole body captured',
+          undefined,
+          `; stored as ${stored?.encoding}, ${stored?.size} bytes`,
         ),
         latencyRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', plain.fetch, mockNote),
         latencyRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', plain.http, mockNote),
@@ -115,14 +120,13 @@ export default defineScenario('network capture overhead', async () => {
           appThread.binary,
           'app-thread ms per MiB (text)',
           appThread.text,
-          'encode + validate + frame + send, measured on the app thread; the ratio only compares the two',
+          `complete() to the end of the task it defers (body, frame, socket write), on the app thread; the ratio only compares the two; load average ${load} on ${availableParallelism()} cores`,
         ),
       ];
     } finally {
       plugin.dispose();
       agent.disconnect();
-      await core.call('stop');
-      await core.worker.terminate();
+      await core.stop();
     }
   } finally {
     keepAlive.destroy();
@@ -130,6 +134,72 @@ export default defineScenario('network capture overhead', async () => {
     server.close();
   }
 });
+
+interface Alternated {
+  plain: Stats;
+  captured: Stats;
+  /** The median over rounds of captured median / plain median within the round. */
+  pairedRatio: number;
+  /** The app process's CPU time (user + system, every thread) per captured MiB, over plain's. */
+  cpuPerMiB: number;
+  /** CPU time per call, captured over plain. */
+  cpuRatio: number;
+}
+
+/**
+ * Runs `fn` in ROUNDS rounds of a plain and a captured block (ABBA order), `PER_BLOCK` timed calls
+ * each after one untimed. Plain blocks take the network agents out of the hub, so the taps see no
+ * sink and pass every call through. A block's CPU time counts to the end of the task its last call's
+ * capture deferred; the host stores everything (`settle`) before the next block starts.
+ */
+async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: () => Promise<unknown>) {
+  const sinks = [...hub().sinks];
+  const times = { plain: [] as number[], captured: [] as number[] };
+  const cpu = { plain: 0, captured: 0 };
+  const ratios: number[] = [];
+  const block = async (kind: 'plain' | 'captured') => {
+    if (kind === 'plain') hub().sinks.clear();
+    else for (const s of sinks) hub().sinks.add(s);
+    await fn();
+    await settle();
+    const own: number[] = [];
+    const before = process.cpuUsage();
+    for (let i = 0; i < PER_BLOCK; i++) {
+      const start = performance.now();
+      await fn();
+      own.push(performance.now() - start);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const used = process.cpuUsage(before);
+    cpu[kind] += (used.user + used.system) / 1000;
+    times[kind].push(...own);
+    await settle();
+    return stats(own).median;
+  };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? (['plain', 'captured'] as const) : (['captured', 'plain'] as const);
+    const medians = { plain: 0, captured: 0 };
+    for (const kind of order) medians[kind] = await block(kind);
+    ratios.push(medians.captured / medians.plain);
+  }
+  for (const s of sinks) hub().sinks.add(s);
+  return {
+    plain: stats(times.plain),
+    captured: stats(times.captured),
+    pairedRatio: stats(ratios).median,
+    cpuPerMiB: (cpu.captured - cpu.plain) / (ROUNDS * PER_BLOCK * mibPerCall),
+    cpuRatio: cpu.captured / cpu.plain,
+  } satisfies Alternated;
+}
+
+/** A row for alternating blocks: its ratio is the median of the rounds' ratios (drift cancels within a round). */
+function pairedRow(scenario: string, d: Alternated, floorName: string, untapped: Stats | undefined, extra = '') {
+  const row = latencyRow(scenario, d.captured, floorName, d.plain);
+  const before = untapped ? `; plain before any tap ${untapped.median.toFixed(2)} ms` : '';
+  row.ratio = d.pairedRatio;
+  row.note = `n=${d.captured.samples}, ${ROUNDS} rounds, ratio = median of the rounds' (all-sample ratio ${(d.captured.median / d.plain.median).toFixed(2)}x)${before}; app CPU ${d.cpuRatio.toFixed(2)}x, +${d.cpuPerMiB.toFixed(2)} ms per captured MiB${extra}`;
+  return row;
+}
 
 /**
  * The time on the app's thread to hand a captured 1 MiB body to the inspector (base64 or text, the
@@ -154,30 +224,37 @@ async function appThreadPerMiB() {
   return { binary: await measure('application/octet-stream', binary), text: await measure('text/plain', text) };
 }
 
-async function coreThread() {
-  const file = new URL('../core-worker.ts', import.meta.url).href;
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(file)}); })`;
-  const worker = new Worker(boot, { eval: true });
+/** bench/core-process.ts, forked: the inspector's core in its own process, driven over IPC. */
+async function coreProcess() {
+  const child = fork(fileURLToPath(new URL('../core-process.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let next = 1;
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   const url = await new Promise<string>((resolve, reject) => {
-    worker.on('message', (m: { ready?: string; id?: number; result?: unknown; error?: string }) => {
+    child.on('message', (m: { ready?: string; id?: number; result?: unknown; error?: string }) => {
       if (m.ready) return resolve(m.ready);
       const w = waiting.get(m.id!);
       waiting.delete(m.id!);
       if (m.error) w?.reject(new Error(m.error));
       else w?.resolve(m.result);
     });
-    worker.once('error', reject);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the bench core exited (${code})`)));
   });
+  const call = (cmd: string) =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      child.send({ id, cmd });
+    });
   return {
     url,
-    worker,
-    call: (cmd: string) =>
-      new Promise<unknown>((resolve, reject) => {
-        const id = next++;
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, cmd });
-      }),
+    call,
+    stop: async () => {
+      await call('stop').catch(() => {});
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
   };
 }

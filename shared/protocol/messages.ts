@@ -75,6 +75,8 @@ export const WelcomeSchema = z.object({
   maxFrameBytes: z.number().int().positive(),
   /** The host accepts `batch` frames; an agent sends them only when this is true. */
   batches: z.boolean().optional(),
+  /** The host accepts binary notifications (notifications with bytes attached); an agent sends them only when this is true. */
+  binaryNotifications: z.boolean().optional(),
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 

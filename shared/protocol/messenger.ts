@@ -1,3 +1,4 @@
+import type { Attached } from './attachment.js';
 import { boundMessage, FrameLimitError } from './frame.js';
 import { Limits } from './limits.js';
 import type { ProtocolError, RequestErrorCode, SessionFrame } from './messages.js';
@@ -28,7 +29,8 @@ export interface IncomingRequest {
 
 export interface MessengerOptions {
   /** Writes one frame to the link. Throws when the link cannot take it. */
-  send(frame: SessionFrame): void;
+  /** `attached`: bytes that go with a notification (attachment.ts); a sender without binary frames inlines them. */
+  send(frame: SessionFrame, attached?: Attached): void;
   /** Plugins both sides agreed on; requests and notifications for others fail fast. */
   isPluginActive(plugin: string): boolean;
   /** Answers a request from the peer; throw `RequestError('no-handler', …)` when nothing handles it. */
@@ -119,12 +121,12 @@ export class Messenger {
     });
   }
 
-  notify(plugin: string, method: string, params?: unknown): void {
+  notify(plugin: string, method: string, params?: unknown, attached?: Attached): void {
     if (this.gone !== undefined) throw new RequestError('peer-gone', this.gone);
     if (!this.options.isPluginActive(plugin)) {
       throw new RequestError('plugin-not-active', `plugin "${plugin}" is not active on the peer`);
     }
-    this.options.send({ type: 'notification', plugin, method, params });
+    this.options.send({ type: 'notification', plugin, method, params }, attached);
   }
 
   /** Feeds one decoded frame from the peer. Heartbeats and protocol errors are the caller's business. */

@@ -22,6 +22,7 @@ const SHAPES: { [T in MessageType]: Fields<T> } = {
     heartbeatIntervalMs: 'number',
     maxFrameBytes: 'number',
     batches: 'boolean?',
+    binaryNotifications: 'boolean?',
   },
   reject: { reason: 'string', message: 'string', supportedVersions: 'array' },
   notification: { plugin: 'plugin', method: 'id' },

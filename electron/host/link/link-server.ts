@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { decodeBinaryFrame } from '../../../shared/protocol/binary-frame.js';
 import { boundMessage, decode, encode } from '../../../shared/protocol/codec.js';
 import { CloseCode, Limits } from '../../../shared/protocol/limits.js';
 import {
@@ -230,6 +231,7 @@ export class LinkServer {
         heartbeatIntervalMs: heartbeatMs,
         maxFrameBytes: this.maxFrameBytes,
         batches: true,
+        binaryNotifications: true,
       });
       bus.emit('session:connected', { session: current.info, resumed: attached.resumed });
       plugins.connected(current).catch((e) => console.error('[porthole] a plugin failed to start its session:', e));
@@ -249,14 +251,10 @@ export class LinkServer {
     };
 
     const receive = (data: RawData, isBinary: boolean) => {
-      if (isBinary) {
-        return refuse({
-          type: 'protocol-error',
-          code: 'invalid-message',
-          message: 'frames must be UTF-8 JSON text, not binary',
-        });
-      }
-      const decoded = decode(rawToString(data), { accept: SESSION_FRAME_TYPES });
+      // A binary frame is a notification with bytes attached (docs/protocol.md, "binary notification").
+      const decoded = isBinary
+        ? decodeBinaryFrame(rawToBytes(data))
+        : decode(rawToString(data), { accept: SESSION_FRAME_TYPES });
       if (!decoded.ok) return refuse(decoded.error, decoded.answer);
       const message = decoded.message as SessionFrame;
       if (message.type === 'heartbeat') return;
@@ -313,6 +311,11 @@ export class LinkServer {
 function rawLength(data: RawData): number {
   if (Array.isArray(data)) return data.reduce((n, chunk) => n + chunk.length, 0);
   return (data as Buffer | ArrayBuffer).byteLength;
+}
+
+function rawToBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
 function rawToString(data: RawData): string {

@@ -1,4 +1,8 @@
+import type { AttachmentKind } from '../../../shared/protocol/attachment.js';
+import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
 import type { Body } from '../protocol.js';
+
+export { bytesToBase64 };
 
 // Body capture for the agent: web APIs only (streams, TextDecoder, btoa), so it runs in browsers,
 // Node and React Native alike.
@@ -100,6 +104,56 @@ export function encodeBody(
   return { ...base, encoding: 'base64', data: bytesToBase64(bytes) };
 }
 
+/**
+ * encodeBody() for a body the inspector will encode: the Body with an empty `data` and how the
+ * inspector makes `data` from the bytes (attachment.ts) when that gives the same as encodeBody();
+ * undefined for text in other charsets and for unlabelled bytes whose UTF-8 cannot be checked here
+ * without decoding them (those are encoded here).
+ */
+export function planBody(
+  size: number,
+  /** The bytes joined; called only when they must be read (is an unlabelled body UTF-8?). */
+  bytes: () => Uint8Array,
+  truncated: boolean,
+  contentType: string | undefined,
+  declaredLength?: number,
+): { body: Body; as: AttachmentKind } | undefined {
+  const type = contentType || undefined;
+  const base = {
+    size,
+    truncated,
+    contentType: type,
+    totalSize: truncated ? declaredLength : size,
+    data: '',
+  };
+  const utf8: AttachmentKind = truncated ? 'utf8-prefix' : 'utf8';
+  const charset = charsetOf(type);
+  if (isTextualType(type) || (charset && !BINARY.test(type ?? ''))) {
+    return decoderFor(charset).encoding === 'utf-8' ? { body: { ...base, encoding: 'text' }, as: utf8 } : undefined;
+  }
+  if (!type || !BINARY.test(type)) {
+    const valid = isUtf8();
+    if (!valid) return undefined;
+    if (valid(bytes())) return { body: { ...base, encoding: 'text' }, as: utf8 };
+    // A cut body may end inside a character and still be UTF-8 as far as it goes: encodeBody() decides.
+    if (truncated) return undefined;
+  }
+  return { body: { ...base, encoding: 'base64' }, as: 'base64' };
+}
+
+type IsUtf8 = (bytes: Uint8Array) => boolean;
+let utf8Check: IsUtf8 | null | undefined;
+
+/** Node's buffer.isUtf8 (checks without making a string), where the runtime gives it synchronously. */
+function isUtf8(): IsUtf8 | undefined {
+  if (utf8Check === undefined) {
+    const proc = (globalThis as { process?: { getBuiltinModule?(name: string): unknown } }).process;
+    const mod = proc?.getBuiltinModule?.('node:buffer') as { isUtf8?: IsUtf8 } | undefined;
+    utf8Check = typeof mod?.isUtf8 === 'function' ? mod.isUtf8 : null;
+  }
+  return utf8Check ?? undefined;
+}
+
 /** The charset parameter of a Content-Type, lower-cased; undefined when there is none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
   const match = contentType && /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
@@ -115,24 +169,6 @@ function decoderFor(charset: string | undefined): TextDecoder {
     }
   }
   return new TextDecoder('utf-8');
-}
-
-type Base64Bytes = Uint8Array & { toBase64?: () => string };
-const NodeBuffer = (
-  globalThis as { Buffer?: { from(b: ArrayBuffer, o: number, l: number): { toString(e: string): string } } }
-).Buffer;
-
-/** Base64 of bytes: the runtime's native encoder where there is one (Node's Buffer, toBase64). */
-export function bytesToBase64(bytes: Uint8Array): string {
-  if (NodeBuffer)
-    return NodeBuffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  if (typeof (bytes as Base64Bytes).toBase64 === 'function') return (bytes as Base64Bytes).toBase64!();
-  let binary = '';
-  const step = 0x8000;
-  for (let i = 0; i < bytes.length; i += step) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + step));
-  }
-  return btoa(binary);
 }
 
 export function base64ToBytes(base64: string): Uint8Array {

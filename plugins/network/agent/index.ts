@@ -1,5 +1,6 @@
 import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
+import type { Attached } from '../../../shared/protocol/attachment.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -12,7 +13,7 @@ import {
 } from '../constants.js';
 import type { Body, Header, Initiator, MockConfig, MockMark, NetworkProtocol, RedactionScope } from '../protocol.js';
 import { installBrowserTaps } from './browser.js';
-import { encodeBody } from './capture-body.js';
+import { encodeBody, planBody } from './capture-body.js';
 import type { MockPath } from './intercept.js';
 import type { CompiledRule } from './mock-match.js';
 import { installNodeTaps, installNodeTapsAsync } from './node.js';
@@ -208,20 +209,46 @@ export class NetworkAgent implements Sink {
     const replay = key ? this.replays.find((r) => !r.id && r.key === key) : undefined;
     if (replay) replay.id = id;
     const t0 = request.t0 ?? performance.now();
-    this.send('started', {
-      id,
-      initiator: request.initiator,
-      method: clip(request.method, 32),
-      url: clip(request.url, MAX_URL),
-      headers: this.headers(request.headers),
-      body: request.body && this.body(request.body, request.contentType ?? headerOf(request.headers, 'content-type')),
-      startedAt: request.startedAt ?? Date.now(),
-      mock: request.mock,
-      replayOf: replay?.replayOf,
-    });
+    const body =
+      request.body && this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));
+    this.send(
+      'started',
+      {
+        id,
+        initiator: request.initiator,
+        method: clip(request.method, 32),
+        url: clip(request.url, MAX_URL),
+        headers: this.headers(request.headers),
+        body: body?.body,
+        startedAt: request.startedAt ?? Date.now(),
+        mock: request.mock,
+        replayOf: replay?.replayOf,
+      },
+      body?.attached,
+    );
     const followed = new Followed(this, id, t0, request);
     if (request.mock) followed.mocked(request.mock);
     return followed;
+  }
+
+  /**
+   * body(), but a large body's bytes are left for the inspector to encode (attachment.ts): the Body
+   * then has an empty `data`, and `attached` its bytes, to go with the notification at `body.data`.
+   */
+  bodyParts(seen: SeenBody, contentType: string | undefined, declared?: number): BodyParts | undefined {
+    if (seen.text !== undefined || seen.kept < ATTACH_BYTES) return { body: this.body(seen, contentType, declared) };
+    let chunks = seen.chunks;
+    let size = seen.kept;
+    let cut = seen.cut;
+    if (size > this.maxBodyBytes) {
+      chunks = [concatBytes(seen.chunks, seen.kept).subarray(0, this.maxBodyBytes)];
+      size = this.maxBodyBytes;
+      cut = true;
+    }
+    const joined = () => concatBytes(chunks, size);
+    const planned = planBody(size, joined, cut, contentType, cut ? (declared ?? seen.total) : undefined);
+    if (!planned) return { body: this.body(seen, contentType, declared) };
+    return { body: planned.body, attached: { path: ['body', 'data'], as: planned.as, chunks, size } };
   }
 
   /** Turns seen bytes into a Body within this agent's cap (the taps keep the largest cap of all agents). */
@@ -271,10 +298,11 @@ export class NetworkAgent implements Sink {
   send<M extends NotificationMethod<NetworkProtocol['toHost']>>(
     method: M,
     params: NotificationParams<NetworkProtocol['toHost'], M>,
+    attached?: Attached,
   ): void {
     if (this.disposed) return;
     try {
-      this.ctx.notify(method, params);
+      this.ctx.notify(method, params, attached);
     } catch (e) {
       this.warn(method, e);
     }
@@ -319,11 +347,12 @@ class Followed implements Observation {
   sent(headers: RawHeaders | undefined, body: SeenBody | undefined): void {
     if (this.done || (!headers && !body)) return;
     const type = headerOf(headers ?? this.request.headers, 'content-type');
-    this.agent.send('requestSent', {
-      id: this.id,
-      headers: headers && this.agent.headers(headers),
-      body: body && this.agent.body(body, type),
-    });
+    const parts = body && this.agent.bodyParts(body, type);
+    this.agent.send(
+      'requestSent',
+      { id: this.id, headers: headers && this.agent.headers(headers), body: parts?.body },
+      parts?.attached,
+    );
   }
 
   response(r: SeenResponse): void {
@@ -354,20 +383,20 @@ class Followed implements Observation {
     const length = Number(headerOf(this.responseHeaders, 'content-length'));
     const declared = !coding && Number.isFinite(length) && length > 0 ? length : undefined;
     const encodedSize = end.decoded || !seen ? undefined : seen.total;
-    const finish = (body: Body | undefined) =>
-      this.agent.send('completed', { id: this.id, body, durationMs, encodedSize });
+    const finish = (parts: BodyParts | undefined) =>
+      this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize }, parts?.attached);
     if (!seen) return finish(undefined);
     if (!coding || /^\s*identity\s*$/i.test(coding)) {
-      // A large body is encoded and sent after the app's own handlers for this moment have run
-      // (the end of the body reaches the app first), not on the way to them.
-      if (seen.kept < LATER_BYTES) return finish(this.agent.body(seen, type, declared));
-      later(() => finish(this.agent.body(seen, type, declared)));
+      // A large body is sent after the app's own handlers for this moment have run (the end of the
+      // body reaches the app first), not on the way to them.
+      if (seen.kept < LATER_BYTES) return finish(this.agent.bodyParts(seen, type, declared));
+      later(() => finish(this.agent.bodyParts(seen, type, declared)));
       return;
     }
     // Not awaited by anything of the app's: the decoded body follows when zlib is done.
     this.agent.decode(seen, coding).then(
-      (decoded) => finish(this.agent.body(decoded ?? seen, type)),
-      () => finish(this.agent.body(seen, type)),
+      (decoded) => finish(this.agent.bodyParts(decoded ?? seen, type)),
+      () => finish(this.agent.bodyParts(seen, type)),
     );
   }
 
@@ -410,6 +439,13 @@ export function describeError(error: unknown): { message: string; code?: string 
 }
 
 const LATER_BYTES = 64 * 1024;
+/** A body this large goes with its notification as bytes (a binary frame); smaller ones are encoded here. */
+const ATTACH_BYTES = 32 * 1024;
+
+export interface BodyParts {
+  body: Body | undefined;
+  attached?: Attached;
+}
 const later: (task: () => void) => void =
   typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
     ? (task) => (globalThis as unknown as { setImmediate(t: () => void): void }).setImmediate(task)

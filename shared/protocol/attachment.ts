@@ -1,0 +1,124 @@
+import { encodeTallied, FrameTooLargeError } from './frame.js';
+import type { Notification } from './messages.js';
+
+// A notification with bytes attached (docs/protocol.md, "binary notification"): the bytes leave as
+// they are in a binary WebSocket frame, and the host turns them into the string the notification's
+// schema expects. What the app's thread would otherwise pay for a large body (base64 or text
+// decoding, JSON.stringify and UTF-8 of megabytes) is done by the inspector, in its own process.
+// No schemas here: the agent uses this file; the host's checks are in binary-frame.ts.
+
+/** How the host turns the attached bytes into the string at `path`. */
+export const ATTACHMENT_KINDS = ['base64', 'utf8', 'utf8-prefix'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+
+/** Where the bytes go: the names of the objects from `params` down to the string, and how they become it. */
+export interface AttachmentSpec {
+  path: string[];
+  as: AttachmentKind;
+}
+
+export interface Attached extends AttachmentSpec {
+  /** The bytes, in pieces (as a body was read); `size` bytes in all. */
+  chunks: readonly Uint8Array[];
+  size: number;
+}
+
+/** The header's length field, in bytes, before the header. */
+export const HEADER_LENGTH_BYTES = 4;
+
+const encoder = new TextEncoder();
+
+/**
+ * The binary frame for a notification with bytes, in parts: the header (its length, then its JSON),
+ * then the attached bytes as they are. Joined, they are the frame; a sender that can write a message
+ * in fragments writes them without joining. Throws a FrameLimitError as encode() does.
+ */
+export function binaryNotificationParts(frame: Notification, attached: Attached, maxBytes: number): Uint8Array[] {
+  const spec: AttachmentSpec = { path: attached.path, as: attached.as };
+  const { text } = encodeTallied({ ...frame, attachment: spec } as Notification, maxBytes);
+  const json = encoder.encode(text);
+  const total = HEADER_LENGTH_BYTES + json.byteLength + attached.size;
+  if (total > maxBytes) throw new FrameTooLargeError(total, maxBytes);
+  const header = new Uint8Array(HEADER_LENGTH_BYTES + json.byteLength);
+  new DataView(header.buffer).setUint32(0, json.byteLength);
+  header.set(json, HEADER_LENGTH_BYTES);
+  return [header, ...attached.chunks];
+}
+
+/** The string the attached bytes stand for, as the host makes it (and the agent, without binary frames). */
+export function attachedText(bytes: Uint8Array, as: AttachmentKind): string {
+  if (as === 'base64') return bytesToBase64(bytes);
+  // utf8-prefix: the bytes stop where more would follow, so a sequence cut at their end is dropped.
+  return new TextDecoder('utf-8').decode(bytes, { stream: as === 'utf8-prefix' });
+}
+
+/**
+ * Puts `value` at `path` in `params`, where the placeholder (an empty string) is; false when the
+ * path does not lead through own properties of objects to an empty string.
+ */
+export function placeAttached(params: unknown, path: readonly string[], value: string): boolean {
+  let at = params;
+  for (let i = 0; i < path.length; i++) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at)) return false;
+    const name = path[i]!;
+    if (!Object.hasOwn(at, name)) return false;
+    const record = at as Record<string, unknown>;
+    if (i === path.length - 1) {
+      if (record[name] !== '') return false;
+      Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+      return true;
+    }
+    at = record[name];
+  }
+  return false;
+}
+
+/** The notification as plain JSON, for a link without binary frames: its bytes encoded here. */
+export function inlineAttached(frame: Notification, attached: Attached): Notification {
+  const params = structuredPath(frame.params, attached.path);
+  placeAttached(params, attached.path, attachedText(concatChunks(attached.chunks, attached.size), attached.as));
+  return { ...frame, params };
+}
+
+/** A copy of `params` down `path` (the objects on the path copied, the rest shared), so the caller's stay as they were. */
+function structuredPath(params: unknown, path: readonly string[]): unknown {
+  if (typeof params !== 'object' || params === null) return params;
+  const top = { ...(params as Record<string, unknown>) };
+  let at = top;
+  for (const name of path.slice(0, -1)) {
+    const next = at[name];
+    if (typeof next !== 'object' || next === null) break;
+    at[name] = { ...(next as Record<string, unknown>) };
+    at = at[name] as Record<string, unknown>;
+  }
+  return top;
+}
+
+export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]!.byteLength === size) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+type Base64Bytes = Uint8Array & { toBase64?: () => string };
+const NodeBuffer = (
+  globalThis as { Buffer?: { from(b: ArrayBuffer, o: number, l: number): { toString(e: string): string } } }
+).Buffer;
+
+/** Base64 of bytes: the runtime's native encoder where there is one (Node's Buffer, toBase64). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  if (NodeBuffer)
+    return NodeBuffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (typeof (bytes as Base64Bytes).toBase64 === 'function') return (bytes as Base64Bytes).toBase64!();
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  }
+  return btoa(binary);
+}
