@@ -5,6 +5,7 @@ import { startTestCore, waitFor } from '../electron/host/testing.js';
 import { example } from '../plugins/example/agent/index.js';
 import type { ExampleHost } from '../plugins/example/host/index.js';
 import { exampleProtocol } from '../plugins/example/protocol.js';
+import { decodeBinaryFrame } from '../shared/protocol/binary-frame.js';
 import { Limits } from '../shared/protocol/limits.js';
 import { RequestError } from '../shared/protocol/messenger.js';
 import { type Agent, backoffDelay, connect } from './connection.js';
@@ -43,6 +44,36 @@ describe('agent ↔ inspector', () => {
     const pong = await exampleHost(t, sessionId).ping();
     expect(pong.agentTime).toBeGreaterThanOrEqual(before);
     expect(pong.roundTripMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('delivers a notification with bytes attached through the real inspector, as the text they stand for', async () => {
+    const t = await core();
+    let ctx: Parameters<Parameters<typeof defineAgentPlugin<typeof exampleProtocol>>[1]>[0] | undefined;
+    const plugin = defineAgentPlugin(exampleProtocol, (c) => {
+      ctx = c;
+    });
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [plugin] });
+    const sessionId = await connected(a);
+    const bytes = new TextEncoder().encode('café '.repeat(1500));
+    ctx!.notify(
+      'log',
+      { level: 'info', message: '', time: 1 },
+      { path: ['message'], as: 'utf8', chunks: [bytes], size: bytes.byteLength },
+    );
+    // The same with a path that leads nowhere: refused by the inspector, and the link stays up.
+    ctx!.notify(
+      'log',
+      { level: 'info', message: 'not empty', time: 2 },
+      { path: ['message'], as: 'utf8', chunks: [bytes], size: bytes.byteLength },
+    );
+    ctx!.notify('log', { level: 'warn', message: 'after', time: 3 });
+    const host = exampleHost(t, sessionId);
+    await waitFor(() => host.log().length === 2, 'two log entries');
+    expect(host.log().map((e) => [e.level, e.message])).toEqual([
+      ['info', 'café '.repeat(1500)],
+      ['warn', 'after'],
+    ]);
+    expect(t.core.sessions.get(sessionId)!.info.active).toBe(true);
   });
 
   it('delivers the example event log to the host in order', async () => {
@@ -307,6 +338,43 @@ describe('agent against an inspector that misbehaves', () => {
     expect(await logs(plain.link, plain.plugin)).toEqual(['notification', 'notification', 'notification']);
     const batching = await setup({ batches: true });
     expect(await logs(batching.link, batching.plugin)).toEqual(['batch']);
+  });
+
+  it('sends bytes attached to a notification in a binary frame only to an inspector that takes them', async () => {
+    const bytes = new TextEncoder().encode('wörld'.repeat(1500));
+    const attached = {
+      path: ['message'],
+      as: 'utf8' as const,
+      chunks: [bytes.subarray(0, 7), bytes.subarray(7)],
+      size: bytes.byteLength,
+    };
+    const sendOne = async (welcome: Parameters<typeof startFakeInspector>[0]) => {
+      const inspector = await startFakeInspector(welcome);
+      defer(() => inspector.close());
+      let ctx: Parameters<Parameters<typeof defineAgentPlugin<typeof exampleProtocol>>[1]>[0] | undefined;
+      const plugin = defineAgentPlugin(exampleProtocol, (c) => {
+        ctx = c;
+      });
+      const a = connect({ url: inspector.url, app, plugins: [plugin] });
+      defer(() => a.disconnect());
+      const link = await inspector.link();
+      await waitFor(() => a.status.state === 'connected', 'the agent to connect');
+      ctx!.notify('log', { level: 'info', message: '', time: 1 }, attached);
+      return link.next();
+    };
+    const binary = await sendOne({ batches: true, binaryNotifications: true });
+    expect(binary.type).toBe('(binary)');
+    expect(decodeBinaryFrame(binary.bytes as Buffer)).toEqual({
+      ok: true,
+      message: {
+        type: 'notification',
+        plugin: 'example',
+        method: 'log',
+        params: { level: 'info', message: 'wörld'.repeat(1500), time: 1 },
+      },
+    });
+    const text = await sendOne({ batches: true });
+    expect(text).toMatchObject({ type: 'notification', params: { message: 'wörld'.repeat(1500) } });
   });
 
   it('gives up on an inspector that stops answering within 3 heartbeat intervals and reconnects', async () => {

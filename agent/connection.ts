@@ -295,7 +295,13 @@ class AgentConnection implements Agent {
           const parts = binaryNotificationParts(frame, attached, welcome.maxFrameBytes);
           outbox?.flush(); // what was notified before goes first
           if (socket.sendParts) socket.sendParts(parts);
-          else socket.send(concatChunks(parts, parts.reduce((n, p) => n + p.byteLength, 0)));
+          else
+            socket.send(
+              concatChunks(
+                parts,
+                parts.reduce((n, p) => n + p.byteLength, 0),
+              ),
+            );
           return;
         }
         if (outbox && frame.type === 'notification') return outbox.notify(frame);

@@ -7,7 +7,7 @@ import type { Hello, Welcome } from '../shared/protocol/messages.js';
 export interface FakeLink {
   ws: WebSocket;
   hello: Hello;
-  /** Frames from the agent after its hello, parsed. */
+  /** Frames from the agent after its hello, parsed (a binary one as `{ type: '(binary)', bytes }`). */
   received: Record<string, unknown>[];
   send(frame: unknown): void;
   /** Sends the welcome (done at once unless the inspector was started with `manualWelcome`). */
@@ -44,7 +44,9 @@ export async function startFakeInspector(welcome: Partial<Welcome> = {}, { manua
             timeoutMs,
           ),
       };
-      ws.on('message', (frame) => link.received.push(JSON.parse(frame.toString())));
+      ws.on('message', (frame, isBinary) =>
+        link.received.push(isBinary ? { type: '(binary)', bytes: frame } : JSON.parse(frame.toString())),
+      );
       link.welcome = () =>
         link.send({
           type: 'welcome',

@@ -46,7 +46,8 @@ export async function resolveWebSocket(given?: WebSocketConstructor): Promise<We
           const raw = socket._socket;
           raw?.cork?.();
           try {
-            for (let i = 0; i < parts.length; i++) socket.send(parts[i]!, { binary: true, fin: i === parts.length - 1 });
+            for (let i = 0; i < parts.length; i++)
+              socket.send(parts[i]!, { binary: true, fin: i === parts.length - 1 });
           } finally {
             raw?.uncork?.();
           }

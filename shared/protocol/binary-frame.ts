@@ -14,7 +14,8 @@ export const AttachmentSpecSchema = z.strictObject({
   as: z.enum(ATTACHMENT_KINDS),
 });
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// A BOM is kept, so a header that starts with one is not JSON, as a text frame that does is not.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Parses a binary frame into the notification it stands for, its bytes put in place; never throws. */
 export function decodeBinaryFrame(data: Uint8Array): Decoded {

@@ -10,6 +10,7 @@ import {
   MESSAGE_TYPES,
   MessageSchema,
   type MessageType,
+  type Notification,
   type ProtocolErrorCode,
   type RejectReasonSchema,
   type RequestErrorCode,
@@ -76,7 +77,7 @@ export function expectedAnswer(data: string | Uint8Array, state: LinkState, dept
     answer: { type: 'protocol-error', code, ...(id ? { id } : {}) },
     counted: true,
   });
-  if (typeof data !== 'string') return refused('invalid-message');
+  if (typeof data !== 'string') return state.side === 'host' ? expectedBinary(data, state) : refused('invalid-message');
   if (Buffer.byteLength(data) > state.maxFrameBytes) {
     return state.side === 'host' ? { close: 1009 } : refused('invalid-message');
   }
@@ -108,19 +109,8 @@ export function expectedAnswer(data: string | Uint8Array, state: LinkState, dept
     case 'welcome':
     case 'reject':
       throw new UnfitFrame('a valid welcome or reject would end the agent fuzz run');
-    case 'notification': {
-      if (!state.accepted.has(message.plugin)) return refused('unexpected-message');
-      const direction: { notifications?: Record<string, z.ZodType> } = (
-        state.side === 'host' ? exampleProtocol.toHost : exampleProtocol.toAgent
-      ) as never;
-      const notifications = direction.notifications;
-      const schema =
-        notifications && Object.hasOwn(notifications, message.method)
-          ? (notifications as Record<string, z.ZodType>)[message.method]
-          : undefined;
-      if (!schema?.safeParse(message.params).success) return refused('invalid-message');
-      return { log: state.side === 'host' };
-    }
+    case 'notification':
+      return expectedNotification(message, state);
     case 'request':
       if (!state.accepted.has(message.plugin)) {
         return { answer: { type: 'reply-error', id: message.id, code: 'plugin-not-active' } };
@@ -133,6 +123,90 @@ export function expectedAnswer(data: string | Uint8Array, state: LinkState, dept
     default:
       throw new UnfitFrame(`no rule for ${message.type}`);
   }
+}
+
+function expectedNotification(message: Notification, state: LinkState): Expected {
+  const refused = (code: ProtocolErrorCode): Expected => ({ answer: { type: 'protocol-error', code }, counted: true });
+  if (!state.accepted.has(message.plugin)) return refused('unexpected-message');
+  const direction: { notifications?: Record<string, z.ZodType> } = (
+    state.side === 'host' ? exampleProtocol.toHost : exampleProtocol.toAgent
+  ) as never;
+  const notifications = direction.notifications;
+  const schema =
+    notifications && Object.hasOwn(notifications, message.method)
+      ? (notifications as Record<string, z.ZodType>)[message.method]
+      : undefined;
+  if (!schema?.safeParse(message.params).success) return refused('invalid-message');
+  return { log: state.side === 'host' };
+}
+
+const ATTACHMENT_AS = ['base64', 'utf8', 'utf8-prefix'];
+
+/**
+ * docs/protocol.md, "binary notification", at the host: the 4-byte header length, a UTF-8 header
+ * within the frame, the text frame's rules for it (only a notification is valid here), its
+ * `attachment`, the place the bytes go (an empty string reached through objects), then the
+ * notification with the bytes put there.
+ */
+function expectedBinary(data: Uint8Array, state: LinkState): Expected {
+  const refused = (code: ProtocolErrorCode, id?: string): Expected => ({
+    answer: { type: 'protocol-error', code, ...(id ? { id } : {}) },
+    counted: true,
+  });
+  if (data.byteLength > state.maxFrameBytes) return { close: 1009 };
+  if (data.byteLength < 4) return refused('invalid-message');
+  const length = Buffer.from(data.buffer, data.byteOffset, data.byteLength).readUInt32BE(0);
+  if (4 + length > data.byteLength) return refused('invalid-message');
+  const headerBytes = Buffer.from(data.buffer, data.byteOffset + 4, length);
+  const header = headerBytes.toString('utf8');
+  if (!Buffer.from(header).equals(headerBytes)) return refused('invalid-message');
+  const shape = measure(header);
+  if (shape.depth > Limits.maxDepth || shape.values > Limits.maxValues) return refused('invalid-message');
+  if (!shape.parsed) return refused('malformed-json');
+  const value = shape.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refused('invalid-message');
+  const record = value as Record<string, unknown>;
+  const id = typeof record.id === 'string' && record.id.length >= 1 && record.id.length <= 200 ? record.id : undefined;
+  if (typeof record.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(record.type)) {
+    return refused('unknown-type', id);
+  }
+  if (record.type !== 'notification') return refused('unexpected-message', id);
+  const { attachment, ...frame } = record;
+  const spec = attachment as { path?: unknown; as?: unknown } | undefined;
+  const okSpec =
+    typeof spec === 'object' &&
+    spec !== null &&
+    !Array.isArray(spec) &&
+    Object.keys(spec).every((k) => k === 'path' || k === 'as') &&
+    Array.isArray(spec.path) &&
+    spec.path.length >= 1 &&
+    spec.path.length <= 8 &&
+    spec.path.every((p) => typeof p === 'string' && p.length >= 1 && p.length <= 100) &&
+    ATTACHMENT_AS.includes(spec.as as string);
+  if (!okSpec) return refused('invalid-message', id);
+  const parsed = validateMessage(frame);
+  if (!parsed.ok) return refused('invalid-message', id);
+  const message = parsed.message as Notification;
+  const path = spec.path as string[];
+  let at: unknown = message.params;
+  for (const name of path.slice(0, -1)) {
+    at =
+      typeof at === 'object' && at !== null && !Array.isArray(at) && Object.hasOwn(at, name)
+        ? (at as Record<string, unknown>)[name]
+        : undefined;
+  }
+  const last = path[path.length - 1]!;
+  const place =
+    typeof at === 'object' && at !== null && !Array.isArray(at) && Object.hasOwn(at, last)
+      ? (at as Record<string, unknown>)
+      : undefined;
+  if (place?.[last] !== '') return refused('invalid-message');
+  const bytes = Buffer.from(data.buffer, data.byteOffset + 4 + length, data.byteLength - 4 - length);
+  place![last] =
+    spec.as === 'base64'
+      ? bytes.toString('base64')
+      : new TextDecoder().decode(bytes, { stream: spec.as === 'utf8-prefix' });
+  return expectedNotification(message, state);
 }
 
 /** The example plugin's answer to a request from the peer. */
@@ -380,6 +454,47 @@ const hostile: fc.Arbitrary<FrameRecipe>[] = [
   text(
     'binary',
     fc.uint8Array({ maxLength: 300 }).map((bytes) => () => bytes),
+  ),
+  text(
+    'binary-notification',
+    fc
+      .record({
+        params: fc.oneof(
+          logEntry.map((e) => ({ ...e, message: '' })),
+          logEntry,
+          json,
+        ),
+        plugin: fc.constantFrom('example', 'example', 'nope'),
+        type: fc.constantFrom('notification', 'notification', 'notification', 'heartbeat', 'warp'),
+        path: fc.oneof(
+          fc.constant(['message']),
+          fc.constant(['message']),
+          fc.constant(['data', 'x']),
+          fc.constant([]),
+          fc.array(fc.string({ maxLength: 3 }), { maxLength: 9 }),
+          fc.constant(['__proto__']),
+          fc.constant('message'),
+        ),
+        as: fc.constantFrom('base64', 'utf8', 'utf8-prefix', 'hex', undefined),
+        extra: fc.boolean(),
+        bytes: fc.oneof(
+          fc.string({ maxLength: 200 }).map((t) => new Uint8Array(Buffer.from(t))),
+          fc.uint8Array({ maxLength: 200 }),
+          huge(9_990, 10_010).map((t) => new Uint8Array(Buffer.from(t))),
+        ),
+        lie: fc.constantFrom(0, 0, 0, 0, 1, -1, 1 << 20),
+      })
+      .map((c) => (uid: string) => {
+        const attachment = { path: c.path, ...(c.as ? { as: c.as } : {}), ...(c.extra ? { x: 1 } : {}) };
+        const header = Buffer.from(
+          JSON.stringify({ type: c.type, id: uid, plugin: c.plugin, method: 'log', params: c.params, attachment }),
+        );
+        const out = Buffer.alloc(4 + header.length + c.bytes.length);
+        out.writeUInt32BE(Math.max(0, header.length + c.lie), 0);
+        header.copy(out, 4);
+        out.set(c.bytes, 4 + header.length);
+        return new Uint8Array(out);
+      }),
   ),
   text(
     'truncated',
