@@ -147,6 +147,7 @@ class AgentConnection implements Agent {
       plugin.runtime.link = {
         notify: (id, method, params, attached) => this.send(id, method, params, attached),
         flush: () => this.outbox?.flush(),
+        unsentBytes: () => this.socket?.bufferedAmount ?? 0,
         request: (id, method, params, requestOptions) => {
           if (!this.messenger) return Promise.reject(new RequestError('peer-gone', 'the inspector is not connected'));
           return this.messenger.request(id, method, params, requestOptions);

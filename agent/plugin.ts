@@ -52,6 +52,8 @@ export interface AgentPluginContext<P extends PluginProtocol> {
   flush(): void;
   /** True while the inspector is connected and accepted this plugin. */
   readonly connected: boolean;
+  /** Bytes sent to the inspector that the link has not written yet: it is behind when this grows. */
+  readonly unsentBytes: number;
   /** Called with true on every (re)connection, false on every loss. */
   onConnectionChange(listener: (connected: boolean) => void): void;
 }
@@ -64,6 +66,7 @@ type RequestResultInput<P extends PluginProtocol, M extends RequestMethod<P['toA
 export interface PluginLink {
   notify(plugin: string, method: string, params: unknown, attached?: Attached): boolean;
   flush?(): void;
+  unsentBytes?(): number;
   request(plugin: string, method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
 }
 
@@ -168,6 +171,9 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
     flush: () => runtime.link?.flush?.(),
     get connected() {
       return runtime.connected;
+    },
+    get unsentBytes() {
+      return runtime.link?.unsentBytes?.() ?? 0;
     },
     onConnectionChange: (listener) => {
       runtime.connectionListeners.add(listener);

@@ -3,6 +3,8 @@ import { nodeImport } from './node-import.js';
 /** The slice of the WHATWG WebSocket API the agent uses; browsers, React Native, Node 22+ and `ws` all have it. */
 export interface WebSocketLike {
   readonly readyState: number;
+  /** Bytes handed to send() and not yet written to the network (browsers and ws have it). */
+  readonly bufferedAmount?: number;
   /** Text frames, and binary ones (a Uint8Array) only to an inspector that takes binary notifications. */
   send(data: string | Uint8Array): void;
   /** Writes one binary message from its parts without joining them (Node with ws: as fragments). */

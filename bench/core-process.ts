@@ -11,7 +11,7 @@ const host = async () => {
   const id = await waitFor(() => t.core.sessions.list()[0]?.id, 'the bench session');
   return t.core.plugins.instance(id, 'network') as unknown as NetworkHost;
 };
-type Command = 'addMockRule' | 'settle' | 'lastBody' | 'stop';
+type Command = 'addMockRule' | 'settle' | 'lastBody' | 'cutBodies' | 'stop';
 process.on('message', async (m: { id: number; cmd: Command }) => {
   try {
     let result: unknown;
@@ -30,6 +30,10 @@ process.on('message', async (m: { id: number; cmd: Command }) => {
       const tx = body && (await host()).get(body.id);
       const b = tx?.response?.body;
       result = b && { encoding: b.encoding, size: b.size, chars: b.data.length, truncated: b.truncated };
+    } else if (m.cmd === 'cutBodies') {
+      // Bodies recorded as cut (none should be: the bench's bodies are under the cap, and the link
+      // is drained between blocks, so the agent's bound on unsent bytes never applies).
+      result = (await host()).transactions().filter((tx) => tx.response?.body?.truncated).length;
     } else if (m.cmd === 'stop') await t.stop();
     send({ id: m.id, result });
     if (m.cmd === 'stop') process.disconnect();

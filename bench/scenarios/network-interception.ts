@@ -89,6 +89,7 @@ export default defineScenario('network capture overhead', async () => {
         bigJson: await alternating(big.bigJson, BIG_JSON.byteLength / MIB, settle),
       };
       const stored = (await core.call('lastBody')) as { encoding: string; size: number; chars: number } | undefined;
+      const cut = (await core.call('cutBodies')) as number;
       const appThread = await appThreadPerMiB();
       const load = loadavg()[0]!.toFixed(1);
 
@@ -111,7 +112,7 @@ export default defineScenario('network capture overhead', async () => {
           downloads.bigJson,
           'plain http.get',
           undefined,
-          `; stored as ${stored?.encoding}, ${stored?.size} bytes`,
+          `; stored as ${stored?.encoding}, ${stored?.size} bytes; bodies recorded as cut: ${cut}`,
         ),
         latencyRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', plain.fetch, mockNote),
         latencyRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', plain.http, mockNote),

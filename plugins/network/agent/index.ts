@@ -237,6 +237,15 @@ export class NetworkAgent implements Sink {
    */
   bodyParts(seen: SeenBody, contentType: string | undefined, declared?: number): BodyParts | undefined {
     if (seen.text !== undefined || seen.kept < ATTACH_BYTES) return { body: this.body(seen, contentType, declared) };
+    if (this.ctx.unsentBytes > MAX_UNSENT_BYTES) {
+      // The inspector is behind: its unsent bytes stay bounded in the app, the body is recorded as cut at 0.
+      this.warn(
+        'large body',
+        `the inspector is behind (over ${MAX_UNSENT_BYTES >> 20} MiB not yet sent to it); such bodies are recorded as cut at 0 bytes`,
+      );
+      const none: SeenBody = { chunks: [], kept: 0, total: seen.total, cut: true };
+      return { body: this.body(none, contentType, declared ?? seen.total) };
+    }
     let chunks = seen.chunks;
     let size = seen.kept;
     let cut = seen.cut;
@@ -441,6 +450,8 @@ export function describeError(error: unknown): { message: string; code?: string 
 const LATER_BYTES = 64 * 1024;
 /** A body this large goes with its notification as bytes (a binary frame); smaller ones are encoded here. */
 const ATTACH_BYTES = 32 * 1024;
+/** Past this many bytes waiting to be written to the inspector, large bodies are not sent (recorded as cut). */
+const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 
 export interface BodyParts {
   body: Body | undefined;
