@@ -78,7 +78,7 @@ export default defineScenario('network capture overhead', async () => {
     const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
     try {
       await waitFor(() => agent.status.sessionId, 'the bench agent');
-      const settle = () => core.call('settle') as Promise<{ count: number; dropped: number }>;
+      const settle = () => core.call('settle') as Promise<{ count: number; dropped: number; cpuMs: number }>;
       const small = { fetch: await cases.fetch(), http: await cases.http(), axios: await cases.axios() };
       // Counted before the large bodies: those go past the session's bound on body characters
       // (transaction-store.ts), and the host drops the oldest transactions, these first.
@@ -145,6 +145,8 @@ interface Alternated {
   cpuPerMiB: number;
   /** CPU time per call, captured over plain. */
   cpuRatio: number;
+  /** The inspector's CPU time per captured MiB (its process, while it took in the captured blocks). */
+  inspectorCpuPerMiB: number;
 }
 
 /**
@@ -153,16 +155,16 @@ interface Alternated {
  * sink and pass every call through. A block's CPU time counts to the end of the task its last call's
  * capture deferred; the host stores everything (`settle`) before the next block starts.
  */
-async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: () => Promise<unknown>) {
+async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: () => Promise<{ cpuMs: number }>) {
   const sinks = [...hub().sinks];
   const times = { plain: [] as number[], captured: [] as number[] };
-  const cpu = { plain: 0, captured: 0 };
+  const cpu = { plain: 0, captured: 0, inspector: 0 };
   const ratios: number[] = [];
   const block = async (kind: 'plain' | 'captured') => {
     if (kind === 'plain') hub().sinks.clear();
     else for (const s of sinks) hub().sinks.add(s);
     await fn();
-    await settle();
+    const inspectorBefore = (await settle()).cpuMs;
     const own: number[] = [];
     const before = process.cpuUsage();
     for (let i = 0; i < PER_BLOCK; i++) {
@@ -174,7 +176,8 @@ async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: 
     const used = process.cpuUsage(before);
     cpu[kind] += (used.user + used.system) / 1000;
     times[kind].push(...own);
-    await settle();
+    const inspectorAfter = (await settle()).cpuMs;
+    if (kind === 'captured') cpu.inspector += inspectorAfter - inspectorBefore;
     return stats(own).median;
   };
   for (let r = 0; r < ROUNDS; r++) {
@@ -190,6 +193,7 @@ async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: 
     pairedRatio: stats(ratios).median,
     cpuPerMiB: (cpu.captured - cpu.plain) / (ROUNDS * PER_BLOCK * mibPerCall),
     cpuRatio: cpu.captured / cpu.plain,
+    inspectorCpuPerMiB: cpu.inspector / (ROUNDS * PER_BLOCK * mibPerCall),
   } satisfies Alternated;
 }
 
@@ -198,7 +202,7 @@ function pairedRow(scenario: string, d: Alternated, floorName: string, untapped:
   const row = latencyRow(scenario, d.captured, floorName, d.plain);
   const before = untapped ? `; plain before any tap ${untapped.median.toFixed(2)} ms` : '';
   row.ratio = d.pairedRatio;
-  row.note = `n=${d.captured.samples}, ${ROUNDS} rounds, ratio = median of the rounds' (all-sample ratio ${(d.captured.median / d.plain.median).toFixed(2)}x)${before}; app CPU ${d.cpuRatio.toFixed(2)}x, +${d.cpuPerMiB.toFixed(2)} ms per captured MiB${extra}`;
+  row.note = `n=${d.captured.samples}, ${ROUNDS} rounds, ratio = median of the rounds' (all-sample ratio ${(d.captured.median / d.plain.median).toFixed(2)}x)${before}; app CPU ${d.cpuRatio.toFixed(2)}x, +${d.cpuPerMiB.toFixed(2)} ms per captured MiB; inspector CPU ${d.inspectorCpuPerMiB.toFixed(1)} ms per MiB${extra}`;
   return row;
 }
 
