@@ -14,11 +14,23 @@ import { serveDebuggeePage } from './support/debuggee-page.js';
 const JSON_TEXT = JSON.stringify({ hello: 'wörld', list: [1, 2, 3] });
 const XML_TEXT = '<?xml version="1.0"?><root><item id="1">one</item></root>';
 const BIN = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13 + 5) % 256));
+// Over the 32 KiB from which the agent sends a body's bytes in a binary notification.
+const BIG_BIN = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 31 + 7) % 256));
+const BIG_JSON = JSON.stringify({ text: 'wörld ✓ '.repeat(20_000) });
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   '/f/json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_TEXT),
   '/f/xml': (_req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(XML_TEXT),
   '/f/bin': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIN),
+  '/f/big-bin': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIG_BIN),
+  '/f/big-json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_JSON),
+  '/f/upload': (req, res) => {
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+    });
+    req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(String(n)));
+  },
   '/f/latin1': (_req, res) =>
     res.writeHead(200, { 'content-type': 'text/plain; charset=ISO-8859-1' }).end(Buffer.from('café crème', 'latin1')),
   '/f/gzip': (_req, res) =>
@@ -85,6 +97,16 @@ async function scenario() {
     redirectXhr: await xhr('/f/redirect?case=xhr-redirect', 'text'),
     slowXhr: await xhr('/f/slow-body?case=xhr-slow', 'text'),
     slowFetch: await viaFetch('/f/slow-body?case=fetch-slow'),
+    bigBinFetch: await viaFetch('/f/big-bin?case=fetch-big-bin'),
+    bigJsonXhr: await xhr('/f/big-json?case=xhr-big-json', 'text'),
+    bigJsonFetch: await viaFetch('/f/big-json?case=fetch-big-json'),
+    upload: await (
+      await fetch('/f/upload?case=fetch-upload', {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256),
+      })
+    ).text(),
   };
 }
 
@@ -148,6 +170,18 @@ test('fetch and XHR (every responseType, sync XHR) get the same with and without
       expect(tx.response!.url).toMatch(/\/f\/json\?case=/);
       expect(tx.request.url).toMatch(/\/f\/redirect\?case=/);
     }
+    // Large bodies (sent as bytes, made into base64 and text by the inspector) are what the server sent.
+    const bigBin = await text('fetch-big-bin');
+    expect(bigBin).toMatchObject({ encoding: 'base64', size: BIG_BIN.length, truncated: false });
+    expect(Buffer.from(bigBin.data, 'base64')).toEqual(BIG_BIN);
+    for (const c of ['xhr-big-json', 'fetch-big-json']) {
+      expect(await text(c)).toMatchObject({ encoding: 'text', data: BIG_JSON, truncated: false });
+    }
+    const upload = (await one('fetch-upload')).request.body!;
+    expect(upload).toMatchObject({ encoding: 'base64', size: 100_000 });
+    expect(Buffer.from(upload.data, 'base64')).toEqual(
+      Buffer.from(Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256)),
+    );
     for (const c of ['xhr-slow', 'fetch-slow']) {
       const tx = await one(c);
       expect(tx.response!.body!.data).toBe('late body');
