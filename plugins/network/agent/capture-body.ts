@@ -91,11 +91,14 @@ export function encodeBody(
   };
   const charset = charsetOf(type);
   if (isTextualType(type) || (charset && !BINARY.test(type ?? ''))) {
-    return { ...base, encoding: 'text', data: decoderFor(charset).decode(bytes, { stream: truncated }) };
+    return { ...base, encoding: 'text', data: decoderFor(charset, truncated).decode(bytes, { stream: truncated }) };
   }
   if (!type || !BINARY.test(type)) {
     try {
-      const data = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
+      const strict = truncated
+        ? new TextDecoder('utf-8', { fatal: true })
+        : (strictUtf8 ??= new TextDecoder('utf-8', { fatal: true }));
+      const data = strict.decode(bytes, { stream: truncated });
       return { ...base, encoding: 'text', data };
     } catch {
       // not UTF-8: fall through to base64
@@ -160,15 +163,26 @@ export function charsetOf(contentType: string | undefined): string | undefined {
   return match ? match[1]!.toLowerCase() : undefined;
 }
 
-function decoderFor(charset: string | undefined): TextDecoder {
-  if (charset) {
-    try {
-      return new TextDecoder(charset);
-    } catch {
-      // a label this runtime does not know: UTF-8, as browsers fall back to
-    }
+const decoders = new Map<string, TextDecoder>();
+let strictUtf8: TextDecoder | undefined;
+
+/**
+ * The decoder for a charset label (UTF-8 for none or one this runtime does not know, as browsers
+ * fall back to). Shared per label, since making one costs more than decoding a small body: a
+ * `stream` decode keeps state in its decoder, so it gets a fresh one.
+ */
+function decoderFor(charset: string | undefined, stream = false): TextDecoder {
+  const label = charset ?? 'utf-8';
+  const known = stream ? undefined : decoders.get(label);
+  if (known) return known;
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label);
+  } catch {
+    decoder = new TextDecoder('utf-8');
   }
-  return new TextDecoder('utf-8');
+  if (!stream && decoders.size < 64) decoders.set(label, decoder);
+  return decoder;
 }
 
 export function base64ToBytes(base64: string): Uint8Array {
