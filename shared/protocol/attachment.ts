@@ -61,7 +61,7 @@ export function placeAttached(params: unknown, path: readonly string[], value: s
   for (let i = 0; i < path.length; i++) {
     if (typeof at !== 'object' || at === null || Array.isArray(at)) return false;
     const name = path[i]!;
-    if (!Object.hasOwn(at, name)) return false; // not Object.hasOwn: older React Native
+    if (!Object.hasOwn(at, name)) return false;
     const record = at as Record<string, unknown>;
     if (i === path.length - 1) {
       if (record[name] !== '') return false;
