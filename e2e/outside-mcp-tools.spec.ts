@@ -246,11 +246,15 @@ test(`after ${TRANSACTIONS} requests no argument-less tool answers more than 25 
   try {
     const sessions = (await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} })) as Result;
     const session = sessions.structuredContent?.sessions.find((s: { app: { id: string } }) => s.app.id === APP_ID);
-    const page = (await mcp.client.callTool({
-      name: 'network_list_transactions',
-      arguments: { sessionId: session.id, limit: 1 },
-    })) as Result;
-    expect(page.structuredContent?.total).toBe(TRANSACTIONS);
+    const call = async (name: string, args: Record<string, unknown>) =>
+      ((await mcp.client.callTool({ name, arguments: args })) as Result).structuredContent;
+    // Everything the app sent is in: its events arrive batched.
+    await expect
+      .poll(async () => (await call('network_list_transactions', { sessionId: session.id, limit: 1 }))?.total)
+      .toBe(TRANSACTIONS);
+    await expect
+      .poll(async () => (await call('console_list_messages', { sessionId: session.id, limit: 1 }))?.latest)
+      .toBeGreaterThanOrEqual(TRANSACTIONS);
 
     const listed = await mcp.client.listTools();
     const listSize = bytes(listed);
@@ -268,7 +272,9 @@ test(`after ${TRANSACTIONS} requests no argument-less tool answers more than 25 
       const result = (await mcp.client.callTool({ name: tool.name, arguments: {} })) as Result;
       const structured = bytes(result.structuredContent);
       const content = bytes(result.content);
-      sizes.push(`${tool.name} ${kb(structured)} + ${kb(content)}`);
+      sizes.push(
+        `${tool.name}${result.isError ? ` (failed: ${JSON.stringify(result.content).slice(0, 160)})` : ''} ${kb(structured)} + ${kb(content)}`,
+      );
       if (structured > RESULT_CAP || content > RESULT_CAP)
         over.push(`${tool.name}: structuredContent ${kb(structured)}, content ${kb(content)}`);
     }

@@ -1,6 +1,6 @@
 // A Node app run as its own process (`node --import tsx e2e/support/agent-app.ts`): it serves a
 // small JSON API on 127.0.0.1, connects the Porthole agent (example, network, console plugins) to
-// PORTHOLE_URL, makes REQUESTS requests to its API, prints one JSON line
+// PORTHOLE_URL, makes REQUESTS requests to its API (logging each), prints one JSON line
 // `{ "requests": n, "api": url }` and stays connected until its stdin closes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,7 +43,10 @@ for (let i = 0; i < requests; i++) {
     headers: { 'content-type': 'application/json', authorization: 'Bearer app-secret' },
     body: i % 5 === 0 ? JSON.stringify({ order: i, lines: [1, 2, 3] }) : undefined,
   });
-  await res.text();
+  const body = await res.text();
+  // A console as busy as its traffic: a line per request, an error per failed one.
+  if (res.ok) console.log(`${kind} ${i} → ${res.status}`, { bytes: body.length, kind });
+  else console.error(new Error(`${kind} ${i} failed with ${res.status}: ${body}`));
 }
 process.stdout.write(`${JSON.stringify({ requests, api: base })}\n`);
 
