@@ -14,8 +14,8 @@ import { secretMatches } from '../secrets.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { createMcpServer, type McpToolsServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
-import { StatelessClients } from './stateless-clients.js';
 import { bearerToken } from './mcp-token.js';
+import { StatelessClients } from './stateless-clients.js';
 
 /**
  * Set by `porthole mcp` (`mcp-stdio`), `porthole call` (`cli`) and `porthole/client` (`script`) on
@@ -86,7 +86,8 @@ export class McpHttpEndpoint {
   ) {
     this.stateless = new StatelessClients(options.presenceMs);
     this.modern = createMcpHandler(
-      ({ requestInfo }) => createMcpServer(tools, { surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)), era: 'modern' }).server,
+      ({ requestInfo }) =>
+        createMcpServer(tools, { surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)), era: 'modern' }).server,
       { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
     );
     this.serveModern = toNodeHandler(this.modern, { maxRequestBodySize: options.maxBodyBytes });
