@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   CLIENT_INFO_META_KEY,
   classifyInboundRequest,
@@ -15,6 +15,7 @@ import type { ToolService } from '../tools/tool-service.js';
 import { createMcpServer, type McpToolsServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
 import { bearerToken } from './mcp-token.js';
+import { SessionTransport } from './session-transport.js';
 import { StatelessClients } from './stateless-clients.js';
 
 /**
@@ -49,7 +50,7 @@ export const DEFAULT_MCP_OPTIONS: McpHttpOptions = {
 
 interface HttpSession {
   id: string;
-  transport: NodeStreamableHTTPServerTransport;
+  transport: SessionTransport;
   mcp: McpToolsServer;
   surface: McpSurface;
   connectedAt: number;
@@ -150,7 +151,7 @@ export class McpHttpEndpoint {
         return refuse(res, 404, 'Not found: this MCP session is unknown or was closed; initialize a new session');
       }
       this.track(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return session.transport.handle(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return refuse(
@@ -223,21 +224,15 @@ export class McpHttpEndpoint {
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const surface = surfaceOf(req.headers[SURFACE_HEADER]);
     const now = Date.now();
+    const id = randomUUID();
     const session: HttpSession = {
-      id: '',
+      id,
       surface,
       connectedAt: now,
       lastActivityAt: now,
       callsInFlight: 0,
       openRequests: 0,
-      transport: new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          session.id = id;
-          this.sessions.set(id, session);
-        },
-        onsessionclosed: (id) => this.forget(id),
-      }),
+      transport: new SessionTransport(id),
       mcp: createMcpServer(this.tools, {
         surface,
         era: 'legacy',
@@ -247,16 +242,16 @@ export class McpHttpEndpoint {
         },
       }),
     };
-    session.transport.onclose = () => this.forget(session.id);
+    session.transport.onclose = () => this.forget(id);
     const initialized = session.mcp.server.oninitialized;
     session.mcp.server.oninitialized = () => {
       initialized?.();
       this.refreshPresence();
     };
+    this.sessions.set(id, session);
     this.track(session, res);
     await session.mcp.server.connect(session.transport);
-    await session.transport.handleRequest(req, res, body);
-    if (!this.sessions.has(session.id)) await this.closeSession(session);
+    session.transport.handle(req, res, body);
   }
 
   private forget(id: string): void {
