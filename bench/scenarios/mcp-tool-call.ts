@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -13,41 +14,58 @@ const TOOLS_LIST_BUDGET = 24 * 1024;
 
 /**
  * An MCP tools/call of example_send_ping over Streamable HTTP: MCP client → core (routing, history)
- * → debuggee → back. Its floor is what the call cannot avoid: a plain loopback HTTP POST round trip
- * plus a raw ws round trip, both measured in this run.
+ * → debuggee → back, in both protocol eras: the 1.x client in a 2025-era session, and the v2
+ * client in the 2026-07-28 era (stateless, one fresh server instance per request). Its floor is
+ * what the call cannot avoid: a plain loopback HTTP POST round trip plus a raw ws round trip, both
+ * measured in this run.
  */
 export default defineScenario('MCP tool call', async () => {
   const http = await plainPostRoundTrip();
   const ws = await rawWsRoundTrip();
   const floor: Stats = { median: http.median + ws.median, p95: http.p95 + ws.p95, samples: http.samples };
+  const floorNote = `floor: POST ${http.median.toFixed(3)} + ws ${ws.median.toFixed(3)} ms`;
 
   const t = await startTestCore();
   const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'bench', name: 'Bench' }, plugins: [example()] });
-  const client = new Client({ name: 'porthole-bench', version: '1.0.0' });
+  const headers = { authorization: `Bearer ${t.core.mcp.token()}` };
+  const legacy = new Client({ name: 'porthole-bench', version: '1.0.0' });
+  const modern = new ModernClient(
+    { name: 'porthole-bench-modern', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   try {
     await waitFor(() => agent.status.sessionId, 'the bench agent');
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), {
-        requestInit: { headers: { authorization: `Bearer ${t.core.mcp.token()}` } },
-      }),
-    );
-    const listed = await client.listTools();
-    const call = await sample(async () => {
-      const result = await client.callTool({ name: 'example_send_ping', arguments: {} });
-      if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result.content)}`);
-    }, ITERATIONS);
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
+    await modern.connect(new ModernTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
+    const listed = await legacy.listTools();
+    const ping = async (client: {
+      callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+    }) => {
+      const result = (await client.callTool({ name: 'example_send_ping', arguments: {} })) as { isError?: boolean };
+      if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result)}`);
+    };
+    const legacyCall = await sample(() => ping(legacy), ITERATIONS);
+    const modernCall = await sample(() => ping(modern), ITERATIONS);
     return [
       latencyRow(
-        'MCP tools/call example_send_ping over HTTP (client→core→debuggee→back)',
-        call,
+        'MCP tools/call example_send_ping, 2025-era session (1.x client)',
+        legacyCall,
         'HTTP POST + ws round trip',
         floor,
-        `n=${call.samples}; floor: POST ${http.median.toFixed(3)} + ws ${ws.median.toFixed(3)} ms`,
+        `n=${legacyCall.samples}; ${floorNote}`,
+      ),
+      latencyRow(
+        'MCP tools/call example_send_ping, 2026-07-28 stateless (v2 client)',
+        modernCall,
+        'HTTP POST + ws round trip',
+        floor,
+        `n=${modernCall.samples}; ${floorNote}`,
       ),
       toolsListRow(listed),
     ];
   } finally {
-    await client.close().catch(() => {});
+    await legacy.close().catch(() => {});
+    await modern.close().catch(() => {});
     agent.disconnect();
     await t.stop();
   }
