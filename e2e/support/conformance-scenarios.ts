@@ -16,6 +16,10 @@ export const APPLIES = new Set([
   'server-stateless',
   'caching',
   'http-header-validation',
+  // Of the input-required family, these two ask only that a server which never requests input
+  // does not answer with an InputRequiredResult, and validates what it is sent.
+  'input-required-result-unsupported-methods',
+  'input-required-result-validate-input',
 ]);
 
 /** Scenarios about what Porthole does not serve, with the reason. */
@@ -50,7 +54,39 @@ export const DOES_NOT_APPLY: Record<string, string> = {
   'tools-call-error': 'calls the fixture tool test_error_handling',
   'tools-call-with-progress': 'calls the fixture tool test_tool_with_progress',
   'json-schema-2020-12': 'looks for the fixture tool json_schema_2020_12_tool',
+  'http-custom-header-server-validation': 'no tool maps an argument to a header (x-mcp-header)',
 };
+
+/**
+ * Single checks of scenarios that apply, that test something Porthole does not serve: they count as
+ * not applicable only while they fail with exactly this message (any other failure counts).
+ */
+export const CHECKS_THAT_DO_NOT_APPLY: { scenario: string; check: string; message: RegExp; reason: string }[] = [
+  ...['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400'].map((check) => ({
+    scenario: 'server-stateless',
+    check,
+    message: /^Not testable: server does not list the diagnostic tool 'test_missing_capability'/,
+    reason: 'needs the fixture tool test_missing_capability',
+  })),
+  {
+    scenario: 'server-stateless',
+    check: 'sep-2575-http-server-no-independent-requests-on-stream',
+    message: /^Not testable: server does not list the diagnostic tool 'test_streaming_elicitation'/,
+    reason: 'needs the fixture tool test_streaming_elicitation (Porthole sends no requests to the client)',
+  },
+  {
+    scenario: 'server-stateless',
+    check: 'sep-2575-server-no-log-without-loglevel',
+    message: /^Not testable: server does not list the diagnostic tool 'test_logging_tool'/,
+    reason: 'needs the fixture tool test_logging_tool (no `logging` capability)',
+  },
+  ...['prompts-list', 'resources-list', 'resources-templates-list'].map((list) => ({
+    scenario: 'caching',
+    check: `sep-2549-${list}-caching-hints`,
+    message: /returned JSON-RPC error -32601: Method not found$/,
+    reason: `${list.replace(/-(?=list)/, '/').replace('templates-', 'templates/')} is not served (no such capability): -32601 is the right answer`,
+  })),
+];
 
 /** Whole families of scenarios about extensions or features Porthole does not use. */
 const FAMILIES: [prefix: string, reason: string][] = [
@@ -61,5 +97,13 @@ const FAMILIES: [prefix: string, reason: string][] = [
 
 /** Why a scenario does not apply, or undefined when it does (or is not classified yet). */
 export function whyNotApplicable(scenario: string): string | undefined {
+  if (APPLIES.has(scenario)) return undefined;
   return DOES_NOT_APPLY[scenario] ?? FAMILIES.find(([prefix]) => scenario.startsWith(prefix))?.[1];
+}
+
+/** Whether a failed check is one of CHECKS_THAT_DO_NOT_APPLY, failing for that reason. */
+export function checkDoesNotApply(scenario: string, check: { id: string; errorMessage?: string }): boolean {
+  return CHECKS_THAT_DO_NOT_APPLY.some(
+    (c) => c.scenario === scenario && c.check === check.id && c.message.test(check.errorMessage ?? ''),
+  );
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -125,5 +125,6 @@ export async function runConformance(tools: McpTools, which: 'stable' | 'next', 
     const file = join(out, entry, 'checks.json');
     if (scenario && existsSync(file)) results.set(scenario, JSON.parse(readFileSync(file, 'utf8')));
   }
+  rmSync(out, { recursive: true, force: true });
   return { ...ran, results };
 }
