@@ -8,7 +8,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from '@playwright/test';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { connectMcpClient } from '../electron/host/mcp/mcp-testing.js';
+import { connectMcpClient, connectModernClient } from '../electron/host/mcp/mcp-testing.js';
 import { type AgentApp, startAgentApp } from './support/agent-app-process.js';
 import { APPLIES, checkDoesNotApply, whyNotApplicable } from './support/conformance-scenarios.js';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
@@ -236,13 +236,17 @@ test('the MCP Inspector CLI --strict finds no schema a client would reject', asy
   expect(strict.stderr).not.toMatch(/^Error:/m);
 });
 
-test(`after ${TRANSACTIONS} requests no argument-less tool answers more than 25 KB, and tools/list is under 24 KB`, async () => {
-  const mcp = await connectMcpClient('http', { mcpUrl: guarded.info.mcpUrl, dataDir: guarded.dataDir, token });
+test(`after ${TRANSACTIONS} requests no argument-less tool answers more than 25 KB, and tools/list is under 24 KB, in both eras`, async () => {
+  const target = { mcpUrl: guarded.info.mcpUrl, dataDir: guarded.dataDir, token };
+  // A 1.x client in the 2025 era, a v2 client pinned to 2026-07-28.
+  const legacy = await connectMcpClient('http', target);
+  const modern = await connectModernClient('http', target);
+  const clients = { legacy: legacy.client, modern: modern.client } as const;
   try {
-    const sessions = (await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} })) as Result;
-    const session = sessions.structuredContent?.sessions.find((s: { app: { id: string } }) => s.app.id === APP_ID);
     const call = async (name: string, args: Record<string, unknown>) =>
-      ((await mcp.client.callTool({ name, arguments: args })) as Result).structuredContent;
+      ((await legacy.client.callTool({ name, arguments: args })) as Result).structuredContent;
+    const sessions = await call('inspector_list_sessions', {});
+    const session = sessions?.sessions.find((s: { app: { id: string } }) => s.app.id === APP_ID);
     // Everything the app sent is in: its events arrive batched.
     await expect
       .poll(async () => (await call('network_list_transactions', { sessionId: session.id, limit: 1 }))?.total)
@@ -251,32 +255,41 @@ test(`after ${TRANSACTIONS} requests no argument-less tool answers more than 25 
       .poll(async () => (await call('console_list_messages', { sessionId: session.id, limit: 1 }))?.latest)
       .toBeGreaterThanOrEqual(TRANSACTIONS);
 
-    const listed = await mcp.client.listTools();
-    const listSize = bytes(listed);
-    expect(listSize, `tools/list is ${kb(listSize)}`).toBeLessThan(TOOLS_LIST_CAP);
-    // {} is a valid call when no argument is required; the clearing tools go last.
-    const argumentless = listed.tools
-      .filter((t) => (t.inputSchema.required ?? []).length === 0)
-      .sort((a, b) => Number(a.name.includes('clear')) - Number(b.name.includes('clear')));
-    expect(argumentless.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['network_list_transactions', 'network_export_har', 'inspector_get_status']),
-    );
     const sizes: string[] = [];
     const over: string[] = [];
-    for (const tool of argumentless) {
-      const result = (await mcp.client.callTool({ name: tool.name, arguments: {} })) as Result;
-      const structured = bytes(result.structuredContent);
-      const content = bytes(result.content);
-      sizes.push(
-        `${tool.name}${result.isError ? ` (failed: ${JSON.stringify(result.content).slice(0, 160)})` : ''} ${kb(structured)} + ${kb(content)}`,
+    const measure = async (era: keyof typeof clients, tools: { name: string }[]) => {
+      for (const tool of tools) {
+        const result = (await clients[era].callTool({ name: tool.name, arguments: {} })) as Result;
+        const structured = bytes(result.structuredContent);
+        const content = bytes(result.content);
+        const failed = result.isError ? ` (failed: ${JSON.stringify(result.content).slice(0, 120)})` : '';
+        sizes.push(`${era} ${tool.name}${failed} ${kb(structured)} + ${kb(content)}`);
+        if (structured > RESULT_CAP || content > RESULT_CAP)
+          over.push(`${era} ${tool.name}: structuredContent ${kb(structured)}, content ${kb(content)}`);
+      }
+    };
+    let clearing: { name: string }[] = [];
+    for (const era of ['legacy', 'modern'] as const) {
+      const listed = await clients[era].listTools();
+      const listSize = bytes(listed);
+      sizes.push(`${era} tools/list ${kb(listSize)}`);
+      expect(listSize, `${era} tools/list is ${kb(listSize)}`).toBeLessThan(TOOLS_LIST_CAP);
+      // {} is a valid call when no argument is required; the clearing tools go last, once.
+      const argumentless = listed.tools.filter((t) => (t.inputSchema.required ?? []).length === 0);
+      expect(argumentless.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['network_list_transactions', 'network_export_har', 'inspector_get_status']),
       );
-      if (structured > RESULT_CAP || content > RESULT_CAP)
-        over.push(`${tool.name}: structuredContent ${kb(structured)}, content ${kb(content)}`);
+      clearing = argumentless.filter((t) => t.name.includes('clear'));
+      await measure(
+        era,
+        argumentless.filter((t) => !t.name.includes('clear')),
+      );
     }
-    test.info().annotations.push({ type: 'sizes', description: `tools/list ${kb(listSize)}; ${sizes.join('; ')}` });
+    await measure('modern', clearing);
+    test.info().annotations.push({ type: 'sizes', description: sizes.join('; ') });
     expect(over).toEqual([]);
   } finally {
-    await mcp.close();
+    await Promise.all([legacy.close(), modern.close()]);
   }
 });
 
