@@ -327,7 +327,7 @@ test(`${ONE_SHOTS} one-shot SDK clients in a row, none ending its session, all g
   }
 });
 
-test('mcp-remote (how Claude Desktop reaches an HTTP server) bridges stdio to /mcp with the bearer header', async () => {
+test('mcp-remote (how Claude Desktop reaches an HTTP server) bridges stdio to /mcp with the bearer header, and passes a 413 on', async () => {
   const client = new Client({ name: 'claude-desktop-like', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: tools.node,
@@ -352,6 +352,12 @@ test('mcp-remote (how Claude Desktop reaches an HTTP server) bridges stdio to /m
     const ping = (await client.callTool({ name: 'example_send_ping', arguments: {} })) as Result;
     expect(ping.isError ?? false, stderr).toBe(false);
     expect(ping.structuredContent).toEqual({ roundTripMs: expect.any(Number), agentTime: expect.any(Number) });
+    // A body over the cap: the 413's reason reaches the client through mcp-remote, not "fetch failed".
+    await expect(
+      client.callTool({ name: 'example_echo', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } }),
+    ).rejects.toThrow(/Payload too large: MCP request bodies are limited to 4194304 bytes/);
+    const after = (await client.callTool({ name: 'example_echo', arguments: { text: 'still here' } })) as Result;
+    expect(after.content).toEqual([{ type: 'text', text: 'still here' }]);
   } finally {
     await client.close();
   }
