@@ -187,6 +187,22 @@ for (const transport of ['http', 'stdio'] as const) {
       await inspectorCli(target, ['--method', 'tools/call', '--tool-name', 'example_echo', '--tool-arg', 'text=hi ✓']),
     );
     expect(echo.content).toEqual([{ type: 'text', text: 'hi ✓' }]);
+
+    // A misspelled argument is refused, naming the right one (the CLI exits 5 on isError).
+    const misspelled = await inspectorCli(target, [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'network_list_transactions',
+      '--tool-arg',
+      'url_contains=/api',
+    ]);
+    expect(misspelled.code).not.toBe(0);
+    const refused = JSON.parse(misspelled.stdout).result as Result;
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain(
+      'unknown argument \\"url_contains\\" (did you mean \\"urlContains\\"?)',
+    );
   });
 }
 
