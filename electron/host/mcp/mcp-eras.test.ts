@@ -1,8 +1,11 @@
 import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type Agent, connect } from '../../../agent/connection.js';
 import { example } from '../../../plugins/example/agent/index.js';
+import { defineTool } from '../../../shared/tool.js';
+import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
 import { connectMcpClient, connectModernClient, type McpTransportKind } from './mcp-testing.js';
 
@@ -22,6 +25,16 @@ function withoutServerInfo(result: unknown): unknown {
   const { 'io.modelcontextprotocol/serverInfo': _, ...meta } = _meta ?? {};
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
 }
+
+/** A tool registered mid-test, to change the tool set. */
+const failingTool = defineTool({
+  name: 'inspector_test_added',
+  title: 'Test: added',
+  description: 'Registered by the test.',
+  input: z.object({}),
+  annotations: { readOnlyHint: true },
+  handler: () => 'added',
+});
 
 const failure = (e: unknown) => ({ code: (e as { code?: number }).code, message: (e as Error).message });
 
@@ -139,5 +152,76 @@ describe.each<McpTransportKind>(['http', 'stdio'])('both protocol eras over %s g
       surface,
       version: '2.0.0',
     });
+  });
+});
+
+describe('the 2026-07-28 era without sessions', () => {
+  const defer = cleanupAfterEach();
+  const meta = (name: string) => ({
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name, version: '7' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  });
+  const post = (t: TestCore, method: string, params: Record<string, unknown>, name: string, signal?: AbortSignal) =>
+    fetch(t.urls.mcpUrl, {
+      method: 'POST',
+      signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${t.core.mcp.token()}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta(name) } }),
+    });
+
+  it('counts a client as connected by the client info in its requests, and only for presenceMs after the last', async () => {
+    const t = await startTestCore({ mcp: { presenceMs: 300 } });
+    defer(() => t.stop());
+    const counts: number[] = [];
+    defer(t.core.mcp.onStatus((s) => counts.push(s.clients.length)));
+    for (const name of ['first', 'first', 'second']) {
+      const res = await post(t, 'tools/call', { name: 'inspector_get_status', arguments: {} }, name);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ result: { resultType: 'complete', isError: false } });
+    }
+    expect(t.core.mcp.clients()).toMatchObject([
+      { name: 'first', version: '7', surface: 'mcp-http', callsInFlight: 0 },
+      { name: 'second', version: '7', surface: 'mcp-http', callsInFlight: 0 },
+    ]);
+    expect(t.core.mcp.clients().every((c) => c.id.startsWith('stateless:'))).toBe(true); // no session was opened
+    await waitFor(() => counts.at(-1) === 0, 'the window to be told the stateless clients are gone', 5_000);
+    expect(t.core.mcp.clients()).toEqual([]);
+  });
+
+  it('sends tools/list_changed on a subscriptions/listen stream when the tool set changes', async () => {
+    const t = await startTestCore();
+    defer(() => t.stop());
+    const abort = new AbortController();
+    defer(() => abort.abort());
+    const res = await post(
+      t,
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      'listener',
+      abort.signal,
+    );
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    const readUntil = async (needle: string) => {
+      for (let i = 0; i < 20 && !text.includes(needle); i++) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += new TextDecoder().decode(chunk.value);
+      }
+      return text.includes(needle);
+    };
+    expect(await readUntil('notifications/subscriptions/acknowledged')).toBe(true);
+    expect(t.core.mcp.clients()).toMatchObject([{ name: 'listener', callsInFlight: 1 }]); // the open stream
+    defer(t.core.tools.register([failingTool]));
+    expect(await readUntil('notifications/tools/list_changed')).toBe(true);
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   CLIENT_INFO_META_KEY,
   classifyInboundRequest,
@@ -12,6 +11,7 @@ import { type McpSurface, McpSurfaceSchema } from '../../../shared/tool.js';
 import { originAllowed } from '../link/origins.js';
 import { secretMatches } from '../secrets.js';
 import type { ToolService } from '../tools/tool-service.js';
+import { serveWithHandler } from './fetch-adapter.js';
 import { createMcpServer, type McpToolsServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
 import { bearerToken } from './mcp-token.js';
@@ -72,8 +72,9 @@ interface HttpSession {
 export class McpHttpEndpoint {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly stateless: StatelessClients;
+  /** The SDK's 2026-07-28 entry, strict: 2025-era traffic never reaches it (the sessions above serve it). */
   private readonly modern: McpHttpHandler;
-  private readonly serveModern: ReturnType<typeof toNodeHandler>;
+  private readonly unsubscribe: () => void;
   private readonly sweeper: NodeJS.Timeout;
   private readonly presence: NodeJS.Timeout;
   /** The ids of the clients last announced as connected. */
@@ -91,15 +92,13 @@ export class McpHttpEndpoint {
         createMcpServer(tools, { surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)), era: 'modern' }).server,
       { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
     );
-    this.serveModern = toNodeHandler(this.modern, { maxRequestBodySize: options.maxBodyBytes });
+    // 2026-07-28 clients hear of a changed tool set on their subscriptions/listen streams.
     this.unsubscribe = tools.onListChanged(() => this.modern.notify.toolsChanged());
     this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleTimeoutMs / 2, 60_000));
     this.sweeper.unref();
     this.presence = setInterval(() => this.refreshPresence(), Math.min(1000, options.presenceMs / 2));
     this.presence.unref();
   }
-
-  private readonly unsubscribe: () => void;
 
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const origin = req.headers.origin;
@@ -180,7 +179,7 @@ export class McpHttpEndpoint {
       seen.done();
       this.refreshPresence();
     });
-    await this.serveModern(req, res, body);
+    await serveWithHandler(this.modern, req, res, body);
   }
 
   /**
