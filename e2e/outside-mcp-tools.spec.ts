@@ -244,6 +244,18 @@ for (const transport of ['http', 'stdio'] as const) {
   });
 }
 
+test('the MCP Inspector CLI --load: 200 pings of the app, 10 at a time, all answered, in both eras', async () => {
+  for (const era of ['legacy', 'modern']) {
+    const load = answerOf(
+      await inspectorCli(overHttp(), [
+        ...['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'example_send_ping'],
+        ...['--load', '--load-requests', '200', '--load-concurrency', '10'],
+      ]),
+    ) as unknown as { requests: number; ok: number; toolErrors: number; errors: number; errorMessages: string[] };
+    expect(load, era).toMatchObject({ requests: 200, ok: 200, toolErrors: 0, errors: 0, errorMessages: [] });
+  }
+});
+
 test('the MCP Inspector CLI over HTTP without the token, or a wrong one, is refused and says why', async () => {
   for (const target of [['--transport', 'http', '--server-url', guarded.info.mcpUrl], overHttp('not-the-token')]) {
     const refused = await inspectorCli(target, ['--method', 'tools/list']);
