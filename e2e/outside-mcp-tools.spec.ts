@@ -23,7 +23,7 @@ import {
 
 // Porthole's MCP server checked with the tools real users point at it, installed from the registry
 // outside the repo (e2e/support/mcp-tools.ts): the MCP conformance suite, the MCP Inspector's CLI
-// over HTTP and stdio, one-shot SDK clients that never close their session, mcp-remote. Against
+// over HTTP and stdio, one-shot SDK clients that leave without ending their session, mcp-remote. Against
 // real `porthole serve` processes and a real app (e2e/support/agent-app.ts) that made 500 requests.
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -256,7 +256,7 @@ test('the MCP Inspector CLI --load: 200 pings of the app, 10 at a time, all answ
   }
 });
 
-test('the MCP Inspector CLI over HTTP without the token, or a wrong one, is refused and says why', async () => {
+test('the MCP Inspector CLI over HTTP without the token, or with a wrong one, is refused (it asks for auth)', async () => {
   for (const target of [['--transport', 'http', '--server-url', guarded.info.mcpUrl], overHttp('not-the-token')]) {
     const refused = await inspectorCli(target, ['--method', 'tools/list']);
     expect(refused.code).not.toBe(0);
