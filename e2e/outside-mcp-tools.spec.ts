@@ -8,7 +8,12 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from '@playwright/test';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { connect } from '../agent/index.js';
+import { builtinPlugins } from '../electron/host/core.js';
 import { connectMcpClient, connectModernClient } from '../electron/host/mcp/mcp-testing.js';
+import { startTestCore } from '../electron/host/testing.js';
+import { testPlugin } from './fixtures/plugins/test/agent/index.js';
+import fixtureTestPlugin, { FIXTURE_SCENARIOS } from './fixtures/plugins/test/host/index.js';
 import { type AgentApp, startAgentApp } from './support/agent-app-process.js';
 import { APPLIES, checkDoesNotApply, whyNotApplicable } from './support/conformance-scenarios.js';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
@@ -120,6 +125,52 @@ test('the conformance suite 0.2.0-alpha.12 in the 2026-07-28 era: every scenario
   ]);
   expect(problems).toEqual([]);
   expect(passed).toEqual(expect.arrayContaining(['server-stateless', 'tools-list']));
+});
+
+test("the suite's tools-call scenarios pass against their fixture tools, made with Porthole's tool layer, in each era", async () => {
+  // The fixture plugin (e2e/fixtures/plugins/test/) on an in-process core with an app that has it:
+  // the product has no such tools, so these scenarios are in DOES_NOT_APPLY for the real inspector.
+  const t = await startTestCore({ mcp: { auth: 'none' }, plugins: [...builtinPlugins, fixtureTestPlugin] });
+  const agent = connect({
+    url: t.urls.debuggeeUrl,
+    app: { id: 'com.e2e.conformance', name: 'Fixtures' },
+    plugins: [testPlugin()],
+  });
+  try {
+    await expect.poll(() => agent.status.state).toBe('connected');
+    // What the suite's checks do not look at: the answers are what the tools made, not a failure.
+    const mcp = await connectMcpClient('http', { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir });
+    const answers = await Promise.all(
+      ['test_simple_text', 'test_image_content', 'test_error_handling'].map((name) =>
+        mcp.client.callTool({ name, arguments: {} }),
+      ),
+    );
+    await mcp.close();
+    expect(answers).toEqual([
+      { content: [{ type: 'text', text: 'This is a simple text response for testing.' }], isError: false },
+      { content: [{ type: 'image', data: expect.any(String), mimeType: 'image/png' }], isError: false },
+      { content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }], isError: true },
+    ]);
+    const runs = [
+      ['stable', '2025-11-25'],
+      ['next', '2025-11-25'],
+      ['next', '2026-07-28'],
+    ] as const;
+    const problems: string[] = [];
+    for (const [which, specVersion] of runs) {
+      const ran = await runConformance(tools, which, t.urls.mcpUrl, ['--suite', 'all', '--spec-version', specVersion]);
+      for (const scenario of FIXTURE_SCENARIOS) {
+        const checks = ran.results.get(scenario);
+        if (!checks) problems.push(`${which} ${specVersion} ${scenario}: did not run`);
+        for (const c of checks?.filter((c) => c.status === 'FAILURE') ?? [])
+          problems.push(`${which} ${specVersion} ${scenario} / ${c.id}: ${c.errorMessage}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  } finally {
+    agent.disconnect();
+    await t.stop();
+  }
 });
 
 /** The MCP Inspector's CLI (`mcp-inspector --cli …`), with its exit code and output. */

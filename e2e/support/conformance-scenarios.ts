@@ -44,8 +44,9 @@ export const DOES_NOT_APPLY: Record<string, string> = {
   'elicitation-sep1034-defaults': 'Porthole never asks the client for input (elicitation)',
   'elicitation-sep1330-enums': 'Porthole never asks the client for input (elicitation)',
   // These call the suite's fixture tools (test_simple_text, test_image_content, …), which only
-  // the SDKs' "everything" test servers have; Porthole's own tools are covered by tools-list and
-  // by the Inspector CLI and SDK client tests in outside-mcp-tools.spec.ts.
+  // the SDKs' "everything" test servers have. Porthole's own tools are covered by tools-list and
+  // by the Inspector CLI and SDK client tests in outside-mcp-tools.spec.ts. The first three also
+  // run against a fixture plugin with those tools (e2e/fixtures/plugins/test/) there.
   'tools-call-simple-text': 'calls the fixture tool test_simple_text',
   'tools-call-image': 'calls the fixture tool test_image_content',
   'tools-call-audio': 'calls the fixture tool test_audio_content',
