@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   CLIENT_INFO_META_KEY,
-  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
   type McpHttpHandler,
@@ -11,6 +10,7 @@ import { type McpSurface, McpSurfaceSchema } from '../../../shared/tool.js';
 import { originAllowed } from '../link/origins.js';
 import { secretMatches } from '../secrets.js';
 import type { ToolService } from '../tools/tool-service.js';
+import { claimsModernEra } from './era-routing.js';
 import { serveWithHandler } from './fetch-adapter.js';
 import { createMcpServer, type McpToolsServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
@@ -134,14 +134,7 @@ export class McpHttpEndpoint {
       });
     }
 
-    const route = classifyInboundRequest({
-      httpMethod: req.method ?? 'GET',
-      protocolVersionHeader: header(req, 'mcp-protocol-version'),
-      mcpMethodHeader: header(req, 'mcp-method'),
-      mcpNameHeader: header(req, 'mcp-name'),
-      body,
-    });
-    if (route.kind !== 'legacy') return this.handleModern(req, res, body);
+    if (req.method === 'POST' && claimsModernEra(req, body)) return this.handleModern(req, res, body);
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -371,11 +364,6 @@ function refuse(
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function surfaceOf(value: unknown): McpSurface {
