@@ -48,11 +48,12 @@ let app: AgentApp;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  [tools, open, guarded] = await Promise.all([
-    mcpTools(),
-    startInspector({ args: ['--mcp-auth', 'none'] }),
-    startInspector(),
-  ]);
+  const installing = mcpTools();
+  installing.catch(() => {}); // awaited below, once both inspectors are kept for afterAll to stop
+  const started = await Promise.allSettled([startInspector({ args: ['--mcp-auth', 'none'] }), startInspector()]);
+  [open, guarded] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined)) as RunningInspector[];
+  for (const s of started) if (s.status === 'rejected') throw s.reason;
+  tools = await installing;
   token = readFileSync(join(guarded.dataDir, 'mcp-token'), 'utf8').trim();
   app = await startAgentApp(guarded.info.debuggeeUrl, { requests: TRANSACTIONS, appId: APP_ID });
 });
