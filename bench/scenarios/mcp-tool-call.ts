@@ -1,57 +1,145 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocket, WebSocketServer } from 'ws';
 import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { example } from '../../plugins/example/agent/index.js';
-import { type BenchRow, defineScenario, latencyRow, type Stats, sample } from '../harness.js';
+import { type BenchRow, defineScenario, latencyRow, type Stats, stats } from '../harness.js';
 
 const ITERATIONS = 1500;
 const TOOLS_LIST_BUDGET = 24 * 1024;
 
 /**
  * An MCP tools/call of example_send_ping over Streamable HTTP: MCP client → core (routing, history)
- * → debuggee → back. Its floor is what the call cannot avoid: a plain loopback HTTP POST round trip
- * plus a raw ws round trip, both measured in this run.
+ * → debuggee → back, in both protocol eras: the 1.x client in a 2025-era session, and the v2
+ * client in the 2026-07-28 era (stateless, one fresh server instance per request). Its floor is
+ * what the call cannot avoid: a plain loopback HTTP POST round trip plus a raw ws round trip.
+ * The four are measured in alternating blocks (a block of each, ten times over): each block runs
+ * warm, and a machine busy with other work slows floor and calls alike, so the ratios stay
+ * comparable from run to run.
  */
 export default defineScenario('MCP tool call', async () => {
-  const http = await plainPostRoundTrip();
-  const ws = await rawWsRoundTrip();
-  const floor: Stats = { median: http.median + ws.median, p95: http.p95 + ws.p95, samples: http.samples };
-
+  const post = await plainPostServer();
+  const ws = await rawWsEcho();
   const t = await startTestCore();
   const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'bench', name: 'Bench' }, plugins: [example()] });
-  const client = new Client({ name: 'porthole-bench', version: '1.0.0' });
+  const headers = { authorization: `Bearer ${t.core.mcp.token()}` };
+  const legacy = new Client({ name: 'porthole-bench', version: '1.0.0' });
+  const modern = new ModernClient(
+    { name: 'porthole-bench-modern', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   try {
     await waitFor(() => agent.status.sessionId, 'the bench agent');
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), {
-        requestInit: { headers: { authorization: `Bearer ${t.core.mcp.token()}` } },
-      }),
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
+    await modern.connect(new ModernTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
+    const listed = await legacy.listTools();
+    await modern.listTools();
+    const ping = async (client: {
+      callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+    }) => {
+      const result = (await client.callTool({ name: 'example_send_ping', arguments: {} })) as { isError?: boolean };
+      if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result)}`);
+    };
+    const measured = await sampleInterleaved(
+      [post.roundTrip, ws.roundTrip, () => ping(legacy), () => ping(modern)],
+      ITERATIONS,
     );
-    const listed = await client.listTools();
-    const call = await sample(async () => {
-      const result = await client.callTool({ name: 'example_send_ping', arguments: {} });
-      if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result.content)}`);
-    }, ITERATIONS);
+    const [postRt, wsRt, legacyCall, modernCall] = measured as [Measured, Measured, Measured, Measured];
+    const floorCpu = postRt.cpuMs + wsRt.cpuMs;
+    const floor: Stats = {
+      median: postRt.median + wsRt.median,
+      p95: postRt.p95 + wsRt.p95,
+      samples: postRt.samples,
+    };
+    const floorNote = `floor: POST ${postRt.median.toFixed(3)} + ws ${wsRt.median.toFixed(3)} ms`;
     return [
       latencyRow(
-        'MCP tools/call example_send_ping over HTTP (client→core→debuggee→back)',
-        call,
+        'MCP tools/call example_send_ping, 2025-era session (1.x client)',
+        legacyCall,
         'HTTP POST + ws round trip',
         floor,
-        `n=${call.samples}; floor: POST ${http.median.toFixed(3)} + ws ${ws.median.toFixed(3)} ms`,
+        `n=${legacyCall.samples}; ${floorNote}`,
       ),
+      latencyRow(
+        'MCP tools/call example_send_ping, 2026-07-28 stateless (v2 client)',
+        modernCall,
+        'HTTP POST + ws round trip',
+        floor,
+        `n=${modernCall.samples}; ${floorNote}`,
+      ),
+      cpuRow('  CPU: tools/call, 2025-era session', legacyCall, floorCpu),
+      cpuRow('  CPU: tools/call, 2026-07-28 stateless', modernCall, floorCpu),
       toolsListRow(listed),
     ];
   } finally {
-    await client.close().catch(() => {});
+    await legacy.close().catch(() => {});
+    await modern.close().catch(() => {});
     agent.disconnect();
     await t.stop();
+    post.close();
+    ws.close();
   }
 });
+
+const BLOCKS = 10;
+
+interface Measured extends Stats {
+  /** CPU time of the main thread per run, in ms (client and server both run on it). */
+  cpuMs: number;
+}
+
+/**
+ * Times each of `fns` `iterations` times, in BLOCKS alternating blocks, each after a few
+ * unrecorded runs; also the main thread's CPU time per run, which other processes' load does not
+ * inflate the way it does wall time.
+ */
+async function sampleInterleaved(fns: (() => Promise<unknown>)[], iterations: number): Promise<Measured[]> {
+  const times = fns.map(() => [] as number[]);
+  const cpu = fns.map(() => 0);
+  const perBlock = Math.ceil(iterations / BLOCKS);
+  for (let block = 0; block < BLOCKS; block++) {
+    for (const [i, fn] of fns.entries()) {
+      for (let n = 0; n < perBlock / 10; n++) await fn();
+      const cpuStart = mainThreadCpuMs();
+      for (let n = 0; n < perBlock; n++) {
+        const start = performance.now();
+        await fn();
+        times[i]!.push(performance.now() - start);
+      }
+      cpu[i]! += mainThreadCpuMs() - cpuStart;
+    }
+  }
+  return times.map((t, i) => ({ ...stats(t), cpuMs: cpu[i]! / t.length }));
+}
+
+/** This thread's user + system CPU time (Linux: /proc/thread-self; elsewhere the whole process's). */
+function mainThreadCpuMs(): number {
+  try {
+    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in ticks of 1/100 s
+  } catch {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  }
+}
+
+/** The main thread's CPU per call against the floor's: the same comparison, robust to a busy machine. */
+function cpuRow(scenario: string, measured: Measured, floor: number): BenchRow {
+  return {
+    scenario,
+    unit: 'ms',
+    median: measured.cpuMs,
+    p95: measured.cpuMs,
+    floor: { name: 'CPU of POST + ws round trip', median: floor },
+    ratio: measured.cpuMs / floor,
+    note: 'mean main-thread CPU per call (client and core in one process)',
+  };
+}
 
 /** tools/list as an agent's context pays for it: the JSON of the result, against the 24 KB budget. */
 function toolsListRow(listed: { tools: { name: string }[] }): BenchRow {
@@ -73,7 +161,8 @@ function toolsListRow(listed: { tools: { name: string }[] }): BenchRow {
   };
 }
 
-async function plainPostRoundTrip(): Promise<Stats> {
+/** A loopback HTTP server that echoes a POST body, and one POST of a tools/call-sized body to it. */
+async function plainPostServer(): Promise<{ roundTrip(): Promise<void>; close(): void }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -87,35 +176,35 @@ async function plainPostRoundTrip(): Promise<Stats> {
     method: 'tools/call',
     params: { name: 'example_send_ping', arguments: {} },
   });
-  try {
-    return await sample(async () => {
+  return {
+    async roundTrip() {
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await res.text();
-    }, ITERATIONS);
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
+    },
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
-async function rawWsRoundTrip(): Promise<Stats> {
+/** A raw ws echo server, and one frame's round trip to it. */
+async function rawWsEcho(): Promise<{ roundTrip(): Promise<void>; close(): void }> {
   const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((r) => server.once('listening', r));
   server.on('connection', (socket) => socket.on('message', (data) => socket.send(data.toString())));
   const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
   await new Promise((r) => client.once('open', r));
   const frame = JSON.stringify({ type: 'request', id: 'h1', plugin: 'example', method: 'ping', params: { sentAt: 0 } });
-  try {
-    return await sample(
-      () =>
-        new Promise((resolve) => {
-          client.once('message', resolve);
-          client.send(frame);
-        }),
-      ITERATIONS,
-    );
-  } finally {
-    client.close();
-    server.close();
-  }
+  return {
+    roundTrip: () =>
+      new Promise<void>((resolve) => {
+        client.once('message', () => resolve());
+        client.send(frame);
+      }),
+    close() {
+      client.close();
+      server.close();
+    },
+  };
 }

@@ -1,7 +1,12 @@
 import { writeFile } from 'node:fs/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  Client,
+  INVALID_PARAMS,
+  type ListToolsResult,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import type { ToolResultJson } from '../../shared/call-record.js';
 import { CALL_ID_META, RAW_VALUE_META, STATUS_META } from '../../shared/tool.js';
 import { resolveDataDir } from '../host/data-dir.js';
@@ -95,10 +100,15 @@ export type Inspector = ToolMethods<'inspector'> & {
 /**
  * Connects to the running inspector over its MCP endpoint, with the MCP token, as an MCP client
  * would (same tools, same permissions, same history); calls answer with the handler's raw value.
+ * It speaks the 2026-07-28 era: no session to open or leave behind, so a one-shot `porthole call`
+ * costs the inspector nothing once it has exited.
  */
 export async function connectInspector(options: ConnectInspectorOptions = {}): Promise<Inspector> {
   const { url, token } = locate(options);
-  const client = new Client({ name: options.clientName ?? 'porthole-client', version: VERSION });
+  const client = new Client(
+    { name: options.clientName ?? 'porthole-client', version: VERSION },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: {
       headers: {
@@ -118,13 +128,11 @@ export async function connectInspector(options: ConnectInspectorOptions = {}): P
   // Raw requests, not client.callTool/listTools: those check structuredContent against the output
   // schemas, which describe the MCP projection, not the raw value this surface gets.
   const callRaw = async (name: string, args: Record<string, unknown> = {}): Promise<RawCall> => {
-    const answer = await client
-      .request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        timeout: 10 * 60_000,
-      })
+    const answer: CallToolResult = await client
+      .request({ method: 'tools/call', params: { name, arguments: args } }, { timeout: 10 * 60_000 })
       .catch((e: unknown) => {
         // An unknown tool is a protocol error (-32602); it is still a call the history recorded.
-        if (!(e instanceof McpError) || e.code !== ErrorCode.InvalidParams) throw e;
+        if (!(e instanceof ProtocolError) || e.code !== INVALID_PARAMS) throw e;
         const callId = (e.data as { callId?: unknown } | undefined)?.callId;
         throw new ToolCallError(
           name,
@@ -150,10 +158,10 @@ export async function connectInspector(options: ConnectInspectorOptions = {}): P
     const listed: ToolListing[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.request(
-        { method: 'tools/list', params: cursor ? { cursor } : {} },
-        ListToolsResultSchema,
-      );
+      const page: ListToolsResult = await client.request({
+        method: 'tools/list',
+        params: cursor ? { cursor } : {},
+      });
       listed.push(...(page.tools as ToolListing[]));
       cursor = page.nextCursor;
     } while (cursor);

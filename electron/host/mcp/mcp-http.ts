@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_INFO_META_KEY,
+  createMcpHandler,
+  isInitializeRequest,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import { type McpSurface, McpSurfaceSchema } from '../../../shared/tool.js';
 import { originAllowed } from '../link/origins.js';
 import { secretMatches } from '../secrets.js';
 import type { ToolService } from '../tools/tool-service.js';
-import { createMcpSessionServer, type McpSessionServer } from './mcp-server-factory.js';
+import { claimsModernEra } from './era-routing.js';
+import { serveWithHandler } from './fetch-adapter.js';
+import { createMcpServer, type McpToolsServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
 import { bearerToken } from './mcp-token.js';
+import { SessionTransport } from './session-transport.js';
+import { StatelessClients } from './stateless-clients.js';
 
 /**
  * Set by `porthole mcp` (`mcp-stdio`), `porthole call` (`cli`) and `porthole/client` (`script`) on
@@ -42,8 +50,8 @@ export const DEFAULT_MCP_OPTIONS: McpHttpOptions = {
 
 interface HttpSession {
   id: string;
-  transport: StreamableHTTPServerTransport;
-  mcp: McpSessionServer;
+  transport: SessionTransport;
+  mcp: McpToolsServer;
   surface: McpSurface;
   connectedAt: number;
   lastActivityAt: number;
@@ -53,12 +61,20 @@ interface HttpSession {
 }
 
 /**
- * `/mcp` on the control server: MCP over Streamable HTTP, sessionful, one McpServer per session.
- * Every request passes the Origin allowlist, the bearer token and the body cap before anything of
- * MCP sees it (the control server has already refused non-loopback Host headers).
+ * `/mcp` on the control server: MCP over Streamable HTTP in both protocol eras. A 2025-era client
+ * (initialize, then Mcp-Session-Id) gets a session with its own server instance; a 2026-07-28
+ * request (version and client info in its `_meta`) is answered by a fresh instance of its own,
+ * with no session. Both eras answer from the same tools through the same ToolService, so results
+ * and the call history are the same. Every request passes the Origin allowlist, the bearer token
+ * and the body cap before anything of MCP sees it (the control server has already refused
+ * non-loopback Host headers).
  */
 export class McpHttpEndpoint {
   private readonly sessions = new Map<string, HttpSession>();
+  private readonly stateless: StatelessClients;
+  /** The SDK's 2026-07-28 entry, strict: 2025-era traffic never reaches it (the sessions above serve it). */
+  private readonly modern: McpHttpHandler;
+  private readonly unsubscribe: () => void;
   private readonly sweeper: NodeJS.Timeout;
   private readonly presence: NodeJS.Timeout;
   /** The ids of the clients last announced as connected. */
@@ -70,6 +86,14 @@ export class McpHttpEndpoint {
     private readonly token: () => string | undefined,
     private readonly onClientsChanged: () => void,
   ) {
+    this.stateless = new StatelessClients(options.presenceMs);
+    this.modern = createMcpHandler(
+      ({ requestInfo }) =>
+        createMcpServer(tools, { surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)), era: 'modern' }).server,
+      { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
+    );
+    // 2026-07-28 clients hear of a changed tool set on their subscriptions/listen streams.
+    this.unsubscribe = tools.onListChanged(() => this.modern.notify.toolsChanged());
     this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleTimeoutMs / 2, 60_000));
     this.sweeper.unref();
     this.presence = setInterval(() => this.refreshPresence(), Math.min(1000, options.presenceMs / 2));
@@ -110,6 +134,8 @@ export class McpHttpEndpoint {
       });
     }
 
+    if (req.method === 'POST' && claimsModernEra(req, body)) return this.handleModern(req, res, body);
+
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
@@ -117,13 +143,13 @@ export class McpHttpEndpoint {
         return refuse(res, 404, 'Not found: this MCP session is unknown or was closed; initialize a new session');
       }
       this.track(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return session.transport.handle(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return refuse(
         res,
         400,
-        'Bad request: send an initialize request first, then the Mcp-Session-Id header it returns',
+        'Bad request: send an initialize request first (protocol 2025-06-18 or 2025-11-25), then the Mcp-Session-Id header it returns; or send 2026-07-28 requests, each with the protocol version and client info in its params._meta',
       );
     }
     if (this.sessions.size >= this.options.maxSessions && !this.evictOne()) {
@@ -137,10 +163,26 @@ export class McpHttpEndpoint {
     await this.open(req, res, body);
   };
 
-  /** The MCP clients really there: with a stream open, a call running, or a request in the last `presenceMs`. */
+  /** A 2026-07-28 request: no session; the client counts as connected while it sends requests. */
+  private async handleModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const surface = surfaceOf(req.headers[SURFACE_HEADER]);
+    const seen = this.stateless.seen(clientInfoOf(body), surface);
+    if (seen.isNew) this.refreshPresence();
+    res.once('close', () => {
+      seen.done();
+      this.refreshPresence();
+    });
+    await serveWithHandler(this.modern, req, res, body);
+  }
+
+  /**
+   * The MCP clients really there. A session: with a stream open, a call running, or a request in
+   * the last `presenceMs`. A stateless (2026-07-28) client, keyed by the client info in its
+   * requests' `_meta` and its surface: with a request open or one in the last `presenceMs`.
+   */
   clients(): McpClientInfo[] {
     const now = Date.now();
-    return [...this.sessions.values()]
+    const sessions = [...this.sessions.values()]
       .filter((s) => this.present(s, now))
       .map((s) => {
         const client = s.mcp.client();
@@ -154,6 +196,7 @@ export class McpHttpEndpoint {
           callsInFlight: s.callsInFlight,
         };
       });
+    return [...sessions, ...this.stateless.present(now)];
   }
 
   /** Every MCP session kept, connected or not. */
@@ -164,44 +207,43 @@ export class McpHttpEndpoint {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     clearInterval(this.presence);
+    this.unsubscribe();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.allSettled(sessions.map((s) => this.closeSession(s)));
+    await Promise.allSettled([...sessions.map((s) => this.closeSession(s)), this.modern.close()]);
   }
 
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const marked = McpSurfaceSchema.safeParse(req.headers[SURFACE_HEADER]);
-    const surface = marked.success ? marked.data : 'mcp-http';
+    const surface = surfaceOf(req.headers[SURFACE_HEADER]);
     const now = Date.now();
+    const id = randomUUID();
     const session: HttpSession = {
-      id: '',
+      id,
       surface,
       connectedAt: now,
       lastActivityAt: now,
       callsInFlight: 0,
       openRequests: 0,
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          session.id = id;
-          this.sessions.set(id, session);
-        },
-        onsessionclosed: (id) => this.forget(id),
-      }),
-      mcp: createMcpSessionServer(this.tools, {
+      transport: new SessionTransport(id),
+      mcp: createMcpServer(this.tools, {
         surface,
+        era: 'legacy',
         onCallsInFlight: (delta) => {
           session.callsInFlight += delta;
           session.lastActivityAt = Date.now();
         },
       }),
     };
-    session.transport.onclose = () => this.forget(session.id);
-    session.mcp.server.server.oninitialized = () => this.refreshPresence();
+    session.transport.onclose = () => this.forget(id);
+    const initialized = session.mcp.server.oninitialized;
+    session.mcp.server.oninitialized = () => {
+      initialized?.();
+      this.refreshPresence();
+    };
+    this.sessions.set(id, session);
     this.track(session, res);
     await session.mcp.server.connect(session.transport);
-    await session.transport.handleRequest(req, res, body);
-    if (!this.sessions.has(session.id)) await this.closeSession(session);
+    session.transport.handle(req, res, body);
   }
 
   private forget(id: string): void {
@@ -322,4 +364,17 @@ function refuse(
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function surfaceOf(value: unknown): McpSurface {
+  const marked = McpSurfaceSchema.safeParse(value);
+  return marked.success ? marked.data : 'mcp-http';
+}
+
+/** The client info a 2026-07-28 request carries in its `_meta` (a SHOULD of the spec, so maybe absent). */
+function clientInfoOf(body: unknown): { name: string; version: string } | undefined {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+  const info = meta?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+  if (typeof info?.name !== 'string') return undefined;
+  return { name: info.name, version: typeof info.version === 'string' ? info.version : '' };
 }

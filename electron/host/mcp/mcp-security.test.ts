@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../shared/tool.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
-import { connectMcpClient, ROOT } from './mcp-testing.js';
+import { connectMcpClient, connectModernClient, ROOT } from './mcp-testing.js';
 import { tokenPath } from './mcp-token.js';
 
 interface Reply {
@@ -258,29 +258,34 @@ describe('porthole mcp (stdio bridge)', () => {
     }
   });
 
-  it('carries on when the inspector restarts, without the MCP client restarting', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-restart-'));
-    const first = await startTestCore({ dataDir });
-    const { client, close } = await connectMcpClient('stdio', { mcpUrl: first.urls.mcpUrl, dataDir });
-    try {
-      expect((await client.callTool({ name: 'inspector_get_status', arguments: {} })).isError).toBeFalsy();
-      await first.stop({ keepData: true });
-      const second = await startTestCore({ dataDir });
+  it.each(['legacy', 'modern'] as const)(
+    'carries on when the inspector restarts, without the MCP client restarting (%s era)',
+    async (era) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'porthole-restart-'));
+      const first = await startTestCore({ dataDir });
+      const connectClient = era === 'legacy' ? connectMcpClient : connectModernClient;
+      const clientInfo = { name: `restart-${era}`, version: '1.2.3' };
+      const { client, close } = await connectClient('stdio', { mcpUrl: first.urls.mcpUrl, dataDir }, clientInfo);
       try {
-        const status = await client.callTool({ name: 'inspector_get_status', arguments: {} });
-        expect(status.isError).toBeFalsy();
-        expect(status.structuredContent).toMatchObject({ urls: { mcp: second.urls.mcpUrl } });
-        expect(second.core.history.list(1)[0]).toMatchObject({
-          tool: 'inspector_get_status',
-          surface: 'mcp-stdio',
-          client: { name: 'porthole-test-client', version: '1.2.3' },
-        });
+        expect((await client.callTool({ name: 'inspector_get_status', arguments: {} })).isError).toBeFalsy();
+        await first.stop({ keepData: true });
+        const second = await startTestCore({ dataDir });
+        try {
+          const status = await client.callTool({ name: 'inspector_get_status', arguments: {} });
+          expect(status.isError).toBeFalsy();
+          expect(status.structuredContent).toMatchObject({ urls: { mcp: second.urls.mcpUrl } });
+          expect(second.core.history.list(1)[0]).toMatchObject({
+            tool: 'inspector_get_status',
+            surface: 'mcp-stdio',
+            client: clientInfo,
+          });
+        } finally {
+          await close();
+          await second.stop();
+        }
       } finally {
-        await close();
-        await second.stop();
+        rmSync(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

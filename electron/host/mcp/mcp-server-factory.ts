@@ -1,27 +1,31 @@
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
+  INVALID_PARAMS,
+  type JSONRPCRequest,
   type ListToolsResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+  type Result,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { ClientInfo } from '../../../shared/call-record.js';
 import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { VERSION } from '../version.js';
 
-export interface McpSessionOptions {
+/** The protocol era a server instance serves: `legacy` is 2025-06-18 / 2025-11-25 (sessions), `modern` 2026-07-28. */
+export type McpEra = 'legacy' | 'modern';
+
+export interface McpServerOptions {
   surface: McpSurface;
+  era: McpEra;
   /** Told when a call starts (+1) and ends (-1), so an MCP session with a call running is never swept. */
   onCallsInFlight?(delta: 1 | -1): void;
 }
 
-export interface McpSessionServer {
-  server: McpServer;
-  /** The client's name and version from its initialize request. */
+export interface McpToolsServer {
+  server: Server;
+  /** The client's name and version: from its initialize request (legacy), or from the request's `_meta` (modern). */
   client(): ClientInfo | undefined;
   dispose(): void;
 }
@@ -31,18 +35,29 @@ Apps embed the Porthole agent and appear as sessions. Start with inspector_list_
 act on one session: pass its sessionId, or omit it when exactly one connected app has the plugin. A result flagged isError \
 says what went wrong and what to do next.`;
 
-/** tools/call with its params unchecked: the handler checks them and names what is wrong. */
-const LooseCallToolRequest = z.object({
-  method: z.literal('tools/call'),
-  params: z.looseObject({}).optional(),
-});
+type RawHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /**
- * A JSON-RPC -32602 error. Not an McpError: its message carries an "MCP error -32602:" prefix,
- * which the client would add a second time.
+ * A Server whose tools/call handler sees the request as sent. The SDK would parse it with the
+ * spec schema first (a call without `name` would get -32603 with a validation dump) and validate
+ * the result after; the ToolService checks the arguments itself and names what is wrong, and
+ * its results are well-formed by construction.
+ */
+class ToolsServer extends Server {
+  rawCall: RawHandler | undefined;
+
+  protected override _wrapHandler(method: string, handler: RawHandler): RawHandler {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    return (request, ctx) => (this.rawCall ?? handler)(request, ctx);
+  }
+}
+
+/**
+ * A JSON-RPC -32602 error. Not a ProtocolError: clients prefix the message with "MCP error
+ * -32602:" themselves.
  */
 function invalidParams(message: string, data?: Record<string, unknown>): Error {
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data });
+  return Object.assign(new Error(message), { code: INVALID_PARAMS, data });
 }
 
 export function toCallToolResult(result: ToolResult): CallToolResult {
@@ -65,19 +80,25 @@ export function listTools(tools: ToolService, client?: ClientInfo): ListToolsRes
   };
 }
 
+/** What a client sees of the tool set: when it changes, a legacy session is sent tools/list_changed. */
+function listing(tools: ToolService, client?: ClientInfo): string {
+  return JSON.stringify(tools.listedFor(client).map((tool) => tool.info));
+}
+
 /**
- * Builds the McpServer of one MCP session (never shared between clients). Its tools mirror the
- * registry: registered before the transport connects, then kept in step (the SDK sends
- * notifications/tools/list_changed). Calls go through the ToolService, which validates the
- * arguments itself so that a call with bad arguments is answered and recorded like any other.
+ * Builds the MCP server of one legacy session, or of one modern (stateless) request — never
+ * shared between clients. Both eras answer from the same two handlers: tools/list from the
+ * registry's schemas (written once per tool, not re-derived per request), tools/call through the
+ * ToolService, which validates the arguments itself so that a call with bad arguments is
+ * answered and recorded like any other.
  */
-export function createMcpSessionServer(tools: ToolService, options: McpSessionOptions): McpSessionServer {
-  const server = new McpServer(
+export function createMcpServer(tools: ToolService, options: McpServerOptions): McpToolsServer {
+  const server = new ToolsServer(
     { name: 'porthole', title: 'Porthole', version: VERSION },
     { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
   );
   const client = (): ClientInfo | undefined => {
-    const info = server.server.getClientVersion();
+    const info = server.getClientVersion();
     return info ? { name: info.name, version: info.version } : undefined;
   };
 
@@ -115,51 +136,9 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
     }
   };
 
-  const registered = new Map<string, { tool: unknown; handle: RegisteredTool }>();
-  const sync = () => {
-    const current = new Map(tools.registered().map((tool) => [tool.name, tool]));
-    const listed = new Set(tools.listedFor(client()).map((tool) => tool.name));
-    for (const [name, { tool, handle }] of registered) {
-      if (current.get(name) === tool) continue;
-      handle.remove();
-      registered.delete(name);
-    }
-    let shown = false;
-    for (const [name, tool] of current) {
-      const existing = registered.get(name);
-      if (existing) {
-        // Denied tools stay registered but unlisted (the SDK lists enabled tools only). Flipped
-        // here, not with enable()/disable(), so a policy change sends one list_changed, not one per tool.
-        if (existing.handle.enabled !== listed.has(name)) {
-          existing.handle.enabled = listed.has(name);
-          shown = true;
-        }
-        continue;
-      }
-      const handle = server.registerTool(
-        name,
-        {
-          title: tool.info.title,
-          description: tool.info.description,
-          inputSchema: tool.input,
-          outputSchema: tool.output,
-          annotations: { title: tool.info.title, ...tool.info.annotations },
-        },
-        // Not reached: tools/call is answered below. Kept equivalent in case the SDK routes here.
-        ((args: unknown, extra: { signal: AbortSignal }) => call(name, args, extra.signal)) as never,
-      );
-      if (!listed.has(name)) handle.enabled = false;
-      registered.set(name, { tool, handle });
-    }
-    if (shown && server.isConnected()) server.sendToolListChanged();
-  };
-  sync();
-  // Arguments are checked by the ToolService, not by the SDK: a call with bad arguments must reach the history too.
   // A call waiting for the user's permission sends progress to clients that asked for it, so they
   // can say what is happening (and, with resetTimeoutOnProgress, keep waiting).
-  // Registered on the Protocol itself: the Server's own tools/call wrapper would answer a request
-  // without `name` with a dump of its schema's validation; this one says what is missing.
-  Protocol.prototype.setRequestHandler.call(server.server, LooseCallToolRequest, (request, extra) => {
+  server.rawCall = async (request, ctx) => {
     const { name, arguments: args, _meta } = (request.params ?? {}) as Record<string, unknown>;
     if (typeof name !== 'string' || name === '') {
       throw invalidParams(
@@ -174,17 +153,29 @@ export function createMcpSessionServer(tools: ToolService, options: McpSessionOp
       progressToken === undefined
         ? undefined
         : (message: string, n: number) =>
-            void extra
-              .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: n, message } })
+            void ctx.mcpReq
+              .notify({ method: 'notifications/progress', params: { progressToken, progress: n, message } })
               .catch(() => {});
-    return call(name, args, extra.signal, progress);
+    return (await call(name, args, ctx.mcpReq.signal, progress)) as Result;
+  };
+  server.setRequestHandler('tools/call', () => {
+    throw new Error('not reached: tools/call is answered by rawCall');
   });
-  // The schemas the registry wrote once per tool (compact, the window's too), not re-derived per request.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools, client()));
+  server.setRequestHandler('tools/list', () => listTools(tools, client()));
+
+  if (options.era === 'modern') return { server, client, dispose: () => void server.close().catch(() => {}) };
+
+  // A legacy session hears tools/list_changed when what it sees changes (the tool set, or its permissions).
+  let seen: string | undefined;
+  const sync = () => {
+    if (!server.transport) return;
+    const now = listing(tools, client());
+    if (seen !== undefined && now !== seen) void server.sendToolListChanged().catch(() => {});
+    seen = now;
+  };
   const unsubscribe = tools.onListChanged(sync);
   // A client's own permissions apply once it has said who it is.
-  server.server.oninitialized = sync;
-
+  server.oninitialized = sync;
   return {
     server,
     client,

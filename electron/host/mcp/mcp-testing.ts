@@ -1,4 +1,9 @@
 import { resolve } from 'node:path';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -6,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export type McpTransportKind = 'http' | 'stdio';
 
-/** An MCP SDK client connected to the core over real Streamable HTTP, or over stdio through `porthole mcp`. */
+/** An MCP SDK 1.x client (the 2025 era: initialize, then a session) connected to the core over real Streamable HTTP, or over stdio through `porthole mcp`. */
 export async function connectMcpClient(
   kind: McpTransportKind,
   target: { mcpUrl: string; dataDir: string; token?: string },
@@ -27,5 +32,34 @@ export async function connectMcpClient(
     transport.stderr?.on('data', (d) => (stderr += d));
     await mcp.connect(transport);
   }
+  return { client: mcp, stderr: () => stderr, close: () => mcp.close() };
+}
+
+/**
+ * A v2 SDK client (`@modelcontextprotocol/client`) that negotiates the 2026-07-28 era (no
+ * initialize, no session: version and client info in every request's `_meta`), over real
+ * Streamable HTTP or over stdio through `porthole mcp`.
+ */
+export async function connectModernClient(
+  kind: McpTransportKind,
+  target: { mcpUrl: string; dataDir: string; token?: string },
+  client = { name: 'porthole-modern-client', version: '2.0.0' },
+): Promise<{ client: ModernClient; stderr: () => string; close(): Promise<void> }> {
+  const mcp = new ModernClient(client, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  let stderr = '';
+  if (kind === 'http') {
+    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+    await mcp.connect(new ModernHttpTransport(new URL(target.mcpUrl), { requestInit: { headers } }));
+  } else {
+    const transport = new ModernStdioTransport({
+      command: process.execPath,
+      args: [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', target.dataDir],
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d) => (stderr += d));
+    await mcp.connect(transport);
+  }
+  if (mcp.getProtocolEra() !== 'modern') throw new Error(`negotiated the ${mcp.getProtocolEra()} era, not modern`);
   return { client: mcp, stderr: () => stderr, close: () => mcp.close() };
 }

@@ -1,12 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  PROTOCOL_VERSION_META_KEY,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { readInstance } from '../instance-file.js';
 import { SURFACE_HEADER } from './mcp-http.js';
 import { readToken } from './mcp-token.js';
@@ -23,11 +25,14 @@ const REPLAY_ID = 'porthole-bridge-reinitialize';
 
 /**
  * `porthole mcp`: an MCP server on stdio that forwards every JSON-RPC message, unchanged, to the
- * running inspector's `/mcp` (found through `<data-dir>/instance.json`) and back. The client's own
- * initialize reaches the inspector, so its name and version land in the call history; the
- * `x-porthole-surface: mcp-stdio` header marks its calls. Being the same server, both transports
- * behave identically. If the inspector restarts, the bridge opens a new session by replaying the
- * client's initialize, so the MCP client does not have to be restarted.
+ * running inspector's `/mcp` (found through `<data-dir>/instance.json`) and back, in either
+ * protocol era. A 2025-era client's own initialize opens an inspector session; a 2026-07-28
+ * client's requests carry their version and client info in `_meta` and go as they are (the HTTP
+ * transport adds the Mcp-Method / Mcp-Name headers from them). Either way the client's name and
+ * version land in the call history; the `x-porthole-surface: mcp-stdio` header marks its calls.
+ * Being the same server, both transports behave identically. If the inspector restarts, the
+ * bridge finds it again (and, for a 2025-era client, opens a new session by replaying its
+ * initialize), so the MCP client does not have to be restarted.
  */
 export async function runStdioBridge(options: StdioBridgeOptions): Promise<number> {
   const log = options.log ?? ((message: string) => process.stderr.write(`porthole mcp: ${message}\n`));
@@ -96,7 +101,7 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
     try {
       await upstream.send(message);
     } catch (e) {
-      if (!initialize || isInitializeRequest(message) || !inspectorWentAway(e)) throw e;
+      if (isInitializeRequest(message) || !inspectorWentAway(e) || !(initialize || isModern(message))) throw e;
       await reconnect();
       await upstream.send(message);
     }
@@ -130,9 +135,15 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
   return code;
 }
 
+/** A 2026-07-28 message: its protocol version is in its `_meta` (no session to replay). */
+function isModern(message: JSONRPCMessage): boolean {
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  return typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string';
+}
+
 /** The inspector restarted (its sessions are gone) or stopped listening. */
 function inspectorWentAway(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (error instanceof SdkHttpError) return error.status === 404;
   const cause = (error as { cause?: { code?: string } })?.cause;
   return error instanceof TypeError && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ECONNRESET');
 }
@@ -142,16 +153,17 @@ function inspectorWentAway(error: unknown): boolean {
  * error, which says why and what to do, rather than "is it still running?".
  */
 function refusalOf(error: unknown): { code: number; message: string } | undefined {
-  if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 400) return undefined;
-  const text = error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '');
+  if (!(error instanceof SdkHttpError) || error.status < 400) return undefined;
+  const text =
+    typeof error.data.text === 'string' ? error.data.text : error.message.replace(/^Error POSTing to endpoint: /, '');
   try {
     const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
     if (typeof body.error?.message === 'string') {
       const code = typeof body.error.code === 'number' ? body.error.code : -32000;
-      return { code, message: `the inspector refused the request (HTTP ${error.code}): ${body.error.message}` };
+      return { code, message: `the inspector refused the request (HTTP ${error.status}): ${body.error.message}` };
     }
   } catch {
     // not JSON: pass the text on as it is
   }
-  return { code: -32000, message: `the inspector refused the request (HTTP ${error.code}): ${text}` };
+  return { code: -32000, message: `the inspector refused the request (HTTP ${error.status}): ${text}` };
 }

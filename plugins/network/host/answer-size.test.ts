@@ -105,7 +105,7 @@ describe('answers fit a context window (a real SDK client, a session of 500 capt
       ],
       [{ path: t.dataDir }, /is not a file; pass the path of a \.har file/],
       [{ path: join(t.dataDir, 'mcp-token') }, /not (a )?HAR|JSON/i],
-      [{}, /pass either har \(the HAR itself\) or path/],
+      [{}, /^pass har \(the HAR itself\) or path \(a HAR file on this machine\)$/],
       [{ path: file.path, har: '{}' }, /pass either har .* not both/],
     ];
     for (const [args, message] of refusals) {

@@ -377,9 +377,10 @@ export const importHar = tool({
   output: z.object({ imported: z.number().int() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler({ har, path, source }, { instance }) {
-    if ((har === undefined) === (path === undefined)) {
+    if (har === undefined && path === undefined)
+      throw new ToolArgumentError('pass har (the HAR itself) or path (a HAR file on this machine)');
+    if (har !== undefined && path !== undefined)
       throw new ToolArgumentError('pass either har (the HAR itself) or path (a HAR file on this machine), not both');
-    }
     const input = path === undefined ? har : await readHarFile(path);
     try {
       return instance.importHar(input, source ?? (path === undefined ? undefined : basename(path)));
