@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, Agent as HttpAgent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -45,11 +45,23 @@ export default defineScenario('MCP tool call', async () => {
       const result = (await client.callTool({ name: 'example_send_ping', arguments: {} })) as { isError?: boolean };
       if (result.isError) throw new Error(`example_send_ping failed: ${JSON.stringify(result)}`);
     };
+    const raw = await rawMcpCalls(t.urls.mcpUrl, t.core.mcp.token()!);
     const measured = await sampleInterleaved(
-      [post.roundTrip, ws.roundTrip, () => ping(legacy), () => ping(modern)],
+      [post.roundTrip, ws.roundTrip, () => ping(legacy), () => ping(modern), post.rawRoundTrip, raw.legacy, raw.modern],
       ITERATIONS,
     );
-    const [postRt, wsRt, legacyCall, modernCall] = measured as [Measured, Measured, Measured, Measured];
+    const [postRt, wsRt, legacyCall, modernCall, rawPostRt, rawLegacy, rawModern] = measured as Measured[] as [
+      Measured,
+      Measured,
+      Measured,
+      Measured,
+      Measured,
+      Measured,
+      Measured,
+    ];
+    const rawFloor: Stats = { ...rawPostRt, median: rawPostRt.median + wsRt.median, p95: rawPostRt.p95 + wsRt.p95 };
+    const rawFloorCpu = rawPostRt.cpuMs + wsRt.cpuMs;
+    const rawNote = `node:http client, no SDK; floor: POST ${rawPostRt.median.toFixed(3)} + ws ${wsRt.median.toFixed(3)} ms`;
     const floorCpu = postRt.cpuMs + wsRt.cpuMs;
     const floor: Stats = {
       median: postRt.median + wsRt.median,
@@ -74,6 +86,16 @@ export default defineScenario('MCP tool call', async () => {
       ),
       cpuRow('  CPU: tools/call, 2025-era session', legacyCall, floorCpu),
       cpuRow('  CPU: tools/call, 2026-07-28 stateless', modernCall, floorCpu),
+      latencyRow(
+        '  server only: 2025-era session, raw client',
+        rawLegacy,
+        'HTTP POST + ws round trip',
+        rawFloor,
+        rawNote,
+      ),
+      latencyRow('  server only: 2026-07-28, raw client', rawModern, 'HTTP POST + ws round trip', rawFloor, rawNote),
+      cpuRow('  CPU: server only, 2025-era session', rawLegacy, rawFloorCpu),
+      cpuRow('  CPU: server only, 2026-07-28', rawModern, rawFloorCpu),
       toolsListRow(listed),
     ];
   } finally {
@@ -162,7 +184,11 @@ function toolsListRow(listed: { tools: { name: string }[] }): BenchRow {
 }
 
 /** A loopback HTTP server that echoes a POST body, and one POST of a tools/call-sized body to it. */
-async function plainPostServer(): Promise<{ roundTrip(): Promise<void>; close(): void }> {
+async function plainPostServer(): Promise<{
+  roundTrip(): Promise<void>;
+  rawRoundTrip(): Promise<void>;
+  close(): void;
+}> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -181,10 +207,83 @@ async function plainPostServer(): Promise<{ roundTrip(): Promise<void>; close():
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await res.text();
     },
+    rawRoundTrip: () => rawPost(url, {}, body).then(() => undefined),
     close() {
       server.closeAllConnections();
       server.close();
     },
+  };
+}
+
+const keepAlive = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+
+/** A POST over node:http with a kept-alive socket: the least a client can do. */
+function rawPost(url: string, headers: Record<string, string>, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve(text));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * tools/call of example_send_ping as bare HTTP requests, in each era: what the core costs without
+ * an SDK client's own work (its JSON-RPC bookkeeping, schema checks, fetch).
+ */
+async function rawMcpCalls(mcpUrl: string, token: string) {
+  const base = { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
+  const call = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'example_send_ping', arguments: {}, ...extra },
+    });
+  const sessionId = await new Promise<string>((resolve, reject) => {
+    const req = request(mcpUrl, { method: 'POST', headers: { ...base, 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      resolve(String(res.headers['mcp-session-id']));
+    });
+    req.on('error', reject);
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-raw', version: '1' } },
+      }),
+    );
+  });
+  const legacyHeaders = { ...base, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+  const legacyBody = call();
+  const modernHeaders = {
+    ...base,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'example_send_ping',
+  };
+  const modernBody = call({
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench-raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  });
+  const checked = (text: string) => {
+    if (!text.includes('roundTripMs')) throw new Error(`example_send_ping failed: ${text}`);
+  };
+  return {
+    legacy: () => rawPost(mcpUrl, legacyHeaders, legacyBody).then(checked),
+    modern: () => rawPost(mcpUrl, modernHeaders, modernBody).then(checked),
   };
 }
 

@@ -3,7 +3,9 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Agent, connect } from '../../../agent/connection.js';
+import { defineAgentPlugin } from '../../../agent/plugin.js';
 import { example } from '../../../plugins/example/agent/index.js';
+import { exampleProtocol } from '../../../plugins/example/protocol.js';
 import { defineTool } from '../../../shared/tool.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
@@ -152,6 +154,49 @@ describe.each<McpTransportKind>(['http', 'stdio'])('both protocol eras over %s g
       surface,
       version: '2.0.0',
     });
+  });
+});
+
+describe.each<McpTransportKind>(['http', 'stdio'])('a 2026-07-28 call cancelled over %s', (kind) => {
+  const defer = cleanupAfterEach();
+
+  it('stops the pending debuggee request and is recorded as cancelled', async () => {
+    const t = await startTestCore();
+    defer(() => t.stop());
+    let agentSignal: AbortSignal | undefined;
+    const slow = defineAgentPlugin(exampleProtocol, (ctx) => {
+      ctx.handle('echo', (_params, signal) => {
+        agentSignal = signal;
+        return new Promise<never>(() => {});
+      });
+    });
+    const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'com.test.slow', name: 'slow' }, plugins: [slow] });
+    defer(() => agent.disconnect());
+    await waitFor(() => agent.status.state === 'connected', 'the agent');
+    const modern = await connectModernClient(kind, {
+      mcpUrl: t.urls.mcpUrl,
+      dataDir: t.dataDir,
+      token: t.core.mcp.token(),
+    });
+    defer(modern.close);
+    const controller = new AbortController();
+    const pending = modern.client.callTool(
+      { name: 'example_echo', arguments: { text: 'never' } },
+      {
+        signal: controller.signal,
+        timeout: 60_000,
+      },
+    );
+    pending.catch(() => {});
+    const running = await waitFor(
+      () => t.core.history.list(1, { tool: 'example_echo', status: 'running' })[0],
+      'the call to start',
+    );
+    await waitFor(() => agentSignal, 'the debuggee to receive the request');
+    controller.abort('the test cancels');
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => t.core.history.get(running.id)!.status === 'cancelled', 'the call to be recorded as cancelled');
+    await waitFor(() => agentSignal!.aborted, 'the debuggee request to be cancelled');
   });
 });
 

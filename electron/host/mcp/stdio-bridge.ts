@@ -50,6 +50,12 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
   let protocolVersion: string | undefined;
   let replaying: ((message: JSONRPCMessage) => boolean) | undefined;
 
+  /**
+   * 2026-07-28 requests still being answered: over HTTP that era cancels a request by closing its
+   * stream, while a stdio client sends notifications/cancelled, so the bridge turns one into the other.
+   */
+  const inFlight = new Map<string | number, AbortController>();
+
   const connect = async (url: string): Promise<StreamableHTTPClientTransport> => {
     const token = readToken(options.dataDir);
     const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -59,6 +65,7 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
     });
     transport.onmessage = (message) => {
       if (replaying?.(message)) return;
+      if ('id' in message && !('method' in message) && message.id !== undefined) inFlight.delete(message.id);
       if (initialize && 'result' in message && message.id === initialize.id) {
         protocolVersion = (message.result as { protocolVersion?: string }).protocolVersion;
         if (protocolVersion) transport.setProtocolVersion(protocolVersion);
@@ -96,14 +103,32 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
     log(`reconnected to the inspector at ${url}`);
   };
 
+  const cancelled = (message: JSONRPCMessage): boolean => {
+    if (!('method' in message) || message.method !== 'notifications/cancelled') return false;
+    const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId;
+    const controller = requestId === undefined ? undefined : inFlight.get(requestId);
+    if (!controller) return false;
+    inFlight.delete(requestId as string | number);
+    controller.abort();
+    return true;
+  };
+
   const forward = async (message: JSONRPCMessage) => {
     if (isInitializeRequest(message)) initialize = message as JSONRPCRequest;
+    if (cancelled(message)) return;
+    let options: { requestSignal: AbortSignal } | undefined;
+    if (isJSONRPCRequest(message) && isModern(message)) {
+      const controller = new AbortController();
+      inFlight.set(message.id, controller);
+      options = { requestSignal: controller.signal };
+    }
     try {
-      await upstream.send(message);
+      await upstream.send(message, options);
     } catch (e) {
+      if (options?.requestSignal.aborted) return; // cancelled by the client, which expects no answer
       if (isInitializeRequest(message) || !inspectorWentAway(e) || !(initialize || isModern(message))) throw e;
       await reconnect();
-      await upstream.send(message);
+      await upstream.send(message, options);
     }
   };
 
