@@ -127,7 +127,11 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     expect(textOf(bad)).toMatch(/invalid regular expression/);
     expect((await call('network_get_mock_config')).structuredContent!.rules).toHaveLength(1);
 
-    const har = await call('network_export_har', {});
+    // The unmocked answer's events arrive in the app's next batch (within 10 ms).
+    const har = await waitFor(async () => {
+      const exported = await call('network_export_har', {});
+      return (exported.isError || exported.structuredContent!.log.entries.length >= 3) && exported;
+    }, 'three entries in the HAR');
     expect(har.isError ?? false, textOf(har)).toBe(false);
     expect(HarSchema.safeParse(har.structuredContent).success).toBe(true);
     expect(har.structuredContent!.log.entries.length).toBeGreaterThanOrEqual(3);
