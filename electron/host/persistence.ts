@@ -1,10 +1,10 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { appendFile, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { RecordStore } from '../../shared/records.js';
 import { SessionInfoSchema } from '../../shared/session.js';
-import { keepAside, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, safeName } from './data-dir.js';
+import { appendPrivate, keepAside, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, safeName } from './data-dir.js';
 
 /** What a session needs to be resumed after a restart: its info and its resume secret. */
 export const PersistedSessionSchema = z.object({ info: SessionInfoSchema, secret: z.string().min(16) });
@@ -19,8 +19,19 @@ export const PERSIST_INTERVAL_MS = 1000;
  * JSON Lines file per (session, plugin, store) of `[key, value]`. Changes are written as whole
  * files, beside and renamed over, at most once per interval and off the event loop.
  */
+/** What a dirty file needs written: lines to append, or its whole content (lines, or records rendered in slices). */
+type Rendered =
+  | { append: true; text: string }
+  | { append: false; text: string }
+  | { append: false; records: unknown[] };
+
+/** About this many characters are rendered and written per step, so that no step holds the loop long. */
+const SLICE_CHARS = 256 * 1024;
+
 export class SessionPersistence {
-  private readonly dirty = new Map<string, () => { text: string; append: boolean }>();
+  private readonly dirty = new Map<string, () => Rendered>();
+  /** Folders made by this run (a folder removed behind its back is made again when a write fails). */
+  private readonly made = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private io: Promise<void> = Promise.resolve();
   private closed = false;
@@ -74,18 +85,16 @@ export class SessionPersistence {
     const deleted = new Set<string>();
     let whole = false;
     let written = 0;
-    const render = () => {
+    const render = (): Rendered => {
       const s = store();
       let out = '';
       if (whole || written > 2 * s.bytes + 1024 * 1024) {
         whole = false;
         changed.clear();
         deleted.clear();
-        const lines: string[] = [];
-        for (const entry of s.entries()) lines.push(`${JSON.stringify(entry)}\n`);
-        out = lines.join('');
-        written = out.length;
-        return { text: out, append: false };
+        // Written in slices later: a record changed or removed meanwhile is appended after it again.
+        written = s.bytes;
+        return { records: [...s.entries()], append: false };
       }
       for (const key of deleted) out += `${JSON.stringify([key])}\n`;
       for (const key of changed) {
@@ -145,6 +154,7 @@ export class SessionPersistence {
     for (const file of this.dirty.keys())
       if (file.startsWith(join(this.dir, safeName(sessionId)))) this.dirty.delete(file);
     const dir = join(this.dir, safeName(sessionId));
+    this.made.delete(dir);
     this.io = this.io.then(() => rm(dir, { recursive: true, force: true }).catch(() => {}));
     this.sessionsChanged();
   }
@@ -172,7 +182,7 @@ export class SessionPersistence {
     this.markJournal(file, () => ({ text: render(), append: false }));
   }
 
-  private markJournal(file: string, render: () => { text: string; append: boolean }): void {
+  private markJournal(file: string, render: () => Rendered): void {
     if (this.closed) return;
     this.dirty.set(file, render);
     this.timer ??= setTimeout(() => {
@@ -188,29 +198,62 @@ export class SessionPersistence {
       this.dirty.clear();
       for (const [file, render] of work) {
         try {
-          const { text, append } = render();
-          if (!append) await writePrivate(file, text);
-          else if (text) {
-            await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-            await appendFile(file, text, { mode: PRIVATE_FILE_MODE });
-          }
+          const rendered = render();
+          if (!rendered.append) await this.writeWhole(file, 'text' in rendered ? [rendered.text] : rendered.records);
+          else if (rendered.text) await this.append(file, rendered.text);
         } catch (e) {
           console.error(`[porthole] sessions: could not write ${file}: ${(e as Error).message}`);
         }
       }
     });
   }
-}
 
-async function writePrivate(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    await writeFile(temp, text, { mode: PRIVATE_FILE_MODE });
-    await chmod(temp, PRIVATE_FILE_MODE);
-    await rename(temp, file);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e;
+  private async folder(file: string): Promise<void> {
+    const dir = dirname(file);
+    if (this.made.has(dir)) return;
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    this.made.add(dir);
+  }
+
+  private async append(file: string, text: string): Promise<void> {
+    await this.folder(file);
+    try {
+      await appendPrivate(file, text);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      this.made.delete(dirname(file));
+      await this.folder(file);
+      await appendPrivate(file, text);
+    }
+  }
+
+  /**
+   * Replaces a file, written beside and renamed over it: text parts as they are, records as JSON
+   * lines rendered a slice at a time (a store can hold hundreds of MB).
+   */
+  private async writeWhole(file: string, parts: readonly unknown[]): Promise<void> {
+    this.made.delete(dirname(file));
+    await this.folder(file);
+    const temp = `${file}.${process.pid}.tmp`;
+    try {
+      const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
+      try {
+        let slice = '';
+        for (const part of parts) {
+          slice += typeof part === 'string' ? part : `${JSON.stringify(part)}\n`;
+          if (slice.length < SLICE_CHARS) continue;
+          await handle.write(slice);
+          slice = '';
+        }
+        if (slice) await handle.write(slice);
+      } finally {
+        await handle.close();
+      }
+      await chmod(temp, PRIVATE_FILE_MODE);
+      await rename(temp, file);
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
+    }
   }
 }

@@ -13,7 +13,7 @@ import type { CallSurface } from '../../../shared/tool.js';
 import { mirrorText, type ToolResult } from '../../../shared/tool-result.js';
 import { keepAside } from '../data-dir.js';
 import type { EventBus } from '../event-bus.js';
-import { HistoryFile, type HistoryLine } from './history-file.js';
+import { HistoryFile } from './history-file.js';
 import { ImageStore } from './image-store.js';
 
 export interface CallStart {
@@ -66,6 +66,17 @@ function cut(text: string | undefined, max: number): string | undefined;
 function cut(text: string | undefined, max: number): string | undefined {
   if (text === undefined || text.length <= max) return text;
   return `${text.slice(0, max)}… (${text.length - max} more characters not kept in the history)`;
+}
+
+/** Secrets are base64url, so they can be replaced in JSON text without breaking it. */
+function redactText(json: string, secrets: readonly string[]): string {
+  return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), json);
+}
+
+/** An object's JSON with one more member at its end (`objectJson` is the JSON of a plain object). */
+function withMember(objectJson: string, key: string, valueJson: string): string {
+  const member = `${JSON.stringify(key)}:${valueJson}`;
+  return objectJson === '{}' ? `{${member}}` : `${objectJson.slice(0, -1)},${member}}`;
 }
 
 /** How a call can end. */
@@ -166,11 +177,19 @@ export class CallHistory {
       startedAt: Date.now(),
       status: 'running',
     };
-    const args = this.redact(this.keepable(call.args));
+    const secrets = this.activeSecrets();
+    const kept = this.keepable(call.args);
+    let args = kept.value;
+    let argsJson = kept.json;
+    if (secrets.some((secret) => argsJson.includes(secret))) {
+      argsJson = redactText(argsJson, secrets);
+      args = JSON.parse(argsJson);
+    }
     const entry: Entry = { summary, args, lines: '' };
     this.entries.set(summary.id, entry);
     const { status: _status, ...started } = summary;
-    this.write(entry, { kind: 'started', call: { ...started, args } });
+    // The line is `{kind, call: {...started, args}}`, with the arguments' JSON made once above.
+    this.writeLine(entry, `{"kind":"started","call":${withMember(JSON.stringify(started), 'args', argsJson)}}\n`);
     this.trim();
     this.bus.emit('call:started', { call: summary });
     return summary;
@@ -186,19 +205,22 @@ export class CallHistory {
     const error =
       outcome.status === 'succeeded' ? undefined : this.redact(cut(outcome.result.textContent, MAX_ERROR_CHARS));
     let result: StoredResult;
+    let resultJson: string;
     try {
-      result = this.redact(this.store(outcome.result));
+      ({ result, json: resultJson } = this.store(outcome.result));
     } catch (e) {
       console.error('[porthole] call history: could not store a result:', e);
       result = {
         content: [{ type: 'text', text: `(the result could not be stored: ${(e as Error).message})` }],
         isError: outcome.result.isError,
       };
+      resultJson = JSON.stringify(result);
     }
     const { decision } = outcome;
     entry.summary = { ...entry.summary, status: outcome.status, durationMs, error, ...(decision && { decision }) };
     entry.result = result;
-    this.write(entry, { kind: 'finished', id, durationMs, status: outcome.status, error, decision, result });
+    const head = JSON.stringify({ kind: 'finished', id, durationMs, status: outcome.status, error, decision });
+    this.writeLine(entry, `${withMember(head, 'result', resultJson)}\n`);
     this.trim();
     this.bus.emit('call:finished', { call: entry.summary });
     return entry.summary;
@@ -294,32 +316,57 @@ export class CallHistory {
     return this.file.path;
   }
 
-  /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
-  private redact<T>(value: T): T {
-    const secrets = this.secrets().filter((s): s is string => !!s && s.length >= 8);
-    if (secrets.length === 0 || value === undefined) return value;
-    // Secrets are base64url, so they can be replaced in the JSON text without breaking it.
-    const json = JSON.stringify(value);
-    if (json === undefined || !secrets.some((secret) => json.includes(secret))) return value;
-    return JSON.parse(secrets.reduce((t, secret) => t.split(secret).join(REDACTED), json)) as T;
+  private activeSecrets(): string[] {
+    return this.secrets().filter((s): s is string => !!s && s.length >= 8);
   }
 
-  /** Arguments as kept: in full unless their JSON is very long (a whole HAR file, say). */
-  private keepable(args: unknown): unknown {
+  /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
+  private redact<T>(value: T): T {
+    const secrets = this.activeSecrets();
+    if (secrets.length === 0 || value === undefined) return value;
+    const json = JSON.stringify(value);
+    if (json === undefined || !secrets.some((secret) => json.includes(secret))) return value;
+    return JSON.parse(redactText(json, secrets)) as T;
+  }
+
+  /** Arguments as kept, with their JSON: in full unless it is very long (a whole HAR file, say). */
+  private keepable(args: unknown): { value: unknown; json: string } {
     let json: string;
     try {
       json = JSON.stringify(args) ?? 'null';
     } catch (e) {
-      return { '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` };
+      const value = { '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` };
+      return { value, json: JSON.stringify(value) };
     }
-    if (json.length <= this.maxArgsChars) return args;
-    return {
+    if (json.length <= this.maxArgsChars) return { value: args, json };
+    const value = {
       '(not kept)': `the arguments were ${json.length} characters of JSON; the history keeps the first ${this.maxArgsChars}`,
       preview: json.slice(0, this.maxArgsChars),
     };
+    return { value, json: JSON.stringify(value) };
   }
 
-  private store(result: ToolResult): StoredResult {
+  /**
+   * A result as kept, secrets replaced, with its JSON: the structured payload's JSON is the text
+   * mirror the caller got (made once), not made again.
+   */
+  private store(result: ToolResult): { result: StoredResult; json: string } {
+    const stored = this.storable(result);
+    const structuredJson =
+      stored.structuredContent === undefined
+        ? undefined
+        : stored.structuredContent === result.structuredContent
+          ? mirrorText(stored.structuredContent)
+          : JSON.stringify(stored.structuredContent);
+    const contentJson = JSON.stringify(stored.content);
+    let json = `{"content":${contentJson}${structuredJson === undefined ? '' : `,"structuredContent":${structuredJson}`},"isError":${stored.isError}}`;
+    const secrets = this.activeSecrets();
+    if (!secrets.some((secret) => json.includes(secret))) return { result: stored, json };
+    json = redactText(json, secrets);
+    return { result: JSON.parse(json) as StoredResult, json };
+  }
+
+  private storable(result: ToolResult): StoredResult {
     const mirror = result.structuredContent ? mirrorText(result.structuredContent) : undefined;
     const structuredCut = mirror !== undefined && mirror.length > this.maxStructuredChars;
     const structuredContent = structuredCut
@@ -359,14 +406,7 @@ export class CallHistory {
     };
   }
 
-  private write(entry: Entry, line: HistoryLine): void {
-    let json: string;
-    try {
-      json = `${JSON.stringify(line)}\n`;
-    } catch (e) {
-      console.error('[porthole] call history: could not write a record:', e);
-      return;
-    }
+  private writeLine(entry: Entry, json: string): void {
     this.bytesKept += json.length;
     entry.lines += json;
     this.pending.push(json);
@@ -431,41 +471,46 @@ export class CallHistory {
   }
 
   /** The kept calls' lines (already serialized) and the images they refer to. */
-  private snapshot(): { text: string; lines: number; refs: Set<string> } {
+  private snapshot(): { parts: string[]; bytes: number; lines: number; refs: Set<string> } {
     const refs = new Set<string>();
     const parts: string[] = [];
     let lines = 0;
+    let bytes = 0;
     for (const entry of this.entries.values()) {
       parts.push(entry.lines);
+      bytes += entry.lines.length;
       lines += entry.summary.status === 'running' || !entry.result ? 1 : 2;
       for (const block of entry.result?.content ?? []) if (block.type === 'image') refs.add(block.ref);
     }
     // Everything pending is in the snapshot: appending it after the rewrite would repeat it.
     this.pending = [];
     this.compactWanted = false;
-    return { text: parts.join(''), lines, refs };
+    return { parts, bytes, lines, refs };
   }
 
   /** At start, before any call: rewrites the file with the kept calls only. */
   private compactNow(): void {
-    const { text, lines, refs } = this.snapshot();
+    const { parts, bytes, lines, refs } = this.snapshot();
     try {
-      this.file.rewrite(text);
+      this.file.rewrite(parts.join(''));
       this.linesInFile = lines;
-      this.bytesInFile = text.length;
+      this.bytesInFile = bytes;
       this.images.retainOnly(refs);
     } catch (e) {
       console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
     }
   }
 
-  /** Rewrites the file with the kept calls only, off the loop (write beside, rename), and deletes unreferenced images. */
+  /**
+   * Rewrites the file with the kept calls only (write beside, rename), in slices so the loop never
+   * waits on it, and deletes unreferenced images.
+   */
   private async compactAsync(): Promise<void> {
-    const { text, lines, refs } = this.snapshot();
+    const { parts, bytes, lines, refs } = this.snapshot();
     try {
-      await this.file.rewriteAsync(text);
+      await this.file.rewriteAsync(parts);
       this.linesInFile = lines + this.pending.length;
-      this.bytesInFile = text.length + this.pending.reduce((n, l) => n + l.length, 0);
+      this.bytesInFile = bytes + this.pending.reduce((n, l) => n + l.length, 0);
       this.images.retainOnly(refs);
     } catch (e) {
       console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
