@@ -38,6 +38,8 @@ export interface RecordStore<T> {
   remeasure(key: string): void;
   /** Removes a record (not counted as dropped). */
   delete(key: string): boolean;
+  /** Removes a record to stay within a bound of the owner's own: counted as dropped, and onDrop is told. */
+  drop(key: string): boolean;
   /** Oldest first. */
   values(): IterableIterator<T>;
   /** Keys and values, oldest first. */
@@ -220,6 +222,15 @@ class StoreImpl<T> implements RecordStore<T> {
     const entry = this.byKey.get(key);
     if (!entry) return false;
     this.unlink(entry);
+    return true;
+  }
+
+  drop(key: string): boolean {
+    const entry = this.byKey.get(key);
+    if (!entry) return false;
+    const drops = new Map<StoreImpl<unknown>, Entry<unknown>[]>();
+    this.evict(entry as Entry<unknown>, drops);
+    this.notify(drops.get(this as StoreImpl<unknown>) ?? []);
     return true;
   }
 

@@ -1,65 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
 import { network } from '../../plugins/network/agent/index.js';
 import { httpServer } from '../../plugins/network/host/testing.js';
-import { connectMcpClient } from './mcp/mcp-testing.js';
+import { freePort, servedInspector } from './serve-testing.js';
 import { cleanupAfterEach } from './test-cleanup.js';
 import { waitFor } from './testing.js';
 
 // Defect 9 of issue 9: after a restart — clean or kill -9 — apps resume their sessions and the traffic is still there.
 
-const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 describe('durable sessions', () => {
   const defer = cleanupAfterEach();
-
-  async function inspector(dataDir: string, port: number) {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        BIN,
-        'serve',
-        '--data-dir',
-        dataDir,
-        '--debuggee-port',
-        String(port),
-        '--control-port',
-        '0',
-        '--mcp-auth',
-        'none',
-        '--no-open',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } },
-    );
-    let out = '';
-    child.stdout?.on('data', (d) => (out += d));
-    child.stderr?.on('data', (d) => (out += d));
-    const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    defer(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exit;
-    });
-    await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 15_000);
-    const mcpUrl = /MCP endpoint: +(\S+)/.exec(out)![1]!;
-    const mcp = await connectMcpClient('http', { mcpUrl, dataDir });
-    defer(() => mcp.close().catch(() => {}));
-    const call = async (name: string, args: Record<string, unknown> = {}) =>
-      (await mcp.client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
-    return { child, exit, call, output: () => out };
-  }
+  const inspector = (dataDir: string, port: number) => servedInspector({ dataDir, port }, defer);
 
   it('resumes the sessions and shows the traffic from before, after a kill -9 and after a clean stop', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-durable-'));

@@ -2,14 +2,20 @@ import { readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { RecordStore } from '../../shared/records.js';
+import type { Dropped, RecordStore } from '../../shared/records.js';
 import { SessionInfoSchema } from '../../shared/session.js';
 import { appendPrivate, keepAside, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, safeName } from './data-dir.js';
 
 /** What a session needs to be resumed after a restart: its info and its resume secret. */
 export const PersistedSessionSchema = z.object({ info: SessionInfoSchema, secret: z.string().min(16) });
 export type PersistedSession = z.infer<typeof PersistedSessionSchema>;
-const SessionsFileSchema = z.object({ version: z.literal(1), sessions: z.array(z.unknown()) });
+const DroppedSchema = z.object({ count: z.number().int().min(0), bytes: z.number().min(0) });
+const SessionsFileSchema = z.object({
+  version: z.literal(1),
+  sessions: z.array(z.unknown()),
+  /** What the global budget had dropped, over every run. */
+  dropped: DroppedSchema.optional(),
+});
 
 /** How often changed data is written (a kill loses at most this much). */
 export const PERSIST_INTERVAL_MS = 1000;
@@ -36,9 +42,14 @@ export class SessionPersistence {
   private io: Promise<void> = Promise.resolve();
   private closed = false;
 
+  /** The global budget's dropped count as last written into sessions.json. */
+  private droppedWritten = '';
+
   constructor(
     readonly dir: string,
     private readonly sessions: () => PersistedSession[],
+    /** What the global budget dropped in all (saved with the sessions, given back by loadSessions). */
+    private readonly dropped: () => Dropped = () => ({ count: 0, bytes: 0 }),
   ) {}
 
   get sessionsFile(): string {
@@ -49,13 +60,17 @@ export class SessionPersistence {
     return join(this.dir, safeName(sessionId), `${safeName(plugin)}--${safeName(name)}.jsonl`);
   }
 
-  /** The sessions saved by the last run; an unreadable file is moved aside and reported. */
-  loadSessions(): PersistedSession[] {
+  /**
+   * The sessions saved by the last run, and what the global budget had dropped in all; an
+   * unreadable file is moved aside and reported.
+   */
+  loadSessions(): { sessions: PersistedSession[]; dropped: Dropped } {
     let text: string;
+    const none = { count: 0, bytes: 0 };
     try {
       text = readFileSync(this.sessionsFile, 'utf8');
     } catch {
-      return [];
+      return { sessions: [], dropped: none };
     }
     try {
       const file = SessionsFileSchema.parse(JSON.parse(text));
@@ -66,25 +81,33 @@ export class SessionPersistence {
       }
       if (out.length < file.sessions.length)
         console.error(`[porthole] sessions: skipped ${file.sessions.length - out.length} unreadable session(s)`);
-      return out;
+      return { sessions: out, dropped: file.dropped ?? none };
     } catch (e) {
       const aside = keepAside(this.sessionsFile, 'corrupt');
       console.error(
         `[porthole] sessions: ${this.sessionsFile} could not be read (${(e as Error).message.split('\n')[0]}); starting without earlier sessions${aside ? `, the file is kept as ${aside}` : ''}`,
       );
-      return [];
+      return { sessions: [], dropped: none };
     }
   }
 
   /**
-   * A store's journal: changed records are appended as `[key, value]`, removed ones as `[key]`,
-   * once per interval; the file is rewritten whole once it holds far more than the store.
+   * A store's journal: changed records are appended as `[key, value]`, removed ones as `[key]`, and
+   * how many the store dropped so far as `{"dropped":{count,bytes}}`, once per interval; the file is
+   * rewritten whole once it holds far more than the store.
    */
   journal<T>(file: string, store: () => RecordStore<T>) {
     const changed = new Set<string>();
     const deleted = new Set<string>();
     let whole = false;
     let written = 0;
+    let droppedWritten = '';
+    const droppedLine = (s: RecordStore<T>) => {
+      const line = `${JSON.stringify({ dropped: { count: s.dropped.count, bytes: s.dropped.bytes } })}\n`;
+      if (line === droppedWritten || s.dropped.count === 0) return '';
+      droppedWritten = line;
+      return line;
+    };
     const render = (): Rendered => {
       const s = store();
       let out = '';
@@ -94,8 +117,10 @@ export class SessionPersistence {
         deleted.clear();
         // Written in slices later: a record changed or removed meanwhile is appended after it again.
         written = s.bytes;
-        return { records: [...s.entries()], append: false };
+        droppedWritten = '';
+        return { records: [droppedLine(s), ...s.entries()], append: false };
       }
+      out += droppedLine(s);
       for (const key of deleted) out += `${JSON.stringify([key])}\n`;
       for (const key of changed) {
         const value = s.get(key);
@@ -124,18 +149,29 @@ export class SessionPersistence {
     };
   }
 
-  /** Fills a store with what was saved for it; damaged lines are skipped. */
-  loadStore<T>(file: string, store: RecordStore<T>): void {
+  /**
+   * Fills a store with what was saved for it and adds what it had dropped to its count; damaged
+   * lines are skipped. Answers whether the store dropped records while it was filled (the budget
+   * is smaller now): then the file no longer says what the store holds.
+   */
+  loadStore<T>(file: string, store: RecordStore<T>): { droppedNow: boolean } {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
-      return;
+      return { droppedNow: false };
     }
+    const before = store.dropped.count;
+    let saved: Dropped | undefined;
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
-        const record = JSON.parse(line) as [string, T] | [string];
+        const record = JSON.parse(line) as [string, T] | [string] | { dropped?: unknown };
+        if (!Array.isArray(record)) {
+          const dropped = DroppedSchema.safeParse(record.dropped);
+          if (dropped.success) saved = dropped.data;
+          continue;
+        }
         if (typeof record[0] !== 'string') continue;
         if (record.length === 1) store.delete(record[0]);
         else store.set(record[0], record[1] as T);
@@ -143,10 +179,20 @@ export class SessionPersistence {
         // a line cut short by a kill
       }
     }
+    const droppedNow = store.dropped.count > before;
+    if (saved) {
+      store.dropped.count += saved.count;
+      store.dropped.bytes += saved.bytes;
+    }
+    return { droppedNow };
   }
 
   sessionsChanged(): void {
-    this.mark(this.sessionsFile, () => `${JSON.stringify({ version: 1, sessions: this.sessions() })}\n`);
+    this.mark(this.sessionsFile, () => {
+      const { count, bytes } = this.dropped();
+      this.droppedWritten = `${count}/${bytes}`;
+      return `${JSON.stringify({ version: 1, sessions: this.sessions(), dropped: { count, bytes } })}\n`;
+    });
   }
 
   /** Forgets a session's files (it was removed). */
@@ -194,6 +240,9 @@ export class SessionPersistence {
 
   private queueWrite(): void {
     this.io = this.io.then(async () => {
+      // Records were dropped since sessions.json was written: it carries the global count.
+      const { count, bytes } = this.dropped();
+      if (`${count}/${bytes}` !== this.droppedWritten && !this.closed) this.sessionsChanged();
       const work = [...this.dirty];
       this.dirty.clear();
       for (const [file, render] of work) {

@@ -174,7 +174,9 @@ export function createHostTools(deps: HostToolDeps) {
           usedBytes: z.number().describe('Estimated bytes held by logs, traffic and inactive sessions.'),
           dropped: z
             .object({ count: z.number().int(), bytes: z.number() })
-            .describe('Records dropped as the oldest to stay within the budgets since the start.'),
+            .describe(
+              'Records dropped as the oldest to stay within the budgets, over every run (kept with the sessions).',
+            ),
         })
         .optional(),
       mcpClients: z.array(
