@@ -2,7 +2,9 @@
 // inspector (a child process) for a bounded time, loopback only. Reports calls answered and failed,
 // tools/call p50/p95, the inspector's event-loop delay p99 and its RSS over time.
 // Env: LOAD_SECONDS (60), LOAD_AGENTS (200), LOAD_CLIENTS (20), LOAD_BUDGET_MIB (128), LOAD_BODY_BYTES (4096),
-// LOAD_RPS_PER_AGENT (5), LOAD_PROFILE (a folder: CPU profile of the inspector).
+// LOAD_RPS_PER_AGENT (5), LOAD_PROFILE (a folder: CPU profile of the inspector), LOAD_NODE_FLAGS (for the
+// inspector's node), LOAD_HISTORY_RECORDS (the call history's size). An idle process beside the inspector
+// measures the machine's own event-loop delay floor in the same run (other processes, the bench itself).
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -53,6 +55,16 @@ const ready = new Promise<{ urls: { debuggeeUrl: string; mcpUrl: string }; dataD
   });
 });
 const { urls, dataDir } = await ready;
+const idle = fork(join(import.meta.dirname, 'load', 'idle.ts'), [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+await new Promise((r) => idle.once('message', r));
+const floor = new Promise<{ p99Ms: number; p999Ms: number; maxMs: number }>((resolve) =>
+  idle.on('message', (m: { type: string }) => {
+    if (m.type === 'floor') resolve(m as never);
+  }),
+);
 
 // ─── agents: raw link frames, as an app's network plugin sends them ───────────
 const body = 'x'.repeat(bodyBytes);
@@ -99,6 +111,7 @@ const agents = await Promise.all(
 );
 const deadline = Date.now() + seconds * 1000;
 child.send({ type: 'measure' });
+idle.send({ type: 'measure' });
 let n = 0;
 // Each app on its own timer, spread over the interval, as independent apps would be.
 const timers = agents.map((ws, i) => {
@@ -180,6 +193,9 @@ await Promise.all([
   ...Array.from({ length: clientCount }, (_, i) => client(i)),
   new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
 ]);
+idle.send({ type: 'report' });
+const idleDelay = await floor;
+idle.disconnect();
 for (const stop of timers) stop();
 for (const ws of agents) ws.close();
 
@@ -215,6 +231,9 @@ const gcSum = samples.reduce(
 );
 console.log(
   `gc pauses (inspector): ${gcSum.majors} major, ${gcSum.majorMs.toFixed(0)} ms in all, longest ${gcSum.majorMaxMs.toFixed(1)} ms; minor ${gcSum.minorMs.toFixed(0)} ms in all, longest ${gcSum.minorMaxMs.toFixed(1)} ms`,
+);
+console.log(
+  `event-loop delay (an idle process beside it, the machine's floor): p99 ${idleDelay.p99Ms.toFixed(1)} ms, p99.9 ${idleDelay.p999Ms.toFixed(1)} ms, max ${idleDelay.maxMs.toFixed(1)} ms`,
 );
 const cpuMs = samples.reduce((a, s) => a + s.cpuMs, 0);
 console.log(
