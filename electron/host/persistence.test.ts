@@ -9,10 +9,11 @@ import { cleanupAfterEach } from './test-cleanup.js';
 describe('SessionPersistence journals', () => {
   const defer = cleanupAfterEach();
 
-  function setup() {
+  function setup(reopenJournalsMs?: number) {
     const dir = mkdtempSync(join(tmpdir(), 'porthole-persist-'));
     defer(() => rmSync(dir, { recursive: true, force: true }));
-    const persistence = new SessionPersistence(dir, () => []);
+    const persistence = new SessionPersistence(dir, () => [], undefined, reopenJournalsMs);
+    defer(() => persistence.close());
     const store = new MemoryBudget().open<{ n: number; text: string }>('records');
     const file = persistence.storeFile('s1', 'network', 'transactions');
     return { persistence, store, file, journal: persistence.journal(file, () => store) };
@@ -44,8 +45,8 @@ describe('SessionPersistence journals', () => {
       expect(() => JSON.parse(line)).not.toThrow();
   });
 
-  it('appends again after the session folder was removed behind its back', async () => {
-    const { persistence, store, file, journal } = setup();
+  it('appends again after the session folder was removed behind its back (once its journals are reopened)', async () => {
+    const { persistence, store, file, journal } = setup(0);
     store.set('a', { n: 1, text: 'one' });
     journal.changed('a');
     await persistence.flush();

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { close as closeFd, open as openFd, readFileSync, rmSync, write as writeFd } from 'node:fs';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -31,6 +31,26 @@ type Rendered =
   | { append: false; text: string }
   | { append: false; records: unknown[] };
 
+/** Journals kept open at most (a descriptor each), well below any process's limit. */
+const MAX_OPEN_JOURNALS = 256;
+
+function openForAppend(file: string): Promise<number> {
+  return new Promise((resolve, reject) =>
+    openFd(file, 'a', PRIVATE_FILE_MODE, (e, fd) => (e ? reject(e) : resolve(fd))),
+  );
+}
+
+/** Writes all of `text` at the descriptor's end (appends are atomic per write; a short write goes on). */
+async function writeAll(fd: number, text: string): Promise<void> {
+  const buffer = Buffer.from(text);
+  let offset = 0;
+  while (offset < buffer.length) {
+    offset += await new Promise<number>((resolve, reject) =>
+      writeFd(fd, buffer, offset, buffer.length - offset, null, (e, n) => (e ? reject(e) : resolve(n))),
+    );
+  }
+}
+
 /** About this many characters are rendered and written per step, so that no step holds the loop long. */
 const SLICE_CHARS = 256 * 1024;
 
@@ -38,6 +58,9 @@ export class SessionPersistence {
   private readonly dirty = new Map<string, () => Rendered>();
   /** Folders made by this run (a folder removed behind its back is made again when a write fails). */
   private readonly made = new Set<string>();
+  /** Journals kept open for appending, by file. */
+  private readonly fds = new Map<string, number>();
+  private journalsOpenedAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private io: Promise<void> = Promise.resolve();
   private closed = false;
@@ -50,6 +73,8 @@ export class SessionPersistence {
     private readonly sessions: () => PersistedSession[],
     /** What the global budget dropped in all (saved with the sessions, given back by loadSessions). */
     private readonly dropped: () => Dropped = () => ({ count: 0, bytes: 0 }),
+    /** Open journals are closed this often, so a folder removed behind the inspector's back is made again. */
+    private readonly reopenJournalsMs = 30_000,
   ) {}
 
   get sessionsFile(): string {
@@ -201,7 +226,10 @@ export class SessionPersistence {
       if (file.startsWith(join(this.dir, safeName(sessionId)))) this.dirty.delete(file);
     const dir = join(this.dir, safeName(sessionId));
     this.made.delete(dir);
-    this.io = this.io.then(() => rm(dir, { recursive: true, force: true }).catch(() => {}));
+    this.io = this.io.then(() => {
+      this.closeJournals(dir);
+      return rm(dir, { recursive: true, force: true }).catch(() => {});
+    });
     this.sessionsChanged();
   }
 
@@ -217,6 +245,7 @@ export class SessionPersistence {
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
+    this.closeJournals();
   }
 
   /** Drops everything saved (tests, `--fresh`). */
@@ -240,6 +269,11 @@ export class SessionPersistence {
 
   private queueWrite(): void {
     this.io = this.io.then(async () => {
+      if (Date.now() - this.journalsOpenedAt >= this.reopenJournalsMs) {
+        this.closeJournals();
+        this.journalsOpenedAt = Date.now();
+        this.made.clear();
+      }
       // Records were dropped since sessions.json was written: it carries the global count.
       const { count, bytes } = this.dropped();
       if (`${count}/${bytes}` !== this.droppedWritten && !this.closed) this.sessionsChanged();
@@ -264,8 +298,26 @@ export class SessionPersistence {
     this.made.add(dir);
   }
 
+  /**
+   * Appends to a journal through a descriptor kept open (an open and a close per append and per
+   * second cost the loop more than the write), for the first MAX_OPEN_JOURNALS journals; others
+   * open, append and close.
+   */
   private async append(file: string, text: string): Promise<void> {
     await this.folder(file);
+    let fd = this.fds.get(file);
+    if (fd === undefined && this.fds.size < MAX_OPEN_JOURNALS) {
+      fd = await openForAppend(file).catch(() => undefined);
+      if (fd !== undefined) this.fds.set(file, fd);
+    }
+    if (fd !== undefined) {
+      try {
+        await writeAll(fd, text);
+        return;
+      } catch {
+        this.closeJournal(file);
+      }
+    }
     try {
       await appendPrivate(file, text);
     } catch (e) {
@@ -276,11 +328,24 @@ export class SessionPersistence {
     }
   }
 
+  private closeJournal(file: string): void {
+    const fd = this.fds.get(file);
+    if (fd === undefined) return;
+    this.fds.delete(file);
+    closeFd(fd, () => {});
+  }
+
+  private closeJournals(under?: string): void {
+    for (const file of [...this.fds.keys()]) if (!under || file.startsWith(under)) this.closeJournal(file);
+  }
+
   /**
    * Replaces a file, written beside and renamed over it: text parts as they are, records as JSON
    * lines rendered a slice at a time (a store can hold hundreds of MB).
    */
   private async writeWhole(file: string, parts: readonly unknown[]): Promise<void> {
+    // An open descriptor would go on writing to the file this one replaces.
+    this.closeJournal(file);
     this.made.delete(dirname(file));
     await this.folder(file);
     const temp = `${file}.${process.pid}.tmp`;
