@@ -49,12 +49,15 @@ export interface HistoryFilter {
   surface?: CallSurface;
 }
 
+/**
+ * A kept call: its summary and its lines as written (arguments and result as JSON, read back when
+ * asked for: holding them as objects made every call's answer live on in the heap for the GC to
+ * copy and scan), and the images its result refers to.
+ */
 interface Entry {
   summary: CallSummary;
-  args: unknown;
-  result?: StoredResult;
-  /** The entry's lines as written, kept so a rewrite only joins strings. */
   lines: string;
+  images?: string[];
 }
 
 /** Longest tool name, session id, plugin and client field kept; error texts get their own bound. */
@@ -77,6 +80,28 @@ function redactText(json: string, secrets: readonly string[]): string {
 function withMember(objectJson: string, key: string, valueJson: string): string {
   const member = `${JSON.stringify(key)}:${valueJson}`;
   return objectJson === '{}' ? `{${member}}` : `${objectJson.slice(0, -1)},${member}}`;
+}
+
+/** A call's lines: `started` with its arguments, and `finished` with its result once it ended. */
+function serialized(summary: CallSummary, args: unknown, result: StoredResult | undefined): string {
+  const { status, durationMs, error, decision, ...started } = summary;
+  let lines = `${JSON.stringify({ kind: 'started', call: { ...started, args } })}\n`;
+  if (status !== 'running' && result)
+    lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, decision, result })}\n`;
+  return lines;
+}
+
+/** A kept call's arguments and result, read back from its lines. */
+function readBack(entry: Entry): { args: unknown; result?: StoredResult } {
+  const [started, finished] = entry.lines.split('\n');
+  const args = started ? (JSON.parse(started) as { call: { args?: unknown } }).call.args : undefined;
+  const result = finished ? (JSON.parse(finished) as { result: StoredResult }).result : undefined;
+  return { args, result };
+}
+
+function imagesOf(result: StoredResult | undefined): string[] | undefined {
+  const refs = result?.content.flatMap((block) => (block.type === 'image' ? [block.ref] : []));
+  return refs?.length ? refs : undefined;
 }
 
 /** How a call can end. */
@@ -128,27 +153,33 @@ export class CallHistory {
   load(): void {
     const { lines, damaged } = this.file.read();
     this.entries.clear();
+    this.bytesKept = 0;
+    const loaded = new Map<string, { summary: CallSummary; args: unknown; result?: StoredResult }>();
     for (const line of lines) {
       if (line.kind === 'started') {
         const { args, ...call } = line.call;
-        this.forget(call.id);
-        this.entries.set(call.id, { summary: { ...call, status: 'running' }, args, lines: '' });
+        loaded.delete(call.id);
+        loaded.set(call.id, { summary: { ...call, status: 'running' }, args });
       } else {
-        const entry = this.entries.get(line.id);
-        if (!entry) continue;
-        entry.summary = { ...entry.summary, status: line.status, durationMs: line.durationMs, error: line.error };
-        if (line.decision) entry.summary.decision = line.decision;
-        entry.result = line.result;
+        const call = loaded.get(line.id);
+        if (!call) continue;
+        call.summary = { ...call.summary, status: line.status, durationMs: line.durationMs, error: line.error };
+        if (line.decision) call.summary.decision = line.decision;
+        call.result = line.result;
       }
     }
-    for (const entry of this.entries.values()) this.serialize(entry);
     let interrupted = 0;
-    for (const entry of this.entries.values()) {
-      if (entry.summary.status !== 'running') continue;
-      entry.summary = { ...entry.summary, status: 'failed', error: INTERRUPTED };
-      entry.result = { content: [{ type: 'text', text: INTERRUPTED }], isError: true };
-      this.serialize(entry);
-      interrupted++;
+    for (const call of loaded.values()) {
+      if (call.summary.status === 'running') {
+        call.summary = { ...call.summary, status: 'failed', error: INTERRUPTED };
+        call.result = { content: [{ type: 'text', text: INTERRUPTED }], isError: true };
+        interrupted++;
+      }
+      const entry: Entry = { summary: call.summary, lines: serialized(call.summary, call.args, call.result) };
+      const images = imagesOf(call.result);
+      if (images) entry.images = images;
+      this.entries.set(call.summary.id, entry);
+      this.bytesKept += entry.lines.length;
     }
     this.trim();
     this.linesInFile = lines.length;
@@ -178,14 +209,9 @@ export class CallHistory {
       status: 'running',
     };
     const secrets = this.activeSecrets();
-    const kept = this.keepable(call.args);
-    let args = kept.value;
-    let argsJson = kept.json;
-    if (secrets.some((secret) => argsJson.includes(secret))) {
-      argsJson = redactText(argsJson, secrets);
-      args = JSON.parse(argsJson);
-    }
-    const entry: Entry = { summary, args, lines: '' };
+    let argsJson = this.keepable(call.args);
+    if (secrets.some((secret) => argsJson.includes(secret))) argsJson = redactText(argsJson, secrets);
+    const entry: Entry = { summary, lines: '' };
     this.entries.set(summary.id, entry);
     const { status: _status, ...started } = summary;
     // The line is `{kind, call: {...started, args}}`, with the arguments' JSON made once above.
@@ -218,7 +244,8 @@ export class CallHistory {
     }
     const { decision } = outcome;
     entry.summary = { ...entry.summary, status: outcome.status, durationMs, error, ...(decision && { decision }) };
-    entry.result = result;
+    const images = imagesOf(result);
+    if (images) entry.images = images;
     const head = JSON.stringify({ kind: 'finished', id, durationMs, status: outcome.status, error, decision });
     this.writeLine(entry, `${withMember(head, 'result', resultJson)}\n`);
     this.trim();
@@ -256,12 +283,14 @@ export class CallHistory {
   get(id: string): CallDetail | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    return { ...entry.summary, args: entry.args, result: entry.result && this.resolve(entry.result) };
+    const { args, result } = readBack(entry);
+    return { ...entry.summary, args, result: result && this.resolve(result) };
   }
 
   /** The stored form of a call's result: images by reference, a mirrored JSON payload once. */
   stored(id: string): StoredResult | undefined {
-    return this.entries.get(id)?.result;
+    const entry = this.entries.get(id);
+    return entry && readBack(entry).result;
   }
 
   get size(): number {
@@ -276,8 +305,15 @@ export class CallHistory {
   /** Ids of the calls whose tool, error, arguments or result contain `text` (case-insensitive), newest first. */
   search(text: string): string[] {
     const needle = text.toLowerCase();
+    // The lines hold everything searched, as JSON: a call whose lines have neither the text nor its
+    // JSON-escaped form cannot match, and is not read back.
+    const escaped = JSON.stringify(needle).slice(1, -1);
     const ids: string[] = [];
-    for (const { summary, args, result } of [...this.entries.values()].reverse()) {
+    for (const entry of [...this.entries.values()].reverse()) {
+      const lower = entry.lines.toLowerCase();
+      if (!lower.includes(needle) && !lower.includes(escaped)) continue;
+      const { summary } = entry;
+      const { args, result } = readBack(entry);
       const hay = [
         summary.tool,
         summary.error ?? '',
@@ -329,21 +365,19 @@ export class CallHistory {
     return JSON.parse(redactText(json, secrets)) as T;
   }
 
-  /** Arguments as kept, with their JSON: in full unless it is very long (a whole HAR file, say). */
-  private keepable(args: unknown): { value: unknown; json: string } {
+  /** The JSON of the arguments as kept: in full unless it is very long (a whole HAR file, say). */
+  private keepable(args: unknown): string {
     let json: string;
     try {
       json = JSON.stringify(args) ?? 'null';
     } catch (e) {
-      const value = { '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` };
-      return { value, json: JSON.stringify(value) };
+      return JSON.stringify({ '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` });
     }
-    if (json.length <= this.maxArgsChars) return { value: args, json };
-    const value = {
+    if (json.length <= this.maxArgsChars) return json;
+    return JSON.stringify({
       '(not kept)': `the arguments were ${json.length} characters of JSON; the history keeps the first ${this.maxArgsChars}`,
       preview: json.slice(0, this.maxArgsChars),
-    };
-    return { value, json: JSON.stringify(value) };
+    });
   }
 
   /**
@@ -460,16 +494,6 @@ export class CallHistory {
     this.entries.delete(id);
   }
 
-  private serialize(entry: Entry): void {
-    const { summary, args, result } = entry;
-    const { status, durationMs, error, decision, ...started } = summary;
-    this.bytesKept -= entry.lines.length;
-    entry.lines = `${JSON.stringify({ kind: 'started', call: { ...started, args } })}\n`;
-    if (status !== 'running' && result)
-      entry.lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, decision, result })}\n`;
-    this.bytesKept += entry.lines.length;
-  }
-
   /** The kept calls' lines (already serialized) and the images they refer to. */
   private snapshot(): { parts: string[]; bytes: number; lines: number; refs: Set<string> } {
     const refs = new Set<string>();
@@ -479,8 +503,8 @@ export class CallHistory {
     for (const entry of this.entries.values()) {
       parts.push(entry.lines);
       bytes += entry.lines.length;
-      lines += entry.summary.status === 'running' || !entry.result ? 1 : 2;
-      for (const block of entry.result?.content ?? []) if (block.type === 'image') refs.add(block.ref);
+      lines += entry.summary.status === 'running' ? 1 : 2;
+      for (const ref of entry.images ?? []) refs.add(ref);
     }
     // Everything pending is in the snapshot: appending it after the rewrite would repeat it.
     this.pending = [];
