@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryBudget } from '../../shared/records.js';
 import { SessionPersistence } from './persistence.js';
+import { freePort, servedInspector } from './serve-testing.js';
 import { cleanupAfterEach } from './test-cleanup.js';
 
 describe('SessionPersistence journals', () => {
@@ -57,5 +58,34 @@ describe('SessionPersistence journals', () => {
     const back = new MemoryBudget().open<{ n: number; text: string }>('records');
     persistence.loadStore(file, back);
     expect(back.get('b')).toEqual({ n: 2, text: 'two' });
+  });
+
+  it('starts past a damaged sessions.json (kept aside, said in one line) and skips torn store lines', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-persist-'));
+    defer(() => rmSync(dataDir, { recursive: true, force: true }));
+    mkdirSync(join(dataDir, 'sessions'), { recursive: true });
+    writeFileSync(join(dataDir, 'sessions', 'sessions.json'), '{"version":1,"sessions":[{"info":');
+    const inspector = await servedInspector({ dataDir, port: await freePort() }, defer);
+    const line = inspector
+      .output()
+      .split('\n')
+      .find((l) => l.includes('sessions.json'));
+    expect(line).toMatch(
+      /could not be read .*starting without earlier sessions, the file is kept as .*sessions\.json\.corrupt-/,
+    );
+    expect(readdirSync(join(dataDir, 'sessions')).filter((f) => f.startsWith('sessions.json.corrupt-'))).toHaveLength(
+      1,
+    );
+    expect(await inspector.call('inspector_list_sessions')).toMatchObject({ sessions: [], total: 0 });
+
+    // A store file with a line torn by a kill: the lines around it are read.
+    const { persistence, file } = setup();
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '["a",{"n":1,"text":"one"}]\n["b",{"n":2,"te\n["c",{"n":3,"text":"three"}]\n', {
+      flag: 'w',
+    });
+    const back = new MemoryBudget().open<{ n: number; text: string }>('records');
+    persistence.loadStore(file, back);
+    expect([...back.entries()].map(([key]) => key)).toEqual(['a', 'c']);
   });
 });

@@ -68,10 +68,15 @@ export class HistoryFile {
     }
   }
 
-  /** Appends whole lines (a batch), creating the file 0600. */
+  /** Appends whole lines (a batch), creating the file 0600 (and its folder, when it is missing). */
   async appendAsync(text: string): Promise<void> {
-    mkdirPrivate(dirname(this.path));
-    await appendPrivate(this.path, text);
+    try {
+      await appendPrivate(this.path, text);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirPrivate(dirname(this.path));
+      await appendPrivate(this.path, text);
+    }
   }
 
   /** Replaces the file with `text` at once (before anything else runs: at start). */
