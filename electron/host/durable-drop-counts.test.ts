@@ -60,9 +60,23 @@ describe('drop counts across restarts', () => {
     // Written within a second: the session's store file and sessions.json carry the counts.
     const storeFile = join(dataDir, 'sessions', sessionId, 'network--transactions.jsonl');
     const sessionsFile = join(dataDir, 'sessions', 'sessions.json');
+    /** The records the store file holds when read back (a line still being written is skipped). */
+    const savedRecords = () => {
+      const kept = new Set<string>();
+      for (const line of readFileSync(storeFile, 'utf8').split('\n')) {
+        try {
+          const record = JSON.parse(line) as unknown;
+          if (Array.isArray(record) && record.length === 1) kept.delete(record[0]);
+          else if (Array.isArray(record)) kept.add(record[0]);
+        } catch {}
+      }
+      return kept.size;
+    };
+    // The 15 MiB of kept answers take a moment to write: the kill comes once they are all in the file.
     const saved = () =>
       existsSync(storeFile) &&
       readFileSync(storeFile, 'utf8').includes(JSON.stringify({ dropped: before.dropped })) &&
+      savedRecords() === before.total &&
       existsSync(sessionsFile) &&
       (JSON.parse(readFileSync(sessionsFile, 'utf8')) as { dropped?: Dropped }).dropped?.count === globalBefore.count;
     await waitFor(saved, 'the counts to be saved', 5000).catch((e) => {
@@ -98,10 +112,14 @@ describe('drop counts across restarts', () => {
 
     // More drops after the resume add to the count; a clean stop keeps the sum.
     for (let i = 0; i < 4; i++) await (await fetch(`${server.url}/more/${i}`)).text();
+    let seen: unknown;
     const after = await waitFor(async () => {
       const page = await listed(second.call);
+      seen = page;
       return page.total + page.dropped.count === 28 && page.pending === 0 ? page : undefined;
-    }, 'more answers to be dropped');
+    }, 'more answers to be dropped').catch((e) => {
+      throw new Error(`${(e as Error).message}: ${JSON.stringify(seen).slice(0, 600)}`);
+    });
     expect(after.dropped.count).toBeGreaterThan(before.dropped.count);
     const globalAfter = await statusDropped(second.call);
     second.child.kill('SIGTERM');

@@ -31,8 +31,11 @@ type Rendered =
   | { append: false; text: string }
   | { append: false; records: unknown[] };
 
-/** Journals kept open at most (a descriptor each), well below any process's limit. */
-const MAX_OPEN_JOURNALS = 256;
+/**
+ * Journals kept open at most (a descriptor each): well below the limits Node and Chromium raise the
+ * process to (the hard limit, 8192), leaving room for the apps' sockets. At EMFILE all are let go.
+ */
+const MAX_OPEN_JOURNALS = 128;
 
 function openForAppend(file: string): Promise<number> {
   return new Promise((resolve, reject) =>
@@ -307,7 +310,11 @@ export class SessionPersistence {
     await this.folder(file);
     let fd = this.fds.get(file);
     if (fd === undefined && this.fds.size < MAX_OPEN_JOURNALS) {
-      fd = await openForAppend(file).catch(() => undefined);
+      fd = await openForAppend(file).catch((e: NodeJS.ErrnoException) => {
+        // Out of descriptors: the journals give theirs back, the sockets need them more.
+        if (e.code === 'EMFILE' || e.code === 'ENFILE') this.closeJournals();
+        return undefined;
+      });
       if (fd !== undefined) this.fds.set(file, fd);
     }
     if (fd !== undefined) {
