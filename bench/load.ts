@@ -2,9 +2,12 @@
 // inspector (a child process) for a bounded time, loopback only. Reports calls answered and failed,
 // tools/call p50/p95, the inspector's event-loop delay p99 and its RSS over time.
 // Env: LOAD_SECONDS (60), LOAD_AGENTS (200), LOAD_CLIENTS (20), LOAD_BUDGET_MIB (128), LOAD_BODY_BYTES (4096),
-// LOAD_RPS_PER_AGENT (5), LOAD_PROFILE (a folder: CPU profile of the inspector).
+// LOAD_RPS_PER_AGENT (5), LOAD_PROFILE (a folder: CPU profile of the inspector), LOAD_NODE_FLAGS (for the
+// inspector's node), LOAD_HISTORY_RECORDS (the call history's size). An idle process beside the inspector
+// measures the machine's own event-loop delay floor in the same run (other processes, the bench itself).
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,11 +24,17 @@ const rate = Number(process.env.LOAD_RPS_PER_AGENT ?? 5);
 interface Sample {
   eldP99Ms: number;
   eldMaxMs: number;
+  wholeP99Ms: number;
+  wholeP999Ms: number;
+  wholeMaxMs: number;
   rssMiB: number;
   heapMiB: number;
   budgetUsedMiB: number;
   dropped: number;
   sessions: number;
+  /** CPU time the inspector used since the last sample (all its threads). */
+  cpuMs: number;
+  gc: { majorMs: number; majorMaxMs: number; majors: number; minorMs: number; minorMaxMs: number };
 }
 
 const child = fork(join(import.meta.dirname, 'load', 'inspector.ts'), [], {
@@ -33,8 +42,9 @@ const child = fork(join(import.meta.dirname, 'load', 'inspector.ts'), [], {
     '--import',
     'tsx',
     ...(process.env.LOAD_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.LOAD_PROFILE] : []),
+    ...(process.env.LOAD_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
   ],
-  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  stdio: ['ignore', process.env.LOAD_NODE_FLAGS ? 'inherit' : 'ignore', 'inherit', 'ipc'],
 });
 const samples: (Sample & { t: number })[] = [];
 const started = Date.now();
@@ -45,7 +55,16 @@ const ready = new Promise<{ urls: { debuggeeUrl: string; mcpUrl: string }; dataD
   });
 });
 const { urls, dataDir } = await ready;
-const deadline = Date.now() + seconds * 1000;
+const idle = fork(join(import.meta.dirname, 'load', 'idle.ts'), [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+await new Promise((r) => idle.once('message', r));
+const floor = new Promise<{ p99Ms: number; p999Ms: number; maxMs: number }>((resolve) =>
+  idle.on('message', (m: { type: string }) => {
+    if (m.type === 'floor') resolve(m as never);
+  }),
+);
 
 // ─── agents: raw link frames, as an app's network plugin sends them ───────────
 const body = 'x'.repeat(bodyBytes);
@@ -90,6 +109,9 @@ const agents = await Promise.all(
       }),
   ),
 );
+const deadline = Date.now() + seconds * 1000;
+child.send({ type: 'measure' });
+idle.send({ type: 'measure' });
 let n = 0;
 // Each app on its own timer, spread over the interval, as independent apps would be.
 const timers = agents.map((ws, i) => {
@@ -171,6 +193,9 @@ await Promise.all([
   ...Array.from({ length: clientCount }, (_, i) => client(i)),
   new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
 ]);
+idle.send({ type: 'report' });
+const idleDelay = await floor;
+idle.disconnect();
 for (const stop of timers) stop();
 for (const ws of agents) ws.close();
 
@@ -179,6 +204,7 @@ const pct = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 };
 const eld = samples.map((s) => s.eldP99Ms);
+const last = samples.at(-1);
 console.log(
   `load: ${agentCount} agents at ${rate} requests/s each (${sent} transactions of ${bodyBytes} B), ${clientCount} MCP clients, ${seconds} s`,
 );
@@ -189,11 +215,35 @@ for (const [text, count] of failures) console.log(`  failed ×${count}: ${text}`
 console.log(
   `event-loop delay (inspector): p99 of 1 s windows — median ${pct(eld, 50).toFixed(1)} ms, worst ${Math.max(...eld).toFixed(1)} ms`,
 );
-console.log('   t(s)  rss(MiB)  heap(MiB)  budget used(MiB)  dropped  eld p99(ms)');
+if (last)
+  console.log(
+    `event-loop delay (inspector): whole run from the first app's traffic — p99 ${last.wholeP99Ms.toFixed(1)} ms, p99.9 ${last.wholeP999Ms.toFixed(1)} ms, max ${last.wholeMaxMs.toFixed(1)} ms`,
+  );
+const gcSum = samples.reduce(
+  (a, s) => ({
+    majorMs: a.majorMs + s.gc.majorMs,
+    majors: a.majors + s.gc.majors,
+    majorMaxMs: Math.max(a.majorMaxMs, s.gc.majorMaxMs),
+    minorMs: a.minorMs + s.gc.minorMs,
+    minorMaxMs: Math.max(a.minorMaxMs, s.gc.minorMaxMs),
+  }),
+  { majorMs: 0, majors: 0, majorMaxMs: 0, minorMs: 0, minorMaxMs: 0 },
+);
+console.log(
+  `gc pauses (inspector): ${gcSum.majors} major, ${gcSum.majorMs.toFixed(0)} ms in all, longest ${gcSum.majorMaxMs.toFixed(1)} ms; minor ${gcSum.minorMs.toFixed(0)} ms in all, longest ${gcSum.minorMaxMs.toFixed(1)} ms`,
+);
+console.log(
+  `event-loop delay (an idle process beside it, the machine's floor): p99 ${idleDelay.p99Ms.toFixed(1)} ms, p99.9 ${idleDelay.p999Ms.toFixed(1)} ms, max ${idleDelay.maxMs.toFixed(1)} ms`,
+);
+const cpuMs = samples.reduce((a, s) => a + s.cpuMs, 0);
+console.log(
+  `inspector CPU: ${(cpuMs / 1000).toFixed(1)} s in all, ${((cpuMs * 1000) / Math.max(1, answered + failed + sent * 3)).toFixed(0)} µs per call or frame (${answered + failed} calls, ${sent * 3} frames); load average ${loadavg()[0]!.toFixed(1)} at the end`,
+);
+console.log('   t(s)  rss(MiB)  heap(MiB)  budget used(MiB)  dropped  eld p99(ms)  gc(ms)  cpu(ms)');
 const step = Math.max(1, Math.floor(samples.length / 12));
 for (const s of samples.filter((_, i) => i % step === 0 || i === samples.length - 1)) {
   console.log(
-    `${s.t.toFixed(0).padStart(7)}  ${s.rssMiB.toFixed(0).padStart(8)}  ${s.heapMiB.toFixed(0).padStart(9)}  ${s.budgetUsedMiB.toFixed(0).padStart(16)}  ${String(s.dropped).padStart(7)}  ${s.eldP99Ms.toFixed(1).padStart(11)}`,
+    `${s.t.toFixed(0).padStart(7)}  ${s.rssMiB.toFixed(0).padStart(8)}  ${s.heapMiB.toFixed(0).padStart(9)}  ${s.budgetUsedMiB.toFixed(0).padStart(16)}  ${String(s.dropped).padStart(7)}  ${s.eldP99Ms.toFixed(1).padStart(11)}  ${(s.gc.majorMs + s.gc.minorMs).toFixed(0).padStart(6)}  ${s.cpuMs.toFixed(0).padStart(7)}`,
   );
 }
 const exited = new Promise((r) => child.once('exit', r));

@@ -16,6 +16,31 @@ describe('MemoryBudget and record stores', () => {
     expect(budget.usedBytes).toBe(90);
   });
 
+  it('keeps the age order across stores through deletes, replacements and drops', () => {
+    const budget = new MemoryBudget(100);
+    const told: string[] = [];
+    const a = budget.open<string>('a', { sizeOf: size, onDrop: (_v, _d, keys) => told.push(...keys) });
+    const b = budget.open<string>('b', { sizeOf: size, onDrop: (_v, _d, keys) => told.push(...keys) });
+    a.set('a1', 'x'.repeat(20));
+    b.set('b1', 'x'.repeat(20));
+    a.set('a2', 'x'.repeat(20));
+    b.set('b2', 'x'.repeat(20));
+    a.delete('a1'); // not counted, and no longer the oldest
+    a.set('a2', 'y'.repeat(20)); // replaced in place: keeps its age
+    expect(a.drop('a2')).toBe(true); // the owner's own bound: counted and told
+    expect(a.drop('a2')).toBe(false);
+    expect(told).toEqual(['a2']);
+    expect(a.dropped).toEqual({ count: 1, bytes: 20 });
+    a.set('a3', 'x'.repeat(30));
+    b.set('b3', 'x'.repeat(40)); // 20 + 20 + 30 + 40 = 110: b1, the oldest of all, goes
+    expect(told).toEqual(['a2', 'b1']);
+    expect([...b.entries()].map(([k]) => k)).toEqual(['b2', 'b3']);
+    b.set('b4', 'x'.repeat(40)); // then b2, then a3
+    expect(told).toEqual(['a2', 'b1', 'b2', 'a3']);
+    expect(budget.usedBytes).toBe(80);
+    expect(budget.dropped).toEqual({ count: 4, bytes: 90 });
+  });
+
   it('past the global budget drops the oldest record of any store, never the one being added', () => {
     const budget = new MemoryBudget(100);
     const a = budget.open<string>('a', { sizeOf: size });

@@ -38,6 +38,8 @@ export interface RecordStore<T> {
   remeasure(key: string): void;
   /** Removes a record (not counted as dropped). */
   delete(key: string): boolean;
+  /** Removes a record to stay within a bound of the owner's own: counted as dropped, and onDrop is told. */
+  drop(key: string): boolean;
   /** Oldest first. */
   values(): IterableIterator<T>;
   /** Keys and values, oldest first. */
@@ -62,21 +64,25 @@ export interface BudgetStats {
   stores: Record<string, { bytes: number; records: number; dropped: Dropped }>;
 }
 
+/** A record, linked oldest to newest in its store and across all stores (finding the oldest is O(1)). */
 interface Entry<T> {
   key: string;
   value: T;
   bytes: number;
-  seq: number;
   store: StoreImpl<T>;
+  older: Entry<T> | undefined;
+  newer: Entry<T> | undefined;
+  globalOlder: Entry<unknown> | undefined;
+  globalNewer: Entry<unknown> | undefined;
 }
 
 export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
 
 /** The inspector's global byte budget over every record store the link feeds. */
 export class MemoryBudget {
-  private readonly order = new Map<number, Entry<unknown>>();
+  private oldest: Entry<unknown> | undefined;
+  private newest: Entry<unknown> | undefined;
   private readonly stores = new Set<StoreImpl<unknown>>();
-  private seq = 0;
   usedBytes = 0;
   readonly dropped: Dropped = { count: 0, bytes: 0 };
 
@@ -118,16 +124,21 @@ export class MemoryBudget {
     return { maxBytes: this.maxBytes, usedBytes: this.usedBytes, records, dropped: { ...this.dropped }, stores };
   }
 
-  /** @internal */
-  nextSeq(entry: Entry<unknown>): number {
-    const seq = ++this.seq;
-    this.order.set(seq, entry);
-    return seq;
+  /** @internal Links a new record as the newest of all. */
+  link(entry: Entry<unknown>): void {
+    entry.globalOlder = this.newest;
+    if (this.newest) this.newest.globalNewer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
   }
 
   /** @internal */
   forget(entry: Entry<unknown>): void {
-    this.order.delete(entry.seq);
+    if (entry.globalOlder) entry.globalOlder.globalNewer = entry.globalNewer;
+    else this.oldest = entry.globalNewer;
+    if (entry.globalNewer) entry.globalNewer.globalOlder = entry.globalOlder;
+    else this.newest = entry.globalOlder;
+    entry.globalOlder = entry.globalNewer = undefined;
     this.usedBytes -= entry.bytes;
   }
 
@@ -138,17 +149,19 @@ export class MemoryBudget {
 
   /** @internal Drops the globally oldest records (never `keep`) until the global budget holds. */
   enforce(keep: Entry<unknown> | undefined, drops: Map<StoreImpl<unknown>, Entry<unknown>[]>): void {
-    if (this.usedBytes <= this.maxBytes) return;
-    for (const entry of this.order.values()) {
-      if (this.usedBytes <= this.maxBytes) break;
-      if (entry === keep) continue;
-      entry.store.evict(entry, drops);
+    let entry = this.oldest;
+    while (entry && this.usedBytes > this.maxBytes) {
+      const next = entry.globalNewer;
+      if (entry !== keep) entry.store.evict(entry, drops);
+      entry = next;
     }
   }
 }
 
 class StoreImpl<T> implements RecordStore<T> {
   private readonly byKey = new Map<string, Entry<T>>();
+  private oldest: Entry<T> | undefined;
+  private newest: Entry<T> | undefined;
   private readonly sizeOf: (value: T) => number;
   bytes = 0;
   readonly dropped: Dropped = { count: 0, bytes: 0 };
@@ -182,8 +195,20 @@ class StoreImpl<T> implements RecordStore<T> {
       this.measure(existing);
       return;
     }
-    const entry: Entry<T> = { key, value, bytes: 0, seq: 0, store: this };
-    entry.seq = this.budget.nextSeq(entry as Entry<unknown>);
+    const entry: Entry<T> = {
+      key,
+      value,
+      bytes: 0,
+      store: this,
+      older: this.newest,
+      newer: undefined,
+      globalOlder: undefined,
+      globalNewer: undefined,
+    };
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+    this.budget.link(entry as Entry<unknown>);
     this.byKey.set(key, entry);
     this.measure(entry);
   }
@@ -197,6 +222,15 @@ class StoreImpl<T> implements RecordStore<T> {
     const entry = this.byKey.get(key);
     if (!entry) return false;
     this.unlink(entry);
+    return true;
+  }
+
+  drop(key: string): boolean {
+    const entry = this.byKey.get(key);
+    if (!entry) return false;
+    const drops = new Map<StoreImpl<unknown>, Entry<unknown>[]>();
+    this.evict(entry as Entry<unknown>, drops);
+    this.notify(drops.get(this as StoreImpl<unknown>) ?? []);
     return true;
   }
 
@@ -246,10 +280,11 @@ class StoreImpl<T> implements RecordStore<T> {
     const drops = new Map<StoreImpl<unknown>, Entry<unknown>[]>();
     const maxBytes = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
     const maxCount = this.options.maxCount ?? Number.POSITIVE_INFINITY;
-    for (const oldest of this.byKey.values()) {
-      if (this.bytes <= maxBytes && this.byKey.size <= maxCount) break;
-      if (oldest === entry) continue;
-      this.evict(oldest as Entry<unknown>, drops);
+    let oldest = this.oldest;
+    while (oldest && (this.bytes > maxBytes || this.byKey.size > maxCount)) {
+      const next = oldest.newer;
+      if (oldest !== entry) this.evict(oldest as Entry<unknown>, drops);
+      oldest = next;
     }
     this.budget.enforce(entry as Entry<unknown>, drops);
     for (const [store, entries] of drops) store.notify(entries);
@@ -267,6 +302,11 @@ class StoreImpl<T> implements RecordStore<T> {
 
   private unlink(entry: Entry<T>): void {
     this.byKey.delete(entry.key);
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = undefined;
     this.bytes -= entry.bytes;
     this.budget.forget(entry as Entry<unknown>);
   }

@@ -97,7 +97,11 @@ export class Core {
     this.persistence =
       options.persistSessions === false
         ? undefined
-        : new SessionPersistence(join(options.dataDir, 'sessions'), () => this.sessions.persisted());
+        : new SessionPersistence(
+            join(options.dataDir, 'sessions'),
+            () => this.sessions.persisted(),
+            () => this.budget.dropped,
+          );
     this.plugins = new PluginHost(
       options.plugins ?? builtinPlugins,
       this.sessions,
@@ -217,10 +221,14 @@ export class Core {
   private restoreSessions(): void {
     const persistence = this.persistence;
     if (!persistence) return;
-    for (const saved of persistence.loadSessions()) {
+    const { sessions, dropped } = persistence.loadSessions();
+    for (const saved of sessions) {
       const session = this.sessions.restore(saved);
       if (session) this.plugins.open(session);
     }
+    // What was dropped before the restart, with what restoring had to drop now (a smaller budget).
+    this.budget.dropped.count += dropped.count;
+    this.budget.dropped.bytes += dropped.bytes;
     const changed = () => persistence.sessionsChanged();
     this.bus.on('session:connected', changed);
     this.bus.on('session:disconnected', changed);

@@ -1,65 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../agent/connection.js';
+import { consoleProtocol } from '../../plugins/console/protocol.js';
 import { network } from '../../plugins/network/agent/index.js';
 import { httpServer } from '../../plugins/network/host/testing.js';
-import { connectMcpClient } from './mcp/mcp-testing.js';
+import { freePort, servedInspector } from './serve-testing.js';
 import { cleanupAfterEach } from './test-cleanup.js';
-import { waitFor } from './testing.js';
+import { helloFrame, RawPeer, waitFor } from './testing.js';
 
 // Defect 9 of issue 9: after a restart — clean or kill -9 — apps resume their sessions and the traffic is still there.
 
-const BIN = resolve(import.meta.dirname, '../../bin/porthole.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 describe('durable sessions', () => {
   const defer = cleanupAfterEach();
-
-  async function inspector(dataDir: string, port: number) {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        BIN,
-        'serve',
-        '--data-dir',
-        dataDir,
-        '--debuggee-port',
-        String(port),
-        '--control-port',
-        '0',
-        '--mcp-auth',
-        'none',
-        '--no-open',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } },
-    );
-    let out = '';
-    child.stdout?.on('data', (d) => (out += d));
-    child.stderr?.on('data', (d) => (out += d));
-    const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    defer(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exit;
-    });
-    await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 15_000);
-    const mcpUrl = /MCP endpoint: +(\S+)/.exec(out)![1]!;
-    const mcp = await connectMcpClient('http', { mcpUrl, dataDir });
-    defer(() => mcp.close().catch(() => {}));
-    const call = async (name: string, args: Record<string, unknown> = {}) =>
-      (await mcp.client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
-    return { child, exit, call, output: () => out };
-  }
+  const inspector = (dataDir: string, port: number) => servedInspector({ dataDir, port }, defer);
 
   it('resumes the sessions and shows the traffic from before, after a kill -9 and after a clean stop', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-durable-'));
@@ -139,5 +94,65 @@ describe('durable sessions', () => {
       '/before-kill/1',
       '/before-kill/2',
     ]);
+  });
+
+  it("keeps the console's messages and their counts across a kill -9", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-durable-'));
+    defer(() => rmSync(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const hello = helloFrame({
+      app: { id: 'com.test.durable.console', name: 'Console app' },
+      plugins: [{ id: 'console', version: consoleProtocol.version }],
+    });
+    const batch = (texts: string[]) =>
+      JSON.stringify({
+        type: 'notification',
+        plugin: 'console',
+        method: 'batch',
+        params: {
+          messages: texts.map((text, i) => ({ kind: text.startsWith('!') ? 'error' : 'log', time: i, args: [text] })),
+        },
+      });
+    const first = await inspector(dataDir, port);
+    const app = await RawPeer.open(`ws://127.0.0.1:${port}`);
+    defer(() => app.close());
+    app.send(hello);
+    const welcome = await app.next<{ sessionId: string; resumeSecret: string }>((f) => f.type === 'welcome');
+    app.send(batch(['before the kill', 'again', 'again', '!it broke']));
+    const listed = async (call: typeof first.call) =>
+      (await call('console_list_messages', { sessionId: welcome.sessionId })) as {
+        messages: { text: string; count: number; level: string }[];
+      };
+    await waitFor(async () => (await listed(first.call)).messages.length === 3, 'the messages');
+    const messagesFile = join(dataDir, 'sessions', welcome.sessionId, 'console--messages.jsonl');
+    await waitFor(
+      () => existsSync(messagesFile) && readFileSync(messagesFile, 'utf8').includes('it broke'),
+      'the messages to be saved',
+      5000,
+    );
+    first.child.kill('SIGKILL');
+    await first.exit;
+    await app.waitClosed(5000);
+
+    const second = await inspector(dataDir, port);
+    const resumed = await RawPeer.open(`ws://127.0.0.1:${port}`);
+    defer(() => resumed.close());
+    resumed.send({ ...hello, resume: { sessionId: welcome.sessionId, secret: welcome.resumeSecret } } as typeof hello);
+    expect(await resumed.next((f) => f.type === 'welcome')).toMatchObject({
+      sessionId: welcome.sessionId,
+      resumed: true,
+    });
+    resumed.send(batch(['after the restart']));
+    await waitFor(async () => (await listed(second.call)).messages.length === 4, 'the new message');
+    expect((await listed(second.call)).messages.map((m) => [m.text, m.count, m.level])).toEqual([
+      ['before the kill', 1, 'info'],
+      ['again', 2, 'info'],
+      ['!it broke', 1, 'error'],
+      ['after the restart', 1, 'info'],
+    ]);
+    const errors = (await second.call('console_list_errors', { sessionId: welcome.sessionId })) as {
+      groups: { text: string }[];
+    };
+    expect(errors.groups.map((e) => e.text)).toEqual(['!it broke']);
   });
 });

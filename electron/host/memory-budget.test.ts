@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ConsoleHost } from '../../plugins/console/host/index.js';
+import { consoleProtocol } from '../../plugins/console/protocol.js';
 import type { ExampleHost } from '../../plugins/example/host/index.js';
 import type { NetworkHost } from '../../plugins/network/host/index.js';
 import { networkProtocol } from '../../plugins/network/protocol.js';
@@ -110,6 +112,37 @@ describe('the global memory budget', () => {
     expect(host.dropped()).toEqual({ count: 20 - log.length, bytes: expect.any(Number) });
     expect(host.dropped().bytes).toBeGreaterThan((20 - log.length) * 1024 * 1024);
     expect(c.core.budget.stats().stores['example:log']?.bytes).toBeLessThanOrEqual(8 * MiB);
+  });
+
+  it("holds the console's messages under the global budget too: the oldest go first and are counted", async () => {
+    const c = await core({ memoryBudgetBytes: 4 * MiB });
+    const { peer: p, welcome } = await peer(c.urls.debuggeeUrl, {
+      plugins: [{ id: 'console', version: consoleProtocol.version }],
+    });
+    // Twelve messages of 512 KiB: 6 MiB, past the 4 MiB budget (the console's own bound is 32 MiB).
+    for (let i = 0; i < 12; i++) {
+      p.send(
+        JSON.stringify({
+          type: 'notification',
+          plugin: 'console',
+          method: 'batch',
+          params: { messages: [{ kind: 'log', time: i, args: [`message ${i}`, 'y'.repeat(512 * 1024)] }] },
+        }),
+      );
+    }
+    const host = await waitFor(
+      () => c.core.plugins.instance(String(welcome.sessionId), 'console') as ConsoleHost | undefined,
+    );
+    await waitFor(() => host.store.latest === 12, 'the last message');
+    const stats = host.store.stats();
+    expect(stats.bytes).toBeLessThanOrEqual(4 * MiB);
+    expect(stats.stored).toBeLessThan(12);
+    expect(stats.evicted).toBe(12 - stats.stored);
+    expect(c.core.budget.usedBytes).toBeLessThanOrEqual(4 * MiB);
+    expect(c.core.budget.stats().stores['console:messages']?.records).toBe(stats.stored);
+    // The newest are kept, the oldest are gone.
+    expect(host.store.get(12)?.text).toContain('message 11');
+    expect(host.store.get(1)).toBeUndefined();
   });
 
   it('releases a session’s records when the session is removed', async () => {

@@ -204,8 +204,10 @@ export class PluginHost {
         options.onDrop?.(values, dropped, keys);
       },
     });
-    persistence.loadStore(file, store);
+    const { droppedNow } = persistence.loadStore(file, store);
     loaded = true;
+    // Records that no longer fit went as the file was read: write what the store holds now.
+    if (droppedNow) journal.rewrite();
     const tracked: RecordStore<T> = Object.create(store);
     tracked.set = (key, value) => {
       store.set(key, value);
@@ -220,6 +222,7 @@ export class PluginHost {
       if (had) journal.deleted(key);
       return had;
     };
+    tracked.drop = (key) => store.drop(key); // journalled through onDrop
     tracked.clear = () => {
       const n = store.clear();
       journal.rewrite();

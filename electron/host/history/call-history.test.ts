@@ -201,6 +201,21 @@ describe('the call history', () => {
     expect(open({ maxBytes: 200_000 }, dataDir).history.list()[0]?.tool).toBe('call-99');
   });
 
+  it('finds calls by text in their arguments, results and errors, also text that JSON escapes', () => {
+    const { history } = open();
+    const quoted = record(history, 'a', ToolResult.text('said "hello"\nthen left'));
+    const structured = record(history, 'b', ToolResult.json({ items: [{ name: 'Ünïcode ZEBRA' }] }));
+    const failed = record(history, 'c', ToolResult.error('the app went AWAY'));
+    const args = history.start({ tool: 'd', surface: 'ui', args: { query: 'needle-in-args' } }).id;
+    expect(history.search('"HELLO"\nthen')).toEqual([quoted]);
+    expect(history.search('ünïcode zebra')).toEqual([structured]);
+    expect(history.search('went away')).toEqual([failed]);
+    expect(history.search('NEEDLE-in')).toEqual([args]);
+    expect(history.search('kind')).toEqual([]); // the lines' own keys are not searched
+    expect(history.get(structured)?.result?.structuredContent).toEqual({ items: [{ name: 'Ünïcode ZEBRA' }] });
+    expect(history.get(args)).toMatchObject({ status: 'running', args: { query: 'needle-in-args' } });
+  });
+
   it('filters by status, tool, session and surface', async () => {
     const { history } = open();
     record(history, 'a');

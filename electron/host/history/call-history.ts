@@ -13,7 +13,7 @@ import type { CallSurface } from '../../../shared/tool.js';
 import { mirrorText, type ToolResult } from '../../../shared/tool-result.js';
 import { keepAside } from '../data-dir.js';
 import type { EventBus } from '../event-bus.js';
-import { HistoryFile, type HistoryLine } from './history-file.js';
+import { HistoryFile } from './history-file.js';
 import { ImageStore } from './image-store.js';
 
 export interface CallStart {
@@ -49,12 +49,15 @@ export interface HistoryFilter {
   surface?: CallSurface;
 }
 
+/**
+ * A kept call: its summary and its lines as written (arguments and result as JSON, read back when
+ * asked for: holding them as objects made every call's answer live on in the heap for the GC to
+ * copy and scan), and the images its result refers to.
+ */
 interface Entry {
   summary: CallSummary;
-  args: unknown;
-  result?: StoredResult;
-  /** The entry's lines as written, kept so a rewrite only joins strings. */
   lines: string;
+  images?: string[];
 }
 
 /** Longest tool name, session id, plugin and client field kept; error texts get their own bound. */
@@ -66,6 +69,39 @@ function cut(text: string | undefined, max: number): string | undefined;
 function cut(text: string | undefined, max: number): string | undefined {
   if (text === undefined || text.length <= max) return text;
   return `${text.slice(0, max)}… (${text.length - max} more characters not kept in the history)`;
+}
+
+/** Secrets are base64url, so they can be replaced in JSON text without breaking it. */
+function redactText(json: string, secrets: readonly string[]): string {
+  return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), json);
+}
+
+/** An object's JSON with one more member at its end (`objectJson` is the JSON of a plain object). */
+function withMember(objectJson: string, key: string, valueJson: string): string {
+  const member = `${JSON.stringify(key)}:${valueJson}`;
+  return objectJson === '{}' ? `{${member}}` : `${objectJson.slice(0, -1)},${member}}`;
+}
+
+/** A call's lines: `started` with its arguments, and `finished` with its result once it ended. */
+function serialized(summary: CallSummary, args: unknown, result: StoredResult | undefined): string {
+  const { status, durationMs, error, decision, ...started } = summary;
+  let lines = `${JSON.stringify({ kind: 'started', call: { ...started, args } })}\n`;
+  if (status !== 'running' && result)
+    lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, decision, result })}\n`;
+  return lines;
+}
+
+/** A kept call's arguments and result, read back from its lines. */
+function readBack(entry: Entry): { args: unknown; result?: StoredResult } {
+  const [started, finished] = entry.lines.split('\n');
+  const args = started ? (JSON.parse(started) as { call: { args?: unknown } }).call.args : undefined;
+  const result = finished ? (JSON.parse(finished) as { result: StoredResult }).result : undefined;
+  return { args, result };
+}
+
+function imagesOf(result: StoredResult | undefined): string[] | undefined {
+  const refs = result?.content.flatMap((block) => (block.type === 'image' ? [block.ref] : []));
+  return refs?.length ? refs : undefined;
 }
 
 /** How a call can end. */
@@ -117,27 +153,33 @@ export class CallHistory {
   load(): void {
     const { lines, damaged } = this.file.read();
     this.entries.clear();
+    this.bytesKept = 0;
+    const loaded = new Map<string, { summary: CallSummary; args: unknown; result?: StoredResult }>();
     for (const line of lines) {
       if (line.kind === 'started') {
         const { args, ...call } = line.call;
-        this.forget(call.id);
-        this.entries.set(call.id, { summary: { ...call, status: 'running' }, args, lines: '' });
+        loaded.delete(call.id);
+        loaded.set(call.id, { summary: { ...call, status: 'running' }, args });
       } else {
-        const entry = this.entries.get(line.id);
-        if (!entry) continue;
-        entry.summary = { ...entry.summary, status: line.status, durationMs: line.durationMs, error: line.error };
-        if (line.decision) entry.summary.decision = line.decision;
-        entry.result = line.result;
+        const call = loaded.get(line.id);
+        if (!call) continue;
+        call.summary = { ...call.summary, status: line.status, durationMs: line.durationMs, error: line.error };
+        if (line.decision) call.summary.decision = line.decision;
+        call.result = line.result;
       }
     }
-    for (const entry of this.entries.values()) this.serialize(entry);
     let interrupted = 0;
-    for (const entry of this.entries.values()) {
-      if (entry.summary.status !== 'running') continue;
-      entry.summary = { ...entry.summary, status: 'failed', error: INTERRUPTED };
-      entry.result = { content: [{ type: 'text', text: INTERRUPTED }], isError: true };
-      this.serialize(entry);
-      interrupted++;
+    for (const call of loaded.values()) {
+      if (call.summary.status === 'running') {
+        call.summary = { ...call.summary, status: 'failed', error: INTERRUPTED };
+        call.result = { content: [{ type: 'text', text: INTERRUPTED }], isError: true };
+        interrupted++;
+      }
+      const entry: Entry = { summary: call.summary, lines: serialized(call.summary, call.args, call.result) };
+      const images = imagesOf(call.result);
+      if (images) entry.images = images;
+      this.entries.set(call.summary.id, entry);
+      this.bytesKept += entry.lines.length;
     }
     this.trim();
     this.linesInFile = lines.length;
@@ -166,11 +208,14 @@ export class CallHistory {
       startedAt: Date.now(),
       status: 'running',
     };
-    const args = this.redact(this.keepable(call.args));
-    const entry: Entry = { summary, args, lines: '' };
+    const secrets = this.activeSecrets();
+    let argsJson = this.keepable(call.args);
+    if (secrets.some((secret) => argsJson.includes(secret))) argsJson = redactText(argsJson, secrets);
+    const entry: Entry = { summary, lines: '' };
     this.entries.set(summary.id, entry);
     const { status: _status, ...started } = summary;
-    this.write(entry, { kind: 'started', call: { ...started, args } });
+    // The line is `{kind, call: {...started, args}}`, with the arguments' JSON made once above.
+    this.writeLine(entry, `{"kind":"started","call":${withMember(JSON.stringify(started), 'args', argsJson)}}\n`);
     this.trim();
     this.bus.emit('call:started', { call: summary });
     return summary;
@@ -186,19 +231,23 @@ export class CallHistory {
     const error =
       outcome.status === 'succeeded' ? undefined : this.redact(cut(outcome.result.textContent, MAX_ERROR_CHARS));
     let result: StoredResult;
+    let resultJson: string;
     try {
-      result = this.redact(this.store(outcome.result));
+      ({ result, json: resultJson } = this.store(outcome.result));
     } catch (e) {
       console.error('[porthole] call history: could not store a result:', e);
       result = {
         content: [{ type: 'text', text: `(the result could not be stored: ${(e as Error).message})` }],
         isError: outcome.result.isError,
       };
+      resultJson = JSON.stringify(result);
     }
     const { decision } = outcome;
     entry.summary = { ...entry.summary, status: outcome.status, durationMs, error, ...(decision && { decision }) };
-    entry.result = result;
-    this.write(entry, { kind: 'finished', id, durationMs, status: outcome.status, error, decision, result });
+    const images = imagesOf(result);
+    if (images) entry.images = images;
+    const head = JSON.stringify({ kind: 'finished', id, durationMs, status: outcome.status, error, decision });
+    this.writeLine(entry, `${withMember(head, 'result', resultJson)}\n`);
     this.trim();
     this.bus.emit('call:finished', { call: entry.summary });
     return entry.summary;
@@ -234,12 +283,14 @@ export class CallHistory {
   get(id: string): CallDetail | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    return { ...entry.summary, args: entry.args, result: entry.result && this.resolve(entry.result) };
+    const { args, result } = readBack(entry);
+    return { ...entry.summary, args, result: result && this.resolve(result) };
   }
 
   /** The stored form of a call's result: images by reference, a mirrored JSON payload once. */
   stored(id: string): StoredResult | undefined {
-    return this.entries.get(id)?.result;
+    const entry = this.entries.get(id);
+    return entry && readBack(entry).result;
   }
 
   get size(): number {
@@ -254,8 +305,15 @@ export class CallHistory {
   /** Ids of the calls whose tool, error, arguments or result contain `text` (case-insensitive), newest first. */
   search(text: string): string[] {
     const needle = text.toLowerCase();
+    // The lines hold everything searched, as JSON: a call whose lines have neither the text nor its
+    // JSON-escaped form cannot match, and is not read back.
+    const escaped = JSON.stringify(needle).slice(1, -1);
     const ids: string[] = [];
-    for (const { summary, args, result } of [...this.entries.values()].reverse()) {
+    for (const entry of [...this.entries.values()].reverse()) {
+      const lower = entry.lines.toLowerCase();
+      if (!lower.includes(needle) && !lower.includes(escaped)) continue;
+      const { summary } = entry;
+      const { args, result } = readBack(entry);
       const hay = [
         summary.tool,
         summary.error ?? '',
@@ -294,32 +352,55 @@ export class CallHistory {
     return this.file.path;
   }
 
-  /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
-  private redact<T>(value: T): T {
-    const secrets = this.secrets().filter((s): s is string => !!s && s.length >= 8);
-    if (secrets.length === 0 || value === undefined) return value;
-    // Secrets are base64url, so they can be replaced in the JSON text without breaking it.
-    const json = JSON.stringify(value);
-    if (json === undefined || !secrets.some((secret) => json.includes(secret))) return value;
-    return JSON.parse(secrets.reduce((t, secret) => t.split(secret).join(REDACTED), json)) as T;
+  private activeSecrets(): string[] {
+    return this.secrets().filter((s): s is string => !!s && s.length >= 8);
   }
 
-  /** Arguments as kept: in full unless their JSON is very long (a whole HAR file, say). */
-  private keepable(args: unknown): unknown {
+  /** The value with every secret in its strings (and keys) replaced; a copy only where something changed. */
+  private redact<T>(value: T): T {
+    const secrets = this.activeSecrets();
+    if (secrets.length === 0 || value === undefined) return value;
+    const json = JSON.stringify(value);
+    if (json === undefined || !secrets.some((secret) => json.includes(secret))) return value;
+    return JSON.parse(redactText(json, secrets)) as T;
+  }
+
+  /** The JSON of the arguments as kept: in full unless it is very long (a whole HAR file, say). */
+  private keepable(args: unknown): string {
     let json: string;
     try {
       json = JSON.stringify(args) ?? 'null';
     } catch (e) {
-      return { '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` };
+      return JSON.stringify({ '(not kept)': `the arguments could not be written as JSON: ${(e as Error).message}` });
     }
-    if (json.length <= this.maxArgsChars) return args;
-    return {
+    if (json.length <= this.maxArgsChars) return json;
+    return JSON.stringify({
       '(not kept)': `the arguments were ${json.length} characters of JSON; the history keeps the first ${this.maxArgsChars}`,
       preview: json.slice(0, this.maxArgsChars),
-    };
+    });
   }
 
-  private store(result: ToolResult): StoredResult {
+  /**
+   * A result as kept, secrets replaced, with its JSON: the structured payload's JSON is the text
+   * mirror the caller got (made once), not made again.
+   */
+  private store(result: ToolResult): { result: StoredResult; json: string } {
+    const stored = this.storable(result);
+    const structuredJson =
+      stored.structuredContent === undefined
+        ? undefined
+        : stored.structuredContent === result.structuredContent
+          ? mirrorText(stored.structuredContent)
+          : JSON.stringify(stored.structuredContent);
+    const contentJson = JSON.stringify(stored.content);
+    let json = `{"content":${contentJson}${structuredJson === undefined ? '' : `,"structuredContent":${structuredJson}`},"isError":${stored.isError}}`;
+    const secrets = this.activeSecrets();
+    if (!secrets.some((secret) => json.includes(secret))) return { result: stored, json };
+    json = redactText(json, secrets);
+    return { result: JSON.parse(json) as StoredResult, json };
+  }
+
+  private storable(result: ToolResult): StoredResult {
     const mirror = result.structuredContent ? mirrorText(result.structuredContent) : undefined;
     const structuredCut = mirror !== undefined && mirror.length > this.maxStructuredChars;
     const structuredContent = structuredCut
@@ -359,14 +440,7 @@ export class CallHistory {
     };
   }
 
-  private write(entry: Entry, line: HistoryLine): void {
-    let json: string;
-    try {
-      json = `${JSON.stringify(line)}\n`;
-    } catch (e) {
-      console.error('[porthole] call history: could not write a record:', e);
-      return;
-    }
+  private writeLine(entry: Entry, json: string): void {
     this.bytesKept += json.length;
     entry.lines += json;
     this.pending.push(json);
@@ -420,52 +494,47 @@ export class CallHistory {
     this.entries.delete(id);
   }
 
-  private serialize(entry: Entry): void {
-    const { summary, args, result } = entry;
-    const { status, durationMs, error, decision, ...started } = summary;
-    this.bytesKept -= entry.lines.length;
-    entry.lines = `${JSON.stringify({ kind: 'started', call: { ...started, args } })}\n`;
-    if (status !== 'running' && result)
-      entry.lines += `${JSON.stringify({ kind: 'finished', id: summary.id, durationMs: durationMs ?? 0, status, error, decision, result })}\n`;
-    this.bytesKept += entry.lines.length;
-  }
-
   /** The kept calls' lines (already serialized) and the images they refer to. */
-  private snapshot(): { text: string; lines: number; refs: Set<string> } {
+  private snapshot(): { parts: string[]; bytes: number; lines: number; refs: Set<string> } {
     const refs = new Set<string>();
     const parts: string[] = [];
     let lines = 0;
+    let bytes = 0;
     for (const entry of this.entries.values()) {
       parts.push(entry.lines);
-      lines += entry.summary.status === 'running' || !entry.result ? 1 : 2;
-      for (const block of entry.result?.content ?? []) if (block.type === 'image') refs.add(block.ref);
+      bytes += entry.lines.length;
+      lines += entry.summary.status === 'running' ? 1 : 2;
+      for (const ref of entry.images ?? []) refs.add(ref);
     }
     // Everything pending is in the snapshot: appending it after the rewrite would repeat it.
     this.pending = [];
     this.compactWanted = false;
-    return { text: parts.join(''), lines, refs };
+    return { parts, bytes, lines, refs };
   }
 
   /** At start, before any call: rewrites the file with the kept calls only. */
   private compactNow(): void {
-    const { text, lines, refs } = this.snapshot();
+    const { parts, bytes, lines, refs } = this.snapshot();
     try {
-      this.file.rewrite(text);
+      this.file.rewrite(parts.join(''));
       this.linesInFile = lines;
-      this.bytesInFile = text.length;
+      this.bytesInFile = bytes;
       this.images.retainOnly(refs);
     } catch (e) {
       console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
     }
   }
 
-  /** Rewrites the file with the kept calls only, off the loop (write beside, rename), and deletes unreferenced images. */
+  /**
+   * Rewrites the file with the kept calls only (write beside, rename), in slices so the loop never
+   * waits on it, and deletes unreferenced images.
+   */
   private async compactAsync(): Promise<void> {
-    const { text, lines, refs } = this.snapshot();
+    const { parts, bytes, lines, refs } = this.snapshot();
     try {
-      await this.file.rewriteAsync(text);
+      await this.file.rewriteAsync(parts);
       this.linesInFile = lines + this.pending.length;
-      this.bytesInFile = text.length + this.pending.reduce((n, l) => n + l.length, 0);
+      this.bytesInFile = bytes + this.pending.reduce((n, l) => n + l.length, 0);
       this.images.retainOnly(refs);
     } catch (e) {
       console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);

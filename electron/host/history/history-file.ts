@@ -1,10 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
-import { appendFile, chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { CallSummarySchema, StoredResultSchema } from '../../../shared/call-record.js';
 import { CallDecisionSchema } from '../../../shared/permissions.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE, writeFileAtomic } from '../data-dir.js';
+import { appendPrivate, mkdirPrivate, PRIVATE_FILE_MODE, writeFileAtomic } from '../data-dir.js';
+
+const SLICE_CHARS = 256 * 1024;
 
 /** A call began: everything known before it runs. */
 export const StartedLineSchema = z.object({
@@ -66,10 +68,15 @@ export class HistoryFile {
     }
   }
 
-  /** Appends whole lines (a batch), creating the file 0600. */
+  /** Appends whole lines (a batch), creating the file 0600 (and its folder, when it is missing). */
   async appendAsync(text: string): Promise<void> {
-    mkdirPrivate(dirname(this.path));
-    await appendFile(this.path, text, { mode: PRIVATE_FILE_MODE });
+    try {
+      await appendPrivate(this.path, text);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirPrivate(dirname(this.path));
+      await appendPrivate(this.path, text);
+    }
   }
 
   /** Replaces the file with `text` at once (before anything else runs: at start). */
@@ -77,12 +84,30 @@ export class HistoryFile {
     writeFileAtomic(this.path, text);
   }
 
-  /** Replaces the file with `text`, written beside and renamed over it, without blocking the loop. */
-  async rewriteAsync(text: string): Promise<void> {
+  /**
+   * Replaces the file with `parts` joined, written beside and renamed over it, a slice of at most
+   * about 256 KiB per write so that no step holds the loop (a rewrite can be tens of MB).
+   */
+  async rewriteAsync(parts: readonly string[]): Promise<void> {
     mkdirPrivate(dirname(this.path));
     const temp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     try {
-      await writeFile(temp, text, { mode: PRIVATE_FILE_MODE });
+      const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
+      try {
+        let slice: string[] = [];
+        let chars = 0;
+        for (const part of parts) {
+          slice.push(part);
+          chars += part.length;
+          if (chars < SLICE_CHARS) continue;
+          await handle.write(slice.join(''));
+          slice = [];
+          chars = 0;
+        }
+        if (slice.length > 0) await handle.write(slice.join(''));
+      } finally {
+        await handle.close();
+      }
       await chmod(temp, PRIVATE_FILE_MODE);
       await rename(temp, this.path);
     } catch (e) {

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { PermissionSchema, PermissionSourceSchema } from '../../../shared/permissions.js';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
-import { SessionInfoSchema } from '../../../shared/session.js';
+import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
 import { type ClientInfo, defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
 import type { Permissions } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
-import { pageOf } from './paging.js';
+import { jsonBytes, pageOf } from './paging.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 export interface HostToolDeps {
@@ -29,6 +29,24 @@ export interface HostToolDeps {
 
 /** A session as MCP callers get it: everything but the app icon (a data: URL of no use to an agent). */
 const McpSessionSchema = SessionInfoSchema.extend({ app: AppInfoSchema.omit({ icon: true }) });
+
+/**
+ * A session as MCP callers get it and the bytes of its JSON, made once per SessionInfo (the registry
+ * replaces an info object whenever it changes, never edits one): a page is made of the few it holds.
+ */
+const mcpSessions = new WeakMap<
+  SessionInfo,
+  { session: Omit<SessionInfo, 'app'> & { app: Omit<SessionInfo['app'], 'icon'> }; bytes: number }
+>();
+function forMcp(info: SessionInfo) {
+  let made = mcpSessions.get(info);
+  if (!made) {
+    const { icon: _icon, ...app } = info.app;
+    const session = { ...info, app };
+    mcpSessions.set(info, (made = { session, bytes: jsonBytes(session) }));
+  }
+  return made;
+}
 
 /** inspector_list_plugins names at most this many sessions per plugin (and as many refusals). */
 const SESSIONS_PER_PLUGIN = 10;
@@ -55,11 +73,8 @@ export function createHostTools(deps: HostToolDeps) {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: ({ activeOnly, limit, cursor }) => {
       const all = deps.sessions.list().filter((s) => !activeOnly || s.active);
-      const { items, ...page } = pageOf(
-        all.map(({ app: { icon: _icon, ...app }, ...s }) => ({ ...s, app })),
-        { limit, cursor },
-      );
-      return { sessions: items, ...page };
+      const { items, ...page } = pageOf(all, { limit, cursor, sizeOf: (s) => forMcp(s).bytes });
+      return { sessions: items.map((s) => forMcp(s).session), ...page };
     },
   });
 
@@ -159,7 +174,9 @@ export function createHostTools(deps: HostToolDeps) {
           usedBytes: z.number().describe('Estimated bytes held by logs, traffic and inactive sessions.'),
           dropped: z
             .object({ count: z.number().int(), bytes: z.number() })
-            .describe('Records dropped as the oldest to stay within the budgets since the start.'),
+            .describe(
+              'Records dropped as the oldest to stay within the budgets, over every run (kept with the sessions).',
+            ),
         })
         .optional(),
       mcpClients: z.array(

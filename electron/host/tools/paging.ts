@@ -14,19 +14,26 @@ export interface Page<T> {
  * The items after `cursor` (an offset this function handed out): at most `limit`, and no more than
  * `maxBytes` of JSON, but always at least one.
  */
-export function pageOf<T>(all: readonly T[], options: { limit: number; cursor?: string; maxBytes?: number }): Page<T> {
+export function pageOf<T>(
+  all: readonly T[],
+  options: { limit: number; cursor?: string; maxBytes?: number; sizeOf?: (item: T) => number },
+): Page<T> {
   const start = options.cursor === undefined ? 0 : offsetOf(options.cursor, all.length);
   const maxBytes = options.maxBytes ?? PAGE_BYTES;
+  const sizeOf = options.sizeOf ?? jsonBytes;
   const items: T[] = [];
   let bytes = 0;
   for (let i = start; i < all.length && items.length < options.limit; i++) {
-    bytes += Buffer.byteLength(JSON.stringify(all[i]));
+    bytes += sizeOf(all[i]!);
     if (items.length > 0 && bytes > maxBytes) break;
     items.push(all[i]!);
   }
   const next = start + items.length;
   return { items, total: all.length, ...(next < all.length ? { nextCursor: String(next) } : {}) };
 }
+
+/** Bytes of an item's JSON. */
+export const jsonBytes = (item: unknown) => Buffer.byteLength(JSON.stringify(item));
 
 function offsetOf(cursor: string, length: number): number {
   const offset = /^\d{1,9}$/.test(cursor) ? Number(cursor) : Number.NaN;

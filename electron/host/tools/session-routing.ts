@@ -22,38 +22,43 @@ export function routeToSession(
   sessionId: string | undefined,
   worksWhenDisconnected = false,
 ): Routing {
-  const all = sessions.list();
-  const candidates = all.filter((s) => s.active && hasPlugin(s, plugin));
-  const choices = candidates.length
-    ? `active sessions with the ${plugin} plugin: ${labels(candidates)}`
-    : `no active session has the ${plugin} plugin`;
+  const all = () => sessions.list();
+  const active = () => all().filter((s) => s.active && hasPlugin(s, plugin));
+  // Made only for a failure: a call naming a good session does not walk every session.
+  const choices = () => {
+    const candidates = active();
+    return candidates.length
+      ? `active sessions with the ${plugin} plugin: ${labels(candidates)}`
+      : `no active session has the ${plugin} plugin`;
+  };
 
   if (sessionId !== undefined) {
     const session = sessions.get(sessionId)?.info;
     if (!session) {
       return {
         ok: false,
-        message: `there is no session "${sessionId}"; ${choices}. Call inspector_list_sessions to see them all.`,
+        message: `there is no session "${sessionId}"; ${choices()}. Call inspector_list_sessions to see them all.`,
       };
     }
     if (!session.active && !worksWhenDisconnected) {
       return {
         ok: false,
-        message: `session ${label(session)} is inactive: its app disconnected; reconnect the app or pick an active session (${choices})`,
+        message: `session ${label(session)} is inactive: its app disconnected; reconnect the app or pick an active session (${choices()})`,
       };
     }
     if (!hasPlugin(session, plugin)) {
       return {
         ok: false,
-        message: `session ${label(session)} does not have the ${plugin} plugin: the app must pass it to connect({ plugins }); ${choices}`,
+        message: `session ${label(session)} does not have the ${plugin} plugin: the app must pass it to connect({ plugins }); ${choices()}`,
       };
     }
     return { ok: true, session };
   }
 
+  const candidates = active();
   if (candidates.length === 1) return { ok: true, session: candidates[0]! };
   if (candidates.length === 0) {
-    const inactive = all
+    const inactive = all()
       .filter((s) => !s.active && hasPlugin(s, plugin))
       .sort((a, b) => (b.disconnectedAt ?? 0) - (a.disconnectedAt ?? 0));
     const start = `no connected app has the ${plugin} plugin; start an app that embeds the Porthole agent with this plugin and try again`;

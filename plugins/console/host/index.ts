@@ -27,7 +27,7 @@ export function createConsoleHost(
   ctx: HostPluginContext<ConsoleProtocol>,
   options: ConsoleHostOptions = {},
 ): ConsoleHost {
-  const store = new ConsoleStore(options.limits ?? DEFAULT_STORE_LIMITS);
+  const store = new ConsoleStore(options.limits ?? DEFAULT_STORE_LIMITS, ctx.records);
   let connections = 0;
   const newMapper = () => {
     if (options.sourceMaps === false) return undefined;
@@ -65,7 +65,10 @@ export function createConsoleHost(
       }),
     ).then((done) => {
       pending.delete(entry);
-      if (done.some(Boolean) && store.get(entry.seq) === entry) publish([summarize(entry)]);
+      if (done.some(Boolean) && store.get(entry.seq) === entry) {
+        store.touched(entry);
+        publish([summarize(entry)]);
+      }
     });
     pending.set(entry, work);
   };

@@ -1,3 +1,4 @@
+import { type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
 import {
   type AgentMessage,
   type ErrorGroup,
@@ -85,8 +86,50 @@ export class ConsoleStore {
   private readonly groups = new Map<string, Group>();
   private counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0, refused: 0 };
   private lastRefusal: string | undefined;
+  /**
+   * The entries again as records under the inspector's global byte budget (the budget may drop the
+   * oldest to make room for any session), kept across restarts with the session.
+   */
+  private readonly records: RecordStore<Entry>;
 
-  constructor(private readonly limits: StoreLimits = DEFAULT_STORE_LIMITS) {}
+  constructor(
+    private readonly limits: StoreLimits = DEFAULT_STORE_LIMITS,
+    records: RecordsApi = standaloneRecords(),
+  ) {
+    this.records = records.open<Entry>('messages', {
+      sizeOf: (e) => e.bytes,
+      onDrop: (dropped) => this.dropOldest(new Set(dropped)),
+      persist: true,
+    });
+    this.restore();
+  }
+
+  /** Rebuilds the entries, counts and error groups from the records the last run kept. */
+  private restore(): void {
+    for (const entry of this.records.values()) {
+      this.entries.push(entry);
+      this.bytes += entry.bytes;
+      this.nextSeq = Math.max(this.nextSeq, entry.lastSeq + 1);
+      if (entry.level === 'error') this.counters.errors += entry.count;
+      if (entry.level === 'warn') this.counters.warnings += entry.count;
+      this.noteError(entry, entry.lastSeq, entry.time);
+    }
+    this.counters.evicted = this.records.dropped.count;
+  }
+
+  /** An entry was changed in place (its frames were mapped): kept so across restarts too. */
+  touched(entry: Entry): void {
+    if (this.records.has(String(entry.seq))) this.records.remeasure(String(entry.seq));
+  }
+
+  /** The budget dropped these (always the oldest): they leave the front. */
+  private dropOldest(dropped: Set<Entry>): void {
+    while (this.head < this.entries.length && dropped.has(this.entries[this.head]!)) {
+      const e = this.entries[this.head++]!;
+      this.bytes -= e.bytes;
+      this.counters.evicted += e.count;
+    }
+  }
 
   get latest(): number {
     return this.nextSeq - 1;
@@ -129,6 +172,7 @@ export class ConsoleStore {
       last.lastSeq = seq;
       last.time = m.time;
       this.noteError(last, seq, m.time);
+      this.records.remeasure(String(last.seq));
       return { entry: last, repeat: true };
     }
     const entry: Entry = {
@@ -157,6 +201,7 @@ export class ConsoleStore {
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.noteError(entry, seq, m.time);
+    this.records.set(String(entry.seq), entry);
     this.evict();
     return { entry, repeat: false };
   }
@@ -181,6 +226,7 @@ export class ConsoleStore {
     };
     this.entries.push(entry);
     this.bytes += entry.bytes;
+    this.records.set(String(entry.seq), entry);
     this.evict();
     return entry;
   }
@@ -303,12 +349,16 @@ export class ConsoleStore {
 
   clear(): number {
     const n = this.size;
+    this.records.clear();
     this.entries = [];
     this.head = 0;
     this.bytes = 0;
     this.depth = 0;
     this.groups.clear();
     this.counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0, refused: 0 };
+    // A cleared console starts counting again, after a restart too.
+    this.records.dropped.count = 0;
+    this.records.dropped.bytes = 0;
     this.lastRefusal = undefined;
     return n;
   }
@@ -347,9 +397,10 @@ export class ConsoleStore {
 
   private evict(): void {
     while (this.size > 1 && (this.bytes > this.limits.maxBytes || this.size > this.limits.maxMessages)) {
-      const e = this.entries[this.head++]!;
-      this.bytes -= e.bytes;
-      this.counters.evicted += e.count;
+      // Counted as dropped, and taken off the front by dropOldest.
+      const head = this.head;
+      this.records.drop(String(this.entries[head]!.seq));
+      if (this.head === head) break;
     }
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);

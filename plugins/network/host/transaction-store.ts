@@ -75,8 +75,7 @@ export class TransactionStore {
   private readonly byId: RecordStore<Transaction>;
   private seq = 0;
   private bodyChars = 0;
-  /** Transactions dropped to stay within bounds (this store's or the global budget) since the session began. */
-  readonly droppedTotal: Dropped = { count: 0, bytes: 0 };
+
   /** Notifications about transactions this store does not have (dropped, or lost in the app's offline buffer). */
   orphans = 0;
   /** Called when transactions go without an ingest of this store (the global budget made room for another session). */
@@ -103,6 +102,14 @@ export class TransactionStore {
       this.seq = Math.max(this.seq, tx.seq);
       this.bodyChars += bodyChars(tx.request.body) + bodyChars(tx.response?.body);
     }
+  }
+
+  /**
+   * Transactions dropped to stay within bounds (this store's or the global budget) since the session
+   * began, kept across inspector restarts with the transactions.
+   */
+  get droppedTotal(): Dropped {
+    return this.byId.dropped;
   }
 
   /** Transactions dropped to stay within bounds since the session began. */
@@ -269,8 +276,6 @@ export class TransactionStore {
   }
 
   private countDropped(dropped: Dropped): void {
-    this.droppedTotal.count += dropped.count;
-    this.droppedTotal.bytes += dropped.bytes;
     if (this.ingesting) this.droppedNow += dropped.count;
     else this.onDropped?.(dropped);
   }
@@ -299,9 +304,7 @@ export class TransactionStore {
     while (this.bodyChars > this.limits.maxBodyChars) {
       const oldest = this.byId.values().next().value as Transaction | undefined;
       if (!oldest || oldest === keep) break;
-      const bytes = estimateBytes(oldest);
-      this.remove(oldest);
-      this.countDropped({ count: 1, bytes });
+      this.byId.drop(oldest.id); // onDrop takes its body characters off and counts it
     }
   }
 
