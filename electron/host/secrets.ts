@@ -9,9 +9,19 @@ export function newSecret(bytes = 32): string {
 
 /** Compares in constant time (hashing first, so the length of the secret does not leak either). */
 export function secretMatches(expected: string, given: string): boolean {
-  const a = createHash('sha256').update(expected).digest();
-  const b = createHash('sha256').update(given).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(expectedDigest(expected), digest(given));
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The last expected secret's digest: the same token is checked on every MCP request. */
+let lastExpected: { secret: string; digest: Buffer } | undefined;
+
+function expectedDigest(secret: string): Buffer {
+  if (lastExpected?.secret !== secret) lastExpected = { secret, digest: digest(secret) };
+  return lastExpected.digest;
 }
 
 /** The secret kept in a file, if there is one. */

@@ -55,14 +55,14 @@ function through(object: object, prop: string | symbol): unknown {
  * (the endpoint did, under its own cap). Leaner than `toNodeHandler`: the Request carries no body
  * (the handler takes the parsed one) and is built lazily; a JSON answer is written in one piece,
  * not chunk by chunk from a stream; an SSE answer is streamed as it comes. A client that goes away
- * aborts it.
+ * aborts it. Resolves with the status answered.
  */
 export async function serveWithHandler(
   handler: McpHttpHandler,
   req: IncomingMessage,
   res: ServerResponse,
   parsedBody: unknown,
-): Promise<void> {
+): Promise<number> {
   const abort = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) abort.abort();
@@ -75,12 +75,12 @@ export async function serveWithHandler(
   });
   if (!response.body) {
     res.writeHead(response.status, out).end();
-    return;
+    return response.status;
   }
   if (!(out['content-type'] ?? '').startsWith('text/event-stream')) {
     const text = await response.text();
     res.writeHead(response.status, out).end(text);
-    return;
+    return response.status;
   }
   res.writeHead(response.status, out);
   res.flushHeaders();
@@ -93,4 +93,5 @@ export async function serveWithHandler(
     // the stream ended with the exchange (client gone, handler closed)
   }
   res.end();
+  return response.status;
 }

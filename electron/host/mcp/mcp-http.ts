@@ -15,6 +15,7 @@ import { serveWithHandler } from './fetch-adapter.js';
 import { createMcpServer, type McpToolsServer } from './mcp-server-factory.js';
 import type { McpClientInfo } from './mcp-status.js';
 import { bearerToken } from './mcp-token.js';
+import { ModernToolsCall } from './modern-tools-call.js';
 import { SessionTransport } from './session-transport.js';
 import { StatelessClients } from './stateless-clients.js';
 
@@ -74,6 +75,8 @@ export class McpHttpEndpoint {
   private readonly stateless: StatelessClients;
   /** The SDK's 2026-07-28 entry, strict: 2025-era traffic never reaches it (the sessions above serve it). */
   private readonly modern: McpHttpHandler;
+  /** tools/call of that era answered as the SDK does, without its per-request server (the hot path). */
+  private readonly modernCalls: ModernToolsCall;
   private readonly unsubscribe: () => void;
   private readonly sweeper: NodeJS.Timeout;
   private readonly presence: NodeJS.Timeout;
@@ -92,6 +95,7 @@ export class McpHttpEndpoint {
         createMcpServer(tools, { surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)), era: 'modern' }).server,
       { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
     );
+    this.modernCalls = new ModernToolsCall(tools);
     // 2026-07-28 clients hear of a changed tool set on their subscriptions/listen streams.
     this.unsubscribe = tools.onListChanged(() => this.modern.notify.toolsChanged());
     this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleTimeoutMs / 2, 60_000));
@@ -172,7 +176,10 @@ export class McpHttpEndpoint {
       seen.done();
       this.refreshPresence();
     });
-    await serveWithHandler(this.modern, req, res, body);
+    const call = this.modernCalls.match(req, body);
+    if (call) return this.modernCalls.serve(res, call, surface);
+    const status = await serveWithHandler(this.modern, req, res, body);
+    this.modernCalls.learn(req, body, status);
   }
 
   /**
@@ -208,6 +215,7 @@ export class McpHttpEndpoint {
     clearInterval(this.sweeper);
     clearInterval(this.presence);
     this.unsubscribe();
+    this.modernCalls.close();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled([...sessions.map((s) => this.closeSession(s)), this.modern.close()]);

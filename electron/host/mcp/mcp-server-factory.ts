@@ -30,6 +30,9 @@ export interface McpToolsServer {
   dispose(): void;
 }
 
+/** Who the server says it is (the SDK stamps it into every 2026-07-28 result's `_meta`). */
+export const SERVER_INFO = { name: 'porthole', title: 'Porthole', version: VERSION } as const;
+
 const INSTRUCTIONS = `Porthole is a debugging inspector for JavaScript/TypeScript apps (web pages, Node services, React Native, Electron). \
 Apps embed the Porthole agent and appear as sessions. Start with inspector_list_sessions; plugin tools (named <plugin>_*) \
 act on one session: pass its sessionId, or omit it when exactly one connected app has the plugin. A result flagged isError \
@@ -85,29 +88,25 @@ function listing(tools: ToolService, client?: ClientInfo): string {
   return JSON.stringify(tools.listedFor(client).map((tool) => tool.info));
 }
 
-/**
- * Builds the MCP server of one legacy session, or of one modern (stateless) request — never
- * shared between clients. Both eras answer from the same two handlers: tools/list from the
- * registry's schemas (written once per tool, not re-derived per request), tools/call through the
- * ToolService, which validates the arguments itself so that a call with bad arguments is
- * answered and recorded like any other.
- */
-export function createMcpServer(tools: ToolService, options: McpServerOptions): McpToolsServer {
-  const server = new ToolsServer(
-    { name: 'porthole', title: 'Porthole', version: VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
-  );
-  const client = (): ClientInfo | undefined => {
-    const info = server.getClientVersion();
-    return info ? { name: info.name, version: info.version } : undefined;
-  };
+/** A tool call: name, arguments, cancel signal and (optionally) where progress goes. */
+export type McpToolCall = (
+  name: string,
+  args: unknown,
+  signal: AbortSignal,
+  progress?: (message: string, n: number) => void,
+) => Promise<CallToolResult>;
 
-  const call = async (
-    name: string,
-    args: unknown,
-    signal: AbortSignal,
-    progress?: (message: string, n: number) => void,
-  ): Promise<CallToolResult> => {
+/**
+ * tools/call as both eras answer it, through the ToolService: an unknown tool is a -32602 error
+ * (thrown), anything else a result; the CLI and scripts get the raw value in `_meta`. Shared by
+ * the SDK servers and the 2026-07-28 fast path (modern-tools-call.ts), so the two cannot differ.
+ */
+export function mcpToolCall(
+  tools: ToolService,
+  options: McpServerOptions,
+  client: () => ClientInfo | undefined,
+): McpToolCall {
+  return async (name, args, signal, progress) => {
     options.onCallsInFlight?.(1);
     let notices = 0;
     try {
@@ -135,6 +134,26 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
       options.onCallsInFlight?.(-1);
     }
   };
+}
+
+/**
+ * Builds the MCP server of one legacy session, or of one modern (stateless) request — never
+ * shared between clients. Both eras answer from the same two handlers: tools/list from the
+ * registry's schemas (written once per tool, not re-derived per request), tools/call through the
+ * ToolService, which validates the arguments itself so that a call with bad arguments is
+ * answered and recorded like any other.
+ */
+export function createMcpServer(tools: ToolService, options: McpServerOptions): McpToolsServer {
+  const server = new ToolsServer(
+    { ...SERVER_INFO },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+  );
+  const client = (): ClientInfo | undefined => {
+    const info = server.getClientVersion();
+    return info ? { name: info.name, version: info.version } : undefined;
+  };
+
+  const call = mcpToolCall(tools, options, client);
 
   // A call waiting for the user's permission sends progress to clients that asked for it, so they
   // can say what is happening (and, with resetTimeoutOnProgress, keep waiting).
