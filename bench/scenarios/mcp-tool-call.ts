@@ -16,7 +16,8 @@ const TOOLS_LIST_BUDGET = 24 * 1024;
 /**
  * An MCP tools/call of example_send_ping over Streamable HTTP: MCP client → core (routing, history)
  * → debuggee → back, in both protocol eras: the 1.x client in a 2025-era session, and the v2
- * client in the 2026-07-28 era (stateless, one fresh server instance per request). Its floor is
+ * client in the 2026-07-28 era (stateless; tools/call on the core's fast path, modern-tools-call.ts,
+ * once the SDK has accepted the client's envelope in a first call). Its floor is
  * what the call cannot avoid: a plain loopback HTTP POST round trip plus a raw ws round trip.
  * The four are measured in alternating blocks (a block of each, ten times over): each block runs
  * warm, and a machine busy with other work slows floor and calls alike, so the ratios stay
