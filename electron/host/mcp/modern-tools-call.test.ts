@@ -115,6 +115,42 @@ const cases: Case[] = [
     fast: true,
   },
   {
+    what: 'a valid echo with id 0',
+    headers: headersFor('example_echo'),
+    body: callBody({ name: 'example_echo', arguments: { text: 'zero' } }, 0),
+    fast: true,
+  },
+  {
+    what: 'a valid echo with a negative id',
+    headers: headersFor('example_echo'),
+    body: callBody({ name: 'example_echo', arguments: { text: 'minus' } }, -3),
+    fast: true,
+  },
+  {
+    what: 'a fractional id',
+    headers: headersFor('example_echo'),
+    body: callBody({ name: 'example_echo', arguments: { text: 'half' } }, 1.5),
+    fast: false,
+  },
+  {
+    what: 'Accept without text/event-stream',
+    headers: headersFor('example_echo', { accept: 'application/json' }),
+    body: callBody({ name: 'example_echo', arguments: { text: 'hi' } }),
+    fast: true,
+  },
+  {
+    what: 'a Content-Type other than JSON',
+    headers: headersFor('example_echo', { 'content-type': 'text/plain' }),
+    body: callBody({ name: 'example_echo', arguments: { text: 'hi' } }),
+    fast: false,
+  },
+  {
+    what: 'an extra member in params',
+    headers: headersFor('example_echo'),
+    body: callBody({ name: 'example_echo', arguments: { text: 'hi' }, task: { ttl: 1000 } }),
+    fast: false,
+  },
+  {
     what: 'a tool failing (isError, with the arguments it got wrong)',
     headers: headersFor('example_echo'),
     body: callBody({ name: 'example_echo', arguments: { txt: 'hi' } }),
