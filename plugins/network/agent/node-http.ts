@@ -45,6 +45,11 @@ interface Followed {
 const FOLLOWED = Symbol('porthole.http.followed');
 type Carrier = { [FOLLOWED]?: Followed };
 
+/** Not enumerable, so spreading or inspecting the app's request shows nothing new. */
+function carry(target: object, f: Followed): void {
+  Object.defineProperty(target, FOLLOWED, { value: f, configurable: true, writable: true });
+}
+
 export function installHttpTap(hub: Hub, http: NodeHttp): void {
   if (hub.taps.has('http')) return;
   hub.taps.add('http');
@@ -150,7 +155,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   }
 
   const watchRequest = (req: NodeClientRequest, f: Followed) => {
-    (req as Carrier)[FOLLOWED] = f;
+    carry(req, f);
     req.emit = requestEmit;
   };
 
@@ -197,7 +202,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     f.resBody = new BodyCollector(hub.maxBodyBytes);
     f.resPush = res.push;
     f.resEmit = res.emit;
-    (res as Carrier)[FOLLOWED] = f;
+    carry(res, f);
     res.push = responsePush;
     res.emit = responseEmit;
   };
