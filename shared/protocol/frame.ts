@@ -69,10 +69,37 @@ export function encodeTallied(
   if (text.length > maxBytes || (text.length * 3 > maxBytes && byteLength(text) > maxBytes)) {
     throw new FrameTooLargeError(byteLength(text), maxBytes);
   }
-  const tally: JsonTally = { values: Limits.maxValues, depth: Limits.maxDepth };
+  const tally: JsonTally = { values: 0, depth: 0 };
+  if (tallyValue(message, 1, tally)) return { text, tally };
   const over = overJsonBudget(text, FRAME_BUDGET, tally);
   if (over) throw new FrameLimitError(`the frame would be refused: ${over}`);
   return { text, tally };
+}
+
+/**
+ * Tallies what JSON.stringify made of `value` from the value itself, skipping its strings (a text
+ * walk pays for every escaped quote in them): at least as many values and levels as the text holds,
+ * since only plain objects and arrays are walked and every own key counts (stringify leaves out the
+ * undefined ones). False, with the tally unusable, when the value has anything else a text walk must
+ * judge (toJSON, class instances) or goes past the budget: the caller then walks the text.
+ */
+function tallyValue(value: unknown, depth: number, tally: JsonTally): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > Limits.maxDepth || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (depth > tally.depth) tally.depth = depth;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Array.prototype) {
+    const items = value as unknown[];
+    if ((tally.values += items.length) > Limits.maxValues) return false;
+    for (let i = 0; i < items.length; i++) if (!tallyValue(items[i], depth + 1, tally)) return false;
+    return true;
+  }
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if ((tally.values += keys.length) > Limits.maxValues) return false;
+  for (let i = 0; i < keys.length; i++) if (!tallyValue(record[keys[i]!], depth + 1, tally)) return false;
+  return true;
 }
 
 /**

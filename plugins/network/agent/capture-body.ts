@@ -83,28 +83,43 @@ export function encodeBody(
   declaredLength?: number,
 ): Body {
   const type = contentType || undefined;
-  const base = {
-    size: bytes.byteLength,
-    truncated,
-    contentType: type,
-    totalSize: truncated ? declaredLength : bytes.byteLength,
-  };
-  const charset = charsetOf(type);
-  if (isTextualType(type) || (charset && !BINARY.test(type ?? ''))) {
-    return { ...base, encoding: 'text', data: decoderFor(charset, truncated).decode(bytes, { stream: truncated }) };
+  const size = bytes.byteLength;
+  const totalSize = truncated ? declaredLength : size;
+  const kind = classify(type);
+  if (kind.textual || (kind.charset && !kind.binary)) {
+    const data = decoderFor(kind.charset, truncated).decode(bytes, { stream: truncated });
+    return { size, truncated, contentType: type, totalSize, encoding: 'text', data };
   }
-  if (!type || !BINARY.test(type)) {
+  if (!kind.binary) {
     try {
       const strict = truncated
         ? new TextDecoder('utf-8', { fatal: true })
         : (strictUtf8 ??= new TextDecoder('utf-8', { fatal: true }));
       const data = strict.decode(bytes, { stream: truncated });
-      return { ...base, encoding: 'text', data };
+      return { size, truncated, contentType: type, totalSize, encoding: 'text', data };
     } catch {
       // not UTF-8: fall through to base64
     }
   }
-  return { ...base, encoding: 'base64', data: bytesToBase64(bytes) };
+  return { size, truncated, contentType: type, totalSize, encoding: 'base64', data: bytesToBase64(bytes) };
+}
+
+interface TypeKind {
+  textual: boolean;
+  binary: boolean;
+  charset: string | undefined;
+}
+const UNLABELLED: TypeKind = { textual: false, binary: false, charset: undefined };
+const kinds = new Map<string, TypeKind>();
+
+/** What a Content-Type says of its body; remembered per type, since an app sends few of them. */
+function classify(type: string | undefined): TypeKind {
+  if (!type) return UNLABELLED;
+  let kind = kinds.get(type);
+  if (kind) return kind;
+  kind = { textual: isTextualType(type), binary: BINARY.test(type), charset: charsetOf(type) };
+  if (kinds.size < 64) kinds.set(type, kind);
+  return kind;
 }
 
 /**
@@ -130,11 +145,13 @@ export function planBody(
     data: '',
   };
   const utf8: AttachmentKind = truncated ? 'utf8-prefix' : 'utf8';
-  const charset = charsetOf(type);
-  if (isTextualType(type) || (charset && !BINARY.test(type ?? ''))) {
-    return decoderFor(charset).encoding === 'utf-8' ? { body: { ...base, encoding: 'text' }, as: utf8 } : undefined;
+  const kind = classify(type);
+  if (kind.textual || (kind.charset && !kind.binary)) {
+    return decoderFor(kind.charset).encoding === 'utf-8'
+      ? { body: { ...base, encoding: 'text' }, as: utf8 }
+      : undefined;
   }
-  if (!type || !BINARY.test(type)) {
+  if (!kind.binary) {
     const valid = isUtf8();
     if (!valid) return undefined;
     if (valid(bytes())) return { body: { ...base, encoding: 'text' }, as: utf8 };

@@ -387,9 +387,10 @@ class Followed implements Observation {
     this.done = true;
     const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
     const seen = end.body;
-    const type = headerOf(this.responseHeaders, 'content-type');
-    const coding = end.decoded ? undefined : headerOf(this.responseHeaders, 'content-encoding');
-    const length = Number(headerOf(this.responseHeaders, 'content-length'));
+    const facts = bodyHeaders(this.responseHeaders);
+    const type = facts.type;
+    const coding = end.decoded ? undefined : facts.coding;
+    const length = Number(facts.length);
     const declared = !coding && Number.isFinite(length) && length > 0 ? length : undefined;
     const encodedSize = end.decoded || !seen ? undefined : seen.total;
     const finish = (parts: BodyParts | undefined) =>
@@ -426,6 +427,21 @@ class Followed implements Observation {
   mocked(mark: MockMark): void {
     this.mock = mark;
   }
+}
+
+/** headerOf() for the three headers a response body needs, in one pass. */
+function bodyHeaders(headers: RawHeaders): { type?: string; coding?: string; length?: string } {
+  let type: string | undefined;
+  let coding: string | undefined;
+  let length: string | undefined;
+  for (const [name, value] of headers) {
+    if (name.length < 12 || name.length > 16) continue;
+    const lower = name.toLowerCase();
+    if (lower === 'content-type') type ??= value;
+    else if (lower === 'content-encoding') coding ??= value;
+    else if (lower === 'content-length') length ??= value;
+  }
+  return { type, coding, length };
 }
 
 export function describeError(error: unknown): { message: string; code?: string } {

@@ -31,6 +31,23 @@ interface Followed {
   done: boolean;
   timedOut: boolean;
   error?: unknown;
+  req: NodeClientRequest;
+  /** The request's own emit before the tap's (its prototype's, as a rule). */
+  emit: NodeClientRequest['emit'];
+  res?: NodeIncoming;
+  resBody?: BodyCollector;
+  resPush?: NodeIncoming['push'];
+  resEmit?: NodeIncoming['emit'];
+}
+
+// Each request and response followed gets the same three functions (made once per tap, not per
+// request); what they need of the request is on its Followed, found through this key.
+const FOLLOWED = Symbol('porthole.http.followed');
+type Carrier = { [FOLLOWED]?: Followed };
+
+/** Not enumerable, so spreading or inspecting the app's request shows nothing new. */
+function carry(target: object, f: Followed): void {
+  Object.defineProperty(target, FOLLOWED, { value: f, configurable: true, writable: true });
 }
 
 export function installHttpTap(hub: Hub, http: NodeHttp): void {
@@ -66,6 +83,8 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       responded: false,
       done: false,
       timedOut: false,
+      req,
+      emit: req.emit,
     };
     hub.byRaw.set(req, obs);
     watchRequest(req, f);
@@ -122,16 +141,22 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     f.obs.sent(header, f.body.seen.total > 0 ? f.body.seen : undefined);
   };
 
+  function requestEmit(this: NodeClientRequest, event: string | symbol, arg: unknown) {
+    const f = (this as Carrier | undefined)?.[FOLLOWED];
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+    if (!f) return passOn(this, arguments);
+    try {
+      onRequestEvent(f.req, f, event, arg);
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+    return f.emit.apply(this, arguments as unknown as [string | symbol, ...unknown[]]);
+  }
+
   const watchRequest = (req: NodeClientRequest, f: Followed) => {
-    const emit = req.emit;
-    req.emit = function emit_(this: NodeClientRequest, ...args: [string | symbol, ...unknown[]]) {
-      try {
-        onRequestEvent(req, f, args[0], args[1]);
-      } catch {
-        // the capture's problem, never the app's
-      }
-      return emit.apply(this, args);
-    };
+    carry(req, f);
+    req.emit = requestEmit;
   };
 
   const onRequestEvent = (req: NodeClientRequest, f: Followed, event: string | symbol, arg: unknown) => {
@@ -173,45 +198,63 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       remoteAddress: socket?.remoteAddress,
       remotePort: socket?.remotePort,
     });
-    const body = new BodyCollector(hub.maxBodyBytes);
-    const push = res.push;
-    res.push = function push_(this: NodeIncoming, ...args: [unknown, string?]) {
-      const chunk = args[0];
-      try {
-        if (!f.done) {
-          if (chunk === null) {
-            finish(f);
-            f.obs.complete({ body: body.seen.total > 0 ? body.seen : undefined });
-          } else if (chunk instanceof Uint8Array) {
-            body.add(chunk, true);
-          }
-        }
-      } catch {
-        // the capture's problem, never the app's
-      }
-      return push.apply(this, args);
-    };
-    const emit = res.emit;
-    res.emit = function emit_(this: NodeIncoming, ...args: [string | symbol, ...unknown[]]) {
-      const event = args[0];
-      try {
-        if (!f.done && event === 'error') {
-          finish(f);
-          f.obs.fail(args[1], f.timedOut || isTimeout(args[1]));
-        } else if (!f.done && event === 'close' && !res.complete) {
-          finish(f);
-          f.obs.fail(aborted('the response was closed before it ended'), f.timedOut);
-        }
-      } catch {
-        // the capture's problem, never the app's
-      }
-      return emit.apply(this, args);
-    };
+    f.res = res;
+    f.resBody = new BodyCollector(hub.maxBodyBytes);
+    f.resPush = res.push;
+    f.resEmit = res.emit;
+    carry(res, f);
+    res.push = responsePush;
+    res.emit = responseEmit;
   };
+
+  function responsePush(this: NodeIncoming, chunk: unknown, _encoding?: string) {
+    const f = (this as Carrier | undefined)?.[FOLLOWED];
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+    if (!f?.resPush) return passOn(this, arguments, 'push');
+    try {
+      if (!f.done) {
+        if (chunk === null) {
+          finish(f);
+          f.obs.complete({ body: f.resBody!.seen.total > 0 ? f.resBody!.seen : undefined });
+        } else if (chunk instanceof Uint8Array) {
+          f.resBody!.add(chunk, true);
+        }
+      }
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+    return f.resPush!.apply(this, arguments as unknown as [unknown, string?]);
+  }
+
+  function responseEmit(this: NodeIncoming, event: string | symbol, arg: unknown) {
+    const f = (this as Carrier | undefined)?.[FOLLOWED];
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+    if (!f?.resEmit) return passOn(this, arguments);
+    try {
+      if (!f.done && event === 'error') {
+        finish(f);
+        f.obs.fail(arg, f.timedOut || isTimeout(arg));
+      } else if (!f.done && event === 'close' && !f.res!.complete) {
+        finish(f);
+        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut);
+      }
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+    return f.resEmit!.apply(this, arguments as unknown as [string | symbol, ...unknown[]]);
+  }
 
   const finish = (f: Followed) => {
     f.done = true;
   };
+}
+
+/** A tap function called on something it does not follow (taken off a request and called elsewhere): the prototype's own. */
+function passOn(target: unknown, args: IArguments, name: 'emit' | 'push' = 'emit'): never {
+  const own = (Object.getPrototypeOf(target) as Record<string, (...a: unknown[]) => unknown>)[name]!;
+  return own.apply(target, args as unknown as unknown[]) as never;
 }
 
 function urlOf(req: NodeClientRequest): string {
