@@ -1,4 +1,5 @@
-import { type Attached, binaryNotificationParts, concatChunks, inlineAttached } from '../shared/protocol/attachment.js';
+import { concatBytes } from '../shared/bytes.js';
+import { type Attached, binaryNotificationParts, inlineAttached } from '../shared/protocol/attachment.js';
 import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
 import { PROTOCOL_VERSION, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
@@ -296,13 +297,7 @@ class AgentConnection implements Agent {
           const parts = binaryNotificationParts(frame, attached, welcome.maxFrameBytes);
           outbox?.flush(); // what was notified before goes first
           if (socket.sendParts) socket.sendParts(parts);
-          else
-            socket.send(
-              concatChunks(
-                parts,
-                parts.reduce((n, p) => n + p.byteLength, 0),
-              ),
-            );
+          else socket.send(concatBytes(parts));
           return;
         }
         if (outbox && frame.type === 'notification') return outbox.notify(frame);

@@ -1,3 +1,4 @@
+import { concatBytes } from '../bytes.js';
 import { encodeTallied, FrameTooLargeError } from './frame.js';
 import type { Notification } from './messages.js';
 
@@ -76,7 +77,7 @@ export function placeAttached(params: unknown, path: readonly string[], value: s
 /** The notification as plain JSON, for a link without binary frames: its bytes encoded here. */
 export function inlineAttached(frame: Notification, attached: Attached): Notification {
   const params = structuredPath(frame.params, attached.path);
-  placeAttached(params, attached.path, attachedText(concatChunks(attached.chunks, attached.size), attached.as));
+  placeAttached(params, attached.path, attachedText(concatBytes(attached.chunks, attached.size), attached.as));
   return { ...frame, params };
 }
 
@@ -92,17 +93,6 @@ function structuredPath(params: unknown, path: readonly string[]): unknown {
     at = at[name] as Record<string, unknown>;
   }
   return top;
-}
-
-export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0]!.byteLength === size) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 type Base64Bytes = Uint8Array & { toBase64?: () => string };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Attached, binaryNotificationParts, concatChunks, inlineAttached } from './attachment.js';
+import { concatBytes } from '../bytes.js';
+import { type Attached, binaryNotificationParts, inlineAttached } from './attachment.js';
 import { decodeBinaryFrame } from './binary-frame.js';
 import { FrameTooLargeError } from './frame.js';
 import type { Notification } from './messages.js';
@@ -18,7 +19,7 @@ const attached = (as: Attached['as'], chunks: Uint8Array[] = [bytes.subarray(0, 
   size: chunks.reduce((n, c) => n + c.byteLength, 0),
 });
 const join = (parts: Uint8Array[]) =>
-  concatChunks(
+  concatBytes(
     parts,
     parts.reduce((n, p) => n + p.byteLength, 0),
   );

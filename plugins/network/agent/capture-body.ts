@@ -1,3 +1,4 @@
+import { concatBytes } from '../../../shared/bytes.js';
 import type { AttachmentKind } from '../../../shared/protocol/attachment.js';
 import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
 import type { Body } from '../protocol.js';
@@ -58,18 +59,7 @@ export async function readCapped(
     if (truncated) reader.cancel().catch(() => {});
     else reader.releaseLock();
   }
-  return { bytes: concat(chunks, size), truncated };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return { bytes: concatBytes(chunks, size), truncated };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
+import { concatBytes } from '../../../shared/bytes.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
 import type { Attached } from '../../../shared/protocol/attachment.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
@@ -19,7 +20,6 @@ import type { CompiledRule } from './mock-match.js';
 import { installNodeTaps, installNodeTapsAsync } from './node.js';
 import type { Decoder } from './node-decode.js';
 import {
-  concatBytes,
   headerOf,
   hub,
   type Observation,

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../../shared/bytes.js';
 import type { NodeZlib, NodeZlibStream } from './node-builtins.js';
 
 // Undoing Content-Encoding for the stored body, in zlib's thread pool (off the app's thread): the
@@ -30,7 +31,7 @@ export function zlibDecoder(zlib: NodeZlib): Decoder {
         if (settled) return;
         settled = true;
         stream.destroy();
-        resolve(size || !cut ? { bytes: concat(out, size), cut } : undefined);
+        resolve(size || !cut ? { bytes: concatBytes(out, size), cut } : undefined);
       };
       stream.on('data', (chunk: Uint8Array) => {
         if (settled) return;
@@ -61,15 +62,4 @@ function make(zlib: NodeZlib, coding: string, bytes: Uint8Array): NodeZlibStream
     return (bytes[0]! & 0x0f) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
   }
   return undefined;
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }

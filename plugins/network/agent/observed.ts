@@ -254,18 +254,6 @@ export class BodyCollector {
   }
 }
 
-export function concatBytes(chunks: readonly Uint8Array[], size?: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const total = size ?? chunks.reduce((n, c) => n + c.byteLength, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 export function headerOf(headers: RawHeaders, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;
