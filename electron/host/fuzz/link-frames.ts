@@ -67,31 +67,43 @@ const HANDSHAKE_REPLIES: readonly MessageType[] = ['welcome', 'reject', 'heartbe
 
 // ─── The oracle ─────────────────────────────────────────────────────────────
 
+const refused = (code: ProtocolErrorCode, id?: string): Expected => ({
+  answer: { type: 'protocol-error', code, ...(id ? { id } : {}) },
+  counted: true,
+});
+
+/** A frame text's first rules: the depth and value limits, JSON, an object, a known type. */
+function typedRecord(
+  text: string,
+): { refusal: Expected } | { record: Record<string, unknown> & { type: string }; id?: string } {
+  const shape = measure(text);
+  if (shape.depth > Limits.maxDepth || shape.values > Limits.maxValues) return { refusal: refused('invalid-message') };
+  if (!shape.parsed) return { refusal: refused('malformed-json') };
+  const value = shape.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { refusal: refused('invalid-message') };
+  const record = value as Record<string, unknown>;
+  const id = typeof record.id === 'string' && record.id.length >= 1 && record.id.length <= 200 ? record.id : undefined;
+  if (typeof record.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(record.type)) {
+    return { refusal: refused('unknown-type', id) };
+  }
+  return { record: record as Record<string, unknown> & { type: string }, id };
+}
+
 /**
  * docs/protocol.md, applied to one frame: binary, then size, then the depth and value limits, then
  * JSON, object, known type, type valid at this point, schema, and last what the message means.
  */
 export function expectedAnswer(data: string | Uint8Array, state: LinkState, depth?: number): Expected {
   if (state.phase === 'pre-hello') return expectedFirstFrame(data, state, depth);
-  const refused = (code: ProtocolErrorCode, id?: string): Expected => ({
-    answer: { type: 'protocol-error', code, ...(id ? { id } : {}) },
-    counted: true,
-  });
   if (typeof data !== 'string') return state.side === 'host' ? expectedBinary(data, state) : refused('invalid-message');
   if (Buffer.byteLength(data) > state.maxFrameBytes) {
     return state.side === 'host' ? { close: 1009 } : refused('invalid-message');
   }
   if (depth !== undefined && depth > Limits.maxDepth) return refused('invalid-message');
-  const shape = measure(data);
-  if (shape.depth > Limits.maxDepth || shape.values > Limits.maxValues) return refused('invalid-message');
-  if (!shape.parsed) return refused('malformed-json');
-  const value = shape.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refused('invalid-message');
-  const record = value as Record<string, unknown>;
-  const id = typeof record.id === 'string' && record.id.length >= 1 && record.id.length <= 200 ? record.id : undefined;
-  if (typeof record.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(record.type)) {
-    return refused('unknown-type', id);
-  }
+  const typed = typedRecord(data);
+  if ('refusal' in typed) return typed.refusal;
+  const { record, id } = typed;
   const accept = state.phase === 'session' ? SESSION_FRAME_TYPES : HANDSHAKE_REPLIES;
   if (!(accept as string[]).includes(record.type)) return refused('unexpected-message', id);
   // The inspector checks frames against the schemas, the agent only the kinds of the fields it reads.
@@ -126,7 +138,6 @@ export function expectedAnswer(data: string | Uint8Array, state: LinkState, dept
 }
 
 function expectedNotification(message: Notification, state: LinkState): Expected {
-  const refused = (code: ProtocolErrorCode): Expected => ({ answer: { type: 'protocol-error', code }, counted: true });
   if (!state.accepted.has(message.plugin)) return refused('unexpected-message');
   const direction: { notifications?: Record<string, z.ZodType> } = (
     state.side === 'host' ? exampleProtocol.toHost : exampleProtocol.toAgent
@@ -149,10 +160,6 @@ const ATTACHMENT_AS = ['base64', 'utf8', 'utf8-prefix'];
  * notification with the bytes put there.
  */
 function expectedBinary(data: Uint8Array, state: LinkState): Expected {
-  const refused = (code: ProtocolErrorCode, id?: string): Expected => ({
-    answer: { type: 'protocol-error', code, ...(id ? { id } : {}) },
-    counted: true,
-  });
   if (data.byteLength > state.maxFrameBytes) return { close: 1009 };
   if (data.byteLength < 4) return refused('invalid-message');
   const length = Buffer.from(data.buffer, data.byteOffset, data.byteLength).readUInt32BE(0);
@@ -160,16 +167,9 @@ function expectedBinary(data: Uint8Array, state: LinkState): Expected {
   const headerBytes = Buffer.from(data.buffer, data.byteOffset + 4, length);
   const header = headerBytes.toString('utf8');
   if (!Buffer.from(header).equals(headerBytes)) return refused('invalid-message');
-  const shape = measure(header);
-  if (shape.depth > Limits.maxDepth || shape.values > Limits.maxValues) return refused('invalid-message');
-  if (!shape.parsed) return refused('malformed-json');
-  const value = shape.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refused('invalid-message');
-  const record = value as Record<string, unknown>;
-  const id = typeof record.id === 'string' && record.id.length >= 1 && record.id.length <= 200 ? record.id : undefined;
-  if (typeof record.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(record.type)) {
-    return refused('unknown-type', id);
-  }
+  const typed = typedRecord(header);
+  if ('refusal' in typed) return typed.refusal;
+  const { record, id } = typed;
   if (record.type !== 'notification') return refused('unexpected-message', id);
   const { attachment, ...frame } = record;
   const spec = attachment as { path?: unknown; as?: unknown } | undefined;
