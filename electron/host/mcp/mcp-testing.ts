@@ -11,6 +11,22 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export type McpTransportKind = 'http' | 'stdio';
 
+/** The bearer header for the token, if there is one. */
+function httpOptions(target: { token?: string }) {
+  const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+  return { requestInit: { headers } };
+}
+
+/** `porthole mcp` from this checkout, as a stdio client starts it. */
+function portholeMcp(dataDir: string) {
+  return {
+    command: process.execPath,
+    args: [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', dataDir],
+    cwd: ROOT,
+    stderr: 'pipe' as const,
+  };
+}
+
 /** An MCP SDK 1.x client (the 2025 era: initialize, then a session) connected to the core over real Streamable HTTP, or over stdio through `porthole mcp`. */
 export async function connectMcpClient(
   kind: McpTransportKind,
@@ -20,15 +36,9 @@ export async function connectMcpClient(
   const mcp = new Client(client);
   let stderr = '';
   if (kind === 'http') {
-    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(target.mcpUrl), { requestInit: { headers } }));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(target.mcpUrl), httpOptions(target)));
   } else {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', target.dataDir],
-      cwd: ROOT,
-      stderr: 'pipe',
-    });
+    const transport = new StdioClientTransport(portholeMcp(target.dataDir));
     transport.stderr?.on('data', (d) => (stderr += d));
     await mcp.connect(transport);
   }
@@ -48,15 +58,9 @@ export async function connectModernClient(
   const mcp = new ModernClient(client, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   let stderr = '';
   if (kind === 'http') {
-    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
-    await mcp.connect(new ModernHttpTransport(new URL(target.mcpUrl), { requestInit: { headers } }));
+    await mcp.connect(new ModernHttpTransport(new URL(target.mcpUrl), httpOptions(target)));
   } else {
-    const transport = new ModernStdioTransport({
-      command: process.execPath,
-      args: [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', target.dataDir],
-      cwd: ROOT,
-      stderr: 'pipe',
-    });
+    const transport = new ModernStdioTransport(portholeMcp(target.dataDir));
     transport.stderr?.on('data', (d) => (stderr += d));
     await mcp.connect(transport);
   }
