@@ -17,6 +17,8 @@ interface UndiciRequest {
   onData?: (chunk: Uint8Array) => unknown;
   onBodySent?: (chunk: Uint8Array | string) => unknown;
   contentLength?: number | null;
+  /** 'websocket' for a WebSocket handshake (Node 22+'s WebSocket, the agent's own link among them). */
+  upgrade?: unknown;
 }
 
 interface Followed {
@@ -47,6 +49,7 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   on('undici:request:create', ({ request }) => {
     if (!hub.active) return;
     const r = request as UndiciRequest;
+    if (r.upgrade) return;
     const headers = undiciHeaders(r.headers);
     if (headerOf(headers, 'upgrade')) return;
     const url = `${String(r.origin).replace(/\/$/, '')}${r.path}`;
@@ -150,7 +153,7 @@ function bytesOf(body: unknown): Uint8Array | undefined {
   return undefined;
 }
 
-function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
+export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
   if (!headers) return [];
   if (typeof headers === 'string') return parseHeaderBlock(`\r\n${headers}`);
   if (Array.isArray(headers)) {
