@@ -1,10 +1,11 @@
-import { Agent as HttpAgent, get as httpGet, request as httpRequest, type IncomingMessage } from 'node:http';
-import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import http, { Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import https, { type Agent as HttpsAgent } from 'node:https';
+import { Writable } from 'node:stream';
 import axios from 'axios';
 import got from 'got';
 import nodeFetch from 'node-fetch';
 import superagent from 'superagent';
-import { fetch as undiciFetch, request as undiciRequest } from 'undici';
+import { fetch as undiciFetch, request as undiciRequest, stream as undiciStream } from 'undici';
 
 // The Node HTTP clients of the fidelity matrix (fidelity.test.ts), each behind one call shape:
 // what the app's code would get back from it, bytes and headers, or the error it would see.
@@ -71,7 +72,8 @@ function fetchLike(impl: typeof fetch): Client {
   };
 }
 
-function nodeRequest(make: typeof httpRequest, agent?: HttpAgent | HttpsAgent): Client {
+/** `module.request(…)` as an app calls it (a `request` taken before Porthole's mock rules is recorded, not mocked). */
+function nodeRequest(module: typeof http | typeof https, agent?: HttpAgent | HttpsAgent): Client {
   return (url, call) =>
     new Promise((resolve) => {
       let settled = false;
@@ -81,10 +83,10 @@ function nodeRequest(make: typeof httpRequest, agent?: HttpAgent | HttpsAgent): 
           resolve(o);
         }
       };
-      const req = make(
+      const req = module.request(
         url,
         { method: call.method ?? 'GET', headers: call.headers, agent, ca: call.ca } as Parameters<
-          typeof httpsRequest
+          typeof https.request
         >[1],
         (res: IncomingMessage) => {
           const chunks: Buffer[] = [];
@@ -111,7 +113,7 @@ const httpGetClient: Client = (url, call) =>
         resolve(o);
       }
     };
-    const req = httpGet(url, { headers: call.headers }, (res) => {
+    const req = http.get(url, { headers: call.headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
@@ -135,6 +137,36 @@ const undiciRequestClient: Client = async (url, call) => {
       bodyTimeout: call.timeoutMs,
     });
     return { status: res.statusCode, headers: flat(res.headers), body: Buffer.from(await res.body.arrayBuffer()) };
+  } catch (e) {
+    return failure(e);
+  }
+};
+
+const undiciStreamClient: Client = async (url, call) => {
+  const chunks: Buffer[] = [];
+  try {
+    const { status, headers } = await undiciStream(
+      url,
+      {
+        method: (call.method ?? 'GET') as 'GET',
+        body: call.body,
+        headers: call.headers,
+        signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
+        headersTimeout: call.timeoutMs,
+        bodyTimeout: call.timeoutMs,
+        opaque: {} as { status?: number; headers?: Record<string, unknown> },
+      },
+      ({ statusCode, headers, opaque }) => {
+        Object.assign(opaque as object, { status: statusCode, headers });
+        return new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+        });
+      },
+    ).then(({ opaque }) => opaque as { status: number; headers: Record<string, unknown> });
+    return { status, headers: flat(headers), body: Buffer.concat(chunks) };
   } catch (e) {
     return failure(e);
   }
@@ -210,11 +242,12 @@ export const NODE_CLIENTS: Record<string, { client: Client; https?: boolean; fol
   'global fetch': { client: fetchLike(fetch), follows: true },
   'undici.fetch': { client: fetchLike(undiciFetch as unknown as typeof fetch), follows: true },
   'undici.request': { client: undiciRequestClient, follows: false },
+  'undici.stream': { client: undiciStreamClient, follows: false },
   axios: { client: axiosClient, follows: true },
   got: { client: gotClient, follows: true },
   'node-fetch': { client: fetchLike(nodeFetch as unknown as typeof fetch), follows: true },
   superagent: { client: superagentClient, follows: true },
-  'http.request': { client: nodeRequest(httpRequest, keepAliveAgent), follows: false },
+  'http.request': { client: nodeRequest(http, keepAliveAgent), follows: false },
   'http.get': { client: httpGetClient, follows: false },
-  'https.request': { client: nodeRequest(httpsRequest as typeof httpRequest), https: true, follows: false },
+  'https.request': { client: nodeRequest(https), https: true, follows: false },
 };

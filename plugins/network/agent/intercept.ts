@@ -6,14 +6,17 @@ import type { Initiator, MockAction, MockRule } from '../protocol.js';
 import { base64ToBytes, readCapped } from './capture-body.js';
 import { type CompiledRule, findMatchingRule, mayMatchAny, needsBody } from './mock-match.js';
 import { type HttpModule, routeByRules } from './mock-route.js';
+import { type DispatcherMock, dispatcherMock, type RuleSource } from './mock-undici.js';
 import { isNode } from './node-builtins.js';
 import { BodyCollector, hub, type Observation, type SeenRequest } from './observed.js';
 
-// The mock path: @mswjs/interceptors, applied only while the app has an active mock rule and
-// removed when it has none. While applied it changes how requests go out (see README.md: Node's
-// http gets the library's agent, so keep-alive is off, unless the method and URL of the call rule
-// out every rule (mock-route.ts); a synchronous XHR cannot be mocked); the taps still record every
-// request that is not mocked, and this records the ones a rule answers.
+// The mock path, applied only while the app has an active mock rule and removed when it has none:
+// @mswjs/interceptors for Node's http/https and the browser's fetch and XHR, and a wrapper of
+// undici's global dispatcher for Node's fetch and the undici package (mock-undici.ts). While applied
+// it changes how requests go out (see README.md: Node's http gets the library's agent, so keep-alive
+// is off, unless the method and URL of the call rule out every rule (mock-route.ts); a synchronous
+// XHR cannot be mocked); the taps still record every request that is not mocked, and this records
+// the ones a rule answers.
 
 export interface MockPath {
   enable(): Promise<void>;
@@ -49,6 +52,8 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
   let applied: Interceptor[] = [];
   let enabling: Promise<void> | undefined;
   let syncBuiltins: () => void = () => {};
+  let dispatchers: DispatcherMock | undefined;
+  let on = false;
 
   const listen = (kind: Initiator, interceptor: Interceptor) => {
     interceptor.on('request', (event) => answer(kind, event).catch((e) => recorder.warn('mocked request', e)));
@@ -94,11 +99,50 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
     await respond(rule, controller, tapped ? undefined : obs, signal);
   };
 
+  const teardown = () => {
+    dispatchers?.uninstall();
+    for (const interceptor of applied) interceptor.dispose();
+    applied = [];
+    syncBuiltins();
+  };
+
+  const rules: RuleSource = {
+    mayMatch(method, url) {
+      const { enabled, rules } = current();
+      return mayMatchAny(enabled, rules, method, url);
+    },
+    needsBody: () => needsBody(current().rules),
+    match(request) {
+      const { enabled, rules } = current();
+      return findMatchingRule(enabled, rules, request);
+    },
+    answer(rule, request, reply) {
+      const mark = { ruleId: rule.id, ruleName: rule.name };
+      let body: BodyCollector | undefined;
+      if (request.body) (body = new BodyCollector(hub().maxBodyBytes)).add(request.body);
+      const obs = recorder.observe({ ...request, body: body?.seen, mock: mark });
+      const onAbort = () => obs?.fail(reply.signal.reason ?? new Error('aborted'));
+      reply.signal.addEventListener('abort', onAbort, { once: true });
+      respond(rule, reply, obs, reply.signal).catch((e) => {
+        recorder.warn('mocked request', e);
+        reply.errorWith(e);
+      });
+    },
+  };
+
   return {
     enable() {
-      if (applied.length) return Promise.resolve();
-      enabling ??= (async () => {
+      if (enabling) return enabling;
+      if (on) return dispatchers?.install() ?? Promise.resolve();
+      on = true;
+      enabling = (async () => {
         if (isNode) {
+          try {
+            dispatchers ??= dispatcherMock(rules);
+            await dispatchers.install();
+          } catch (e) {
+            console.warn(`[porthole] network: fetch and undici requests cannot be mocked: ${(e as Error).message}`);
+          }
           try {
             const { ClientRequestInterceptor } = await nodeImport<{ ClientRequestInterceptor: new () => Interceptor }>(
               CLIENT_REQUEST_MODULE,
@@ -108,11 +152,9 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
             const modules = await Promise.all(['node:http', 'node:https'].map((m) => nodeImport<HttpModule>(m)));
             const own = modules.map((m) => ({ ...m }));
             listen('http', new ClientRequestInterceptor());
-            const mayMock = (method: string, url: string) => {
-              const { enabled, rules } = current();
-              return mayMatchAny(enabled, rules, method, url);
-            };
-            for (const [i, m] of modules.entries()) routeByRules(m, own[i]!, i === 0 ? 'http:' : 'https:', mayMock);
+            for (const [i, m] of modules.entries()) {
+              routeByRules(m, own[i]!, i === 0 ? 'http:' : 'https:', rules.mayMatch);
+            }
             // The interceptor replaces http.request & co. on the module objects; this makes ESM named
             // imports (`import { request } from 'node:http'`) see the replacements too.
             syncBuiltins = (await nodeImport<{ syncBuiltinESMExports(): void }>(NODE_MODULE)).syncBuiltinESMExports;
@@ -121,20 +163,22 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
             console.warn(`[porthole] network: http/https requests cannot be mocked: ${(e as Error).message}`);
           }
         }
-        if (typeof globalThis.fetch === 'function') listen('fetch', new FetchInterceptor() as unknown as Interceptor);
+        if (!isNode && typeof globalThis.fetch === 'function') {
+          listen('fetch', new FetchInterceptor() as unknown as Interceptor);
+        }
         if (!isNode && typeof XMLHttpRequest !== 'undefined') {
           listen('xhr', new XMLHttpRequestInterceptor() as unknown as Interceptor);
         }
       })().finally(() => {
         enabling = undefined;
+        if (!on) teardown(); // the rules went while it was being applied
       });
       return enabling;
     },
     disable() {
-      if (!applied.length) return;
-      for (const interceptor of applied) interceptor.dispose();
-      applied = [];
-      syncBuiltins();
+      if (!on) return;
+      on = false;
+      if (!enabling) teardown();
     },
   };
 }
