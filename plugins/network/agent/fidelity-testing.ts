@@ -1,6 +1,6 @@
 import http, { Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import https, { type Agent as HttpsAgent } from 'node:https';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import axios from 'axios';
 import got from 'got';
 import nodeFetch from 'node-fetch';
@@ -14,6 +14,8 @@ import { fetch as undiciFetch, request as undiciRequest, stream as undiciStream 
 export interface Call {
   method?: string;
   body?: Buffer;
+  /** A body streamed in these parts, 10 ms apart (instead of `body`). */
+  stream?: Buffer[];
   headers?: Record<string, string>;
   /** The client's own timeout, ms. */
   timeoutMs?: number;
@@ -47,6 +49,20 @@ const failure = (e: unknown): Outcome => {
   return { error: { name: err?.name ?? 'Error', code: err?.code ?? err?.cause?.code, message: String(err?.message) } };
 };
 
+/** The streamed body as a Node stream: each part 10 ms after the one before. */
+const slowly = (parts: Buffer[]) =>
+  Readable.from(
+    (async function* () {
+      for (const part of parts) {
+        await new Promise((r) => setTimeout(r, 10));
+        yield part;
+      }
+    })(),
+  );
+
+/** The body to hand a client that takes Node streams. */
+const nodeBody = (call: Call) => (call.stream ? slowly(call.stream) : call.body);
+
 const abortSignal = (call: Call): AbortSignal | undefined => {
   if (call.abortAfterMs !== undefined) {
     const c = new AbortController();
@@ -56,14 +72,17 @@ const abortSignal = (call: Call): AbortSignal | undefined => {
   return call.timeoutMs !== undefined ? AbortSignal.timeout(call.timeoutMs) : undefined;
 };
 
-function fetchLike(impl: typeof fetch): Client {
+/** A fetch; `nodeStreams` when it takes a Node stream as a streamed body (node-fetch), else a web one. */
+function fetchLike(impl: typeof fetch, nodeStreams = false): Client {
   return async (url, call) => {
     try {
+      const streamed = call.stream && (nodeStreams ? slowly(call.stream) : Readable.toWeb(slowly(call.stream)));
       const res = await impl(url, {
         method: call.method,
-        body: call.body as BodyInit | undefined,
+        body: (streamed ?? call.body) as BodyInit | undefined,
         headers: call.headers,
         signal: abortSignal(call),
+        ...(streamed && { duplex: 'half' }),
       });
       return { status: res.status, headers: flat(res.headers), body: Buffer.from(await res.arrayBuffer()) };
     } catch (e) {
@@ -100,7 +119,8 @@ function nodeRequest(module: typeof http | typeof https, agent?: HttpAgent | Htt
       req.on('error', (e) => done(failure(e)));
       if (call.timeoutMs !== undefined) req.setTimeout(call.timeoutMs, () => req.destroy(new Error('app timeout')));
       if (call.abortAfterMs !== undefined) setTimeout(() => req.destroy(new Error('app abort')), call.abortAfterMs);
-      req.end(call.body);
+      if (call.stream) slowly(call.stream).pipe(req);
+      else req.end(call.body);
     });
 }
 
@@ -130,7 +150,7 @@ const undiciRequestClient: Client = async (url, call) => {
   try {
     const res = await undiciRequest(url, {
       method: (call.method ?? 'GET') as 'GET',
-      body: call.body,
+      body: nodeBody(call),
       headers: call.headers,
       signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
       headersTimeout: call.timeoutMs,
@@ -149,7 +169,7 @@ const undiciStreamClient: Client = async (url, call) => {
       url,
       {
         method: (call.method ?? 'GET') as 'GET',
-        body: call.body,
+        body: nodeBody(call),
         headers: call.headers,
         signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
         headersTimeout: call.timeoutMs,
@@ -177,7 +197,7 @@ const axiosClient: Client = async (url, call) => {
     const res = await axios.request({
       url,
       method: call.method ?? 'GET',
-      data: call.body,
+      data: nodeBody(call),
       headers: call.headers,
       timeout: call.timeoutMs,
       signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
@@ -196,7 +216,7 @@ const gotClient: Client = async (url, call) => {
   try {
     const res = await got(url, {
       method: (call.method ?? 'GET') as 'GET',
-      body: call.body,
+      body: nodeBody(call),
       headers: call.headers,
       timeout: call.timeoutMs !== undefined ? { request: call.timeoutMs } : undefined,
       signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
@@ -224,7 +244,15 @@ const superagentClient: Client = async (url, call) => {
     if (call.timeoutMs !== undefined) req = req.timeout(call.timeoutMs);
     if (call.body) req = req.send(call.body);
     if (call.abortAfterMs !== undefined) setTimeout(() => req.abort(), call.abortAfterMs);
-    const res = await req;
+    // A streamed body is piped into the request (superagent's way), which then emits its response.
+    const parts = call.stream;
+    const res = parts
+      ? await new Promise<superagent.Response>((resolve, reject) => {
+          req.on('response', resolve);
+          req.on('error', reject);
+          slowly(parts).pipe(req as unknown as Writable);
+        })
+      : await req;
     return {
       status: res.status,
       headers: flat(res.headers),
@@ -245,7 +273,7 @@ export const NODE_CLIENTS: Record<string, { client: Client; https?: boolean; fol
   'undici.stream': { client: undiciStreamClient, follows: false },
   axios: { client: axiosClient, follows: true },
   got: { client: gotClient, follows: true },
-  'node-fetch': { client: fetchLike(nodeFetch as unknown as typeof fetch), follows: true },
+  'node-fetch': { client: fetchLike(nodeFetch as unknown as typeof fetch, true), follows: true },
   superagent: { client: superagentClient, follows: true },
   'http.request': { client: nodeRequest(http, keepAliveAgent), follows: false },
   'http.get': { client: httpGetClient, follows: false },

@@ -12,7 +12,8 @@ import { type Call, keepAliveAgent, NODE_CLIENTS, type Outcome } from './fidelit
 // The fidelity matrix (issue 11): every Node client × every case against a local server that logs
 // what it received and sent. Each call runs twice, first before Porthole is in the process at all
 // (the taps are installed by the first network()), then with it: what the app got must be the
-// same, and what Porthole recorded must be what the server logged.
+// same, what Porthole recorded must be what the server logged, and each client's requests in a row
+// must use as many sockets as without Porthole (keep-alive).
 
 interface Logged {
   method: string;
@@ -31,6 +32,12 @@ interface Logged {
 const TEXT = JSON.stringify({ words: Array.from({ length: 400 }, (_, i) => `word-${i}`) });
 const BINARY = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7 + 3) % 256));
 const BIG = Buffer.alloc(2 * 1024 * 1024, 'abcdefghijklmnopqrstuvwxyz');
+const HUGE = Buffer.from(Array.from({ length: 10 * 1024 * 1024 }, (_, i) => (i * 31 + 7) % 251));
+/** A download in parts, 15 ms apart, and an upload in parts, 10 ms apart. */
+const DOWN_PARTS = Array.from({ length: 4 }, (_, i) => Buffer.alloc(64 * 1024, String.fromCharCode(97 + i)));
+const UP_PARTS = ['first,', 'second,', 'third'].map((p) => Buffer.from(p));
+/** Requests in a row per client, to count the sockets they use. */
+const KEEP_ALIVE_REQUESTS = 3;
 const ENCODERS: Record<string, (b: string) => Buffer> = {
   gzip: (b) => gzipSync(b),
   br: (b) => brotliCompressSync(b),
@@ -67,6 +74,13 @@ const CASES: Record<string, Case> = {
   latin1: { expect: 'complete' },
   binary: { expect: 'complete' },
   '2mib': { expect: 'complete' },
+  '10mib': { expect: 'complete' },
+  'stream down': { expect: 'complete' },
+  'stream up': {
+    call: { method: 'POST', stream: UP_PARTS, headers: { 'content-type': 'text/plain' } },
+    expect: 'complete',
+    impossible: { 'http.get': 'http.get sends no body' },
+  },
   timeout: {
     call: { timeoutMs: 150 },
     expect: 'failed',
@@ -133,6 +147,25 @@ function route(c: string, req: IncomingMessage, res: ServerResponse, entry: Logg
       return send(200, { 'content-type': 'application/octet-stream' }, BINARY);
     case '2mib':
       return send(200, { 'content-type': 'text/plain', 'content-length': String(BIG.length) }, BIG);
+    case '10mib':
+      return send(200, { 'content-type': 'application/octet-stream' }, HUGE);
+    case 'stream up':
+      return send(200, { 'content-type': 'text/plain' }, Buffer.from(`got ${entry.body.length} bytes`));
+    case 'stream down': {
+      entry.status = 200;
+      entry.sent = { 'content-type': 'text/plain' };
+      entry.identity = Buffer.concat(DOWN_PARTS);
+      entry.wire = entry.identity;
+      res.writeHead(200, entry.sent);
+      const next = (i: number) => {
+        if (i === DOWN_PARTS.length) return void res.end();
+        res.write(DOWN_PARTS[i]);
+        setTimeout(() => next(i + 1), 15);
+      };
+      return next(0);
+    }
+    case 'keep-alive':
+      return send(200, { 'content-type': 'text/plain' }, Buffer.from('ok'));
     case 'timeout':
     case 'abort':
       return; // never answers; the client gives up
@@ -220,6 +253,23 @@ describe('fidelity matrix: Node clients × cases, with and without Porthole', ()
   let snapshot: Transaction[] = [];
   const baseline = new Map<string, Outcome>();
   const observed = new Map<string, Outcome>();
+  /** Sockets each client used for its requests in a row, without and with Porthole. */
+  const sockets = { without: new Map<string, number>(), with: new Map<string, number>() };
+
+  /** Each client in turn (no other client's requests meanwhile) makes requests in a row. */
+  const countSockets = async (phase: 'without' | 'with') => {
+    for (const name of Object.keys(NODE_CLIENTS)) {
+      const used = new Set<number>();
+      for (let i = 0; i < KEEP_ALIVE_REQUESTS; i++) {
+        const path = `${pathOf('keep-alive', name, phase)}/${i}`;
+        const { client, https } = NODE_CLIENTS[name]!;
+        const server = https ? secure : plain;
+        await client(`${server.url}${path}`, { ca: https ? tls.cert : undefined });
+        used.add(server.log.get(path)!.socket);
+      }
+      sockets[phase].set(name, used.size);
+    }
+  };
 
   const run = async (clientName: string, c: string, phase: 'without' | 'with') => {
     const { client, https } = NODE_CLIENTS[clientName]!;
@@ -248,12 +298,14 @@ describe('fidelity matrix: Node clients × cases, with and without Porthole', ()
     const names = Object.keys(NODE_CLIENTS);
     const cases = [...Object.keys(CASES), 'refused'];
     // Clients run side by side, each through its cases in order; without Porthole first.
+    await countSockets('without');
     await Promise.all(
       names.map(async (n) => {
         for (const c of cases) baseline.set(`${n}|${c}`, await run(n, c, 'without'));
       }),
     );
     const d = await startNetworkDebuggee();
+    await countSockets('with');
     await Promise.all(
       names.map(async (n) => {
         for (const c of cases) observed.set(`${n}|${c}`, await run(n, c, 'with'));
@@ -263,7 +315,13 @@ describe('fidelity matrix: Node clients × cases, with and without Porthole', ()
       const all = d.host.transactions();
       return all.every((tx) => tx.state !== 'pending') ? all : undefined;
     }, 'every transaction to end');
-  }, 60_000);
+  }, 120_000);
+
+  for (const clientName of Object.keys(NODE_CLIENTS)) {
+    it(`${clientName} keeps its sockets: ${KEEP_ALIVE_REQUESTS} requests in a row use as many as without Porthole`, () => {
+      expect(sockets.with.get(clientName)).toBe(sockets.without.get(clientName));
+    });
+  }
 
   const recorded = (path: string) => snapshot.filter((tx) => new URL(tx.request.url).pathname === path);
 
