@@ -1,15 +1,18 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
+import type { Har } from 'har-format';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
 import type { NetworkHost } from '../plugins/network/host/host-api.js';
 import type { Transaction } from '../plugins/network/protocol.js';
 import { serveDebuggeePage } from './support/debuggee-page.js';
 
-// The browser half of the fidelity matrix (issue 11): fetch and XHR with every responseType, a
-// synchronous XHR, charset, redirects, time to first byte. The same calls run in a page without the
-// network plugin and in one with it: what the page gets must be the same, and what Porthole records
-// must be what the server sent.
+// The browser half of the fidelity matrix (issue 11): fetch, XHR with every responseType, a
+// synchronous XHR and axios (XHR and fetch adapters); charset, redirects, time to first byte. The
+// same calls run in a page without the network plugin and in one with it: what the page gets must
+// be the same, what Porthole records must be what the server sent and what Chromium's own HAR
+// (Playwright's recordHar) shows, and mock rules answer each of them.
 
 const JSON_TEXT = JSON.stringify({ hello: 'wörld', list: [1, 2, 3] });
 const XML_TEXT = '<?xml version="1.0"?><root><item id="1">one</item></root>';
@@ -80,6 +83,15 @@ async function scenario() {
       body: bytes(await r.arrayBuffer()),
     };
   };
+  // biome-ignore lint/suspicious/noExplicitAny: the page's axios (e2e/fixtures/debuggee/main.ts)
+  const ax = (window as any).axios;
+  const viaAxios = async (url: string, config: Record<string, unknown> = {}) => {
+    const r = await ax.request({ url, responseType: 'arraybuffer', validateStatus: () => true, ...config });
+    const h = Object.entries(r.headers as Record<string, string>)
+      .filter(([k]) => k !== 'date')
+      .map(([k, v]) => `${k}: ${v}`);
+    return { status: r.status, headers: h.sort().join('|'), body: bytes(r.data) };
+  };
   const sync = new XMLHttpRequest();
   sync.open('GET', '/f/json?case=sync', false);
   sync.send();
@@ -100,6 +112,11 @@ async function scenario() {
     bigBinFetch: await viaFetch('/f/big-bin?case=fetch-big-bin'),
     bigJsonXhr: await xhr('/f/big-json?case=xhr-big-json', 'text'),
     bigJsonFetch: await viaFetch('/f/big-json?case=fetch-big-json'),
+    axiosJson: await viaAxios('/f/json?case=axios-json'),
+    axiosGzip: await viaAxios('/f/gzip?case=axios-gzip'),
+    axiosRedirect: await viaAxios('/f/redirect?case=axios-redirect'),
+    axiosPost: await viaAxios('/f/upload?case=axios-post', { method: 'POST', data: { hello: 'wörld' } }),
+    axiosFetch: await viaAxios('/f/json?case=axios-fetch-adapter', { adapter: 'fetch' }),
     upload: await (
       await fetch('/f/upload?case=fetch-upload', {
         method: 'POST',
@@ -130,7 +147,7 @@ async function pageWith(page: Page, plugins: string[]) {
   };
 }
 
-test('fetch and XHR (every responseType, sync XHR) get the same with and without Porthole, and are recorded as sent', async ({
+test('fetch, XHR (every responseType, sync XHR) and axios get the same with and without Porthole, and are recorded as sent', async ({
   page,
 }) => {
   const without = await pageWith(page, ['example']);
@@ -182,12 +199,149 @@ test('fetch and XHR (every responseType, sync XHR) get the same with and without
     expect(Buffer.from(upload.data, 'base64')).toEqual(
       Buffer.from(Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256)),
     );
+    expect((await text('axios-json')).data).toBe(JSON_TEXT);
+    expect((await text('axios-gzip')).data).toBe(JSON_TEXT);
+    expect((await one('axios-redirect')).response).toMatchObject({ status: 200, redirected: true });
+    expect((await one('axios-post')).request.body).toMatchObject({ data: '{"hello":"wörld"}' });
+    expect(await one('axios-fetch-adapter')).toMatchObject({ initiator: 'fetch', response: { status: 200 } });
+    expect((await one('axios-json')).initiator).toBe('xhr');
     for (const c of ['xhr-slow', 'fetch-slow']) {
       const tx = await one(c);
       expect(tx.response!.body!.data).toBe('late body');
       // time to first byte is the headers' arrival, not the end of the body
       expect(tx.timing.waitMs!).toBeLessThan(tx.timing.durationMs! - 200);
     }
+  } finally {
+    await withP.close();
+  }
+});
+
+test("what Porthole records matches Chromium's own HAR (Playwright's recordHar)", async ({ browser }, testInfo) => {
+  const harPath = testInfo.outputPath('chromium.har');
+  const context = await browser.newContext({ recordHar: { path: harPath, content: 'embed' } });
+  const page = await context.newPage();
+  const withP = await pageWith(page, ['network']);
+  try {
+    await page.evaluate(scenario);
+    await page.close();
+    await context.close(); // writes the HAR
+    const har = JSON.parse(readFileSync(harPath, 'utf8')) as Har;
+    const host = withP.host!;
+    const entries = har.log.entries.filter((e) => /[?&]case=/.test(e.request.url));
+    expect(entries.length).toBeGreaterThan(20);
+    const txs = await waitFor(() => {
+      const all = host.transactions();
+      return all.filter((t) => t.state !== 'pending').length >= entries.length - 3 ? all : undefined;
+    }, 'the transactions');
+    const bodyOf = (b: { data: string; encoding: string } | undefined) =>
+      b ? Buffer.from(b.data, b.encoding === 'base64' ? 'base64' : 'utf8') : Buffer.alloc(0);
+    const headerMap = (hs: { name: string; value: string }[]) =>
+      Object.fromEntries(
+        hs.filter((h) => !/^(set-cookie|date)$/i.test(h.name)).map((h) => [h.name.toLowerCase(), h.value]),
+      );
+    let compared = 0;
+    for (const entry of entries) {
+      const redirect = entry.response.status >= 300 && entry.response.status < 400;
+      if (redirect) {
+        // the page cannot see a hop: Porthole's one entry has the first URL and the final answer
+        const tx = txs.find((t) => t.request.url === entry.request.url)!;
+        expect([entry.request.url, tx.response?.redirected]).toEqual([entry.request.url, true]);
+        continue;
+      }
+      // the final hop of a redirect is Porthole's entry for the first URL
+      const tx =
+        txs.find((t) => t.request.url === entry.request.url && !t.response?.redirected) ??
+        txs.find((t) => t.response?.url === entry.request.url);
+      expect(tx, entry.request.url).toBeDefined();
+      const what = `${entry.request.method} ${entry.request.url}`;
+      expect([what, tx!.request.method, tx!.response?.status]).toEqual([
+        what,
+        entry.request.method,
+        entry.response.status,
+      ]);
+      expect([what, headerMap(tx!.response!.headers)]).toEqual([what, headerMap(entry.response.headers)]);
+      const content = entry.response.content;
+      const chromium = Buffer.from(content.text ?? '', content.encoding === 'base64' ? 'base64' : 'utf8');
+      expect([what, bodyOf(tx!.response!.body).equals(chromium)]).toEqual([what, true]);
+      if (entry.request.postData?.text !== undefined) {
+        const sent = bodyOf(tx!.request.body);
+        expect([what, sent.length]).toEqual([what, entry.request.bodySize]);
+      }
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(20);
+  } finally {
+    await withP.close();
+  }
+});
+
+test('mock rules answer fetch, XHR of every responseType (and a synchronous one) and axios in the page', async ({
+  page,
+}) => {
+  const withP = await pageWith(page, ['network']);
+  try {
+    const host = withP.host!;
+    const { rule } = await host.addMockRule({
+      match: { url: { kind: 'contains', value: 'mock=yes' } },
+      action: { type: 'respond', status: 203, headers: { 'x-mock': '1' }, body: { type: 'json', json: { m: 'ö' } } },
+    });
+    const got = await page.evaluate(async () => {
+      const xhr = (url: string, type: XMLHttpRequestResponseType) =>
+        new Promise<unknown>((resolve) => {
+          const x = new XMLHttpRequest();
+          x.open('GET', url);
+          x.responseType = type;
+          x.onloadend = async () => {
+            const r = x.response;
+            let body: unknown = r;
+            if (type === 'json') body = JSON.stringify(r);
+            else if (type === 'document') body = r === null ? null : 'document';
+            else if (type === 'blob') body = await (r as Blob).text();
+            else if (type === 'arraybuffer') body = new TextDecoder().decode(r as ArrayBuffer);
+            resolve([x.status, x.getResponseHeader('x-mock'), body]);
+          };
+          x.send();
+        });
+      // biome-ignore lint/suspicious/noExplicitAny: the page's axios
+      const ax = (window as any).axios;
+      const viaAxios = async (adapter: string) => {
+        const r = await ax.get(`/f/json?mock=yes&case=axios-${adapter}`, { adapter, responseType: 'text' });
+        return [r.status, r.headers['x-mock'], r.data];
+      };
+      const f = await fetch('/f/json?mock=yes&case=fetch');
+      const sync = new XMLHttpRequest();
+      sync.open('GET', '/f/json?mock=yes&case=sync', false);
+      sync.send();
+      return {
+        fetch: [f.status, f.headers.get('x-mock'), await f.text()],
+        text: await xhr('/f/json?mock=yes&case=xhr-text', 'text'),
+        json: await xhr('/f/json?mock=yes&case=xhr-json', 'json'),
+        arraybuffer: await xhr('/f/json?mock=yes&case=xhr-arraybuffer', 'arraybuffer'),
+        blob: await xhr('/f/json?mock=yes&case=xhr-blob', 'blob'),
+        axiosXhr: await viaAxios('xhr'),
+        axiosFetch: await viaAxios('fetch'),
+        sync: [sync.status, sync.getResponseHeader('x-mock'), sync.responseText],
+      };
+    });
+    const mocked = [203, '1', '{"m":"ö"}'];
+    expect(got).toEqual({
+      fetch: mocked,
+      text: mocked,
+      json: mocked,
+      arraybuffer: mocked,
+      blob: mocked,
+      axiosXhr: mocked,
+      axiosFetch: mocked,
+      sync: mocked,
+    });
+    const txs = await waitFor(() => {
+      const all = host.transactions({ urlContains: 'mock=yes' });
+      return all.length === 8 && all.every((t) => t.state !== 'pending') ? all : undefined;
+    }, 'eight finished requests');
+    for (const tx of txs) {
+      expect([tx.request.url, tx.mock?.ruleId, tx.response?.status]).toEqual([tx.request.url, rule.id, 203]);
+    }
+    expect(host.mockConfig().hits[rule.id]).toBe(8);
   } finally {
     await withP.close();
   }

@@ -14,8 +14,7 @@ import { BodyCollector, hub, type Observation, type SeenRequest } from './observ
 // @mswjs/interceptors for Node's http/https and the browser's fetch and XHR, and a wrapper of
 // undici's global dispatcher for Node's fetch and the undici package (mock-undici.ts). While applied
 // it changes how requests go out (see README.md: Node's http gets the library's agent, so keep-alive
-// is off, unless the method and URL of the call rule out every rule (mock-route.ts); a synchronous
-// XHR cannot be mocked); the taps still record every request that is not mocked, and this records
+// is off, unless the method and URL of the call rule out every rule (mock-route.ts)); the taps still record every request that is not mocked, and this records
 // the ones a rule answers.
 
 export interface MockPath {
