@@ -52,6 +52,25 @@ describe('TransactionStore', () => {
     expect(store.stats()).toMatchObject({ bodyChars: 7, dropped: 1 });
   });
 
+  it('counts the response body of a transaction added whole (a HAR import) against the body bound', () => {
+    const store = new TransactionStore({ maxTransactions: 100, maxBodyChars: 10 });
+    const whole = (id: string, body: string) => ({
+      id,
+      state: 'complete' as const,
+      initiator: 'har' as const,
+      request: { method: 'GET', url: `http://api.test/${id}`, headers: [] },
+      response: { status: 200, statusText: 'OK', headers: [], body: text(body) },
+      timing: { startedAt: 1_000, durationMs: 1 },
+    });
+    store.add(whole('a', 'aaaaaa'));
+    expect(store.stats()).toMatchObject({ count: 1, bodyChars: 6 });
+    store.add(whole('b', 'bbbbbb')); // 12 > 10: the oldest goes
+    expect(store.all().map((t) => t.id)).toEqual(['b']);
+    expect(store.stats()).toMatchObject({ count: 1, bodyChars: 6, dropped: 1 });
+    store.clear();
+    expect(store.stats()).toMatchObject({ count: 0, bodyChars: 0 });
+  });
+
   it('filters and pages with a cursor, newest first by default', () => {
     const store = new TransactionStore();
     for (let i = 1; i <= 7; i++) {

@@ -92,7 +92,7 @@ export class TransactionStore {
       maxBytes: this.limits.maxBytes,
       sizeOf: (tx) => estimateBytes(tx),
       onDrop: (txs, dropped) => {
-        for (const tx of txs) this.bodyChars -= bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+        for (const tx of txs) this.bodyChars -= txBodyChars(tx);
         this.countDropped(dropped);
       },
       // Kept across inspector restarts with the session; the store opens with what the last run had.
@@ -100,7 +100,7 @@ export class TransactionStore {
     });
     for (const tx of this.byId.values()) {
       this.seq = Math.max(this.seq, tx.seq);
-      this.bodyChars += bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+      this.bodyChars += txBodyChars(tx);
     }
   }
 
@@ -139,65 +139,23 @@ export class TransactionStore {
   started(n: TransactionStarted, sensitiveHeaders?: string[]): Change {
     const existing = this.byId.get(n.id);
     if (existing) this.remove(existing);
-    const tx: Transaction = {
-      id: n.id,
-      seq: ++this.seq,
-      state: 'pending',
-      initiator: n.initiator,
-      request: { method: n.method, url: n.url, headers: n.headers, body: n.body },
-      timing: { startedAt: n.startedAt },
-      mock: n.mock,
-      sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
-      replayOf: n.replayOf,
-    };
-    return this.insert(tx);
+    return this.insert(fresh(++this.seq, n, sensitiveHeaders));
   }
 
   requestSent(n: RequestSent): Change | undefined {
-    return this.update(n.id, (tx) => {
-      if (n.headers) tx.request.headers = n.headers;
-      if (n.body) {
-        this.bodyChars += bodyChars(n.body) - bodyChars(tx.request.body);
-        tx.request.body = n.body;
-      }
-    });
+    return this.update(n.id, (tx) => applyRequestSent(tx, n));
   }
 
   response(n: ResponseStarted): Change | undefined {
-    return this.update(n.id, (tx) => {
-      tx.response = {
-        status: n.status,
-        statusText: n.statusText,
-        headers: n.headers,
-        httpVersion: n.httpVersion,
-        redirected: n.redirected,
-        url: n.url,
-      };
-      tx.timing.waitMs = n.waitMs;
-      if (n.remoteAddress) tx.remoteAddress = n.remoteAddress;
-      if (n.remotePort !== undefined) tx.remotePort = n.remotePort;
-      if (n.mock) tx.mock = n.mock;
-    });
+    return this.update(n.id, (tx) => applyResponse(tx, n));
   }
 
   completed(n: TransactionCompleted): Change | undefined {
-    return this.update(n.id, (tx) => {
-      if (tx.response) {
-        this.setResponseBody(tx, n.body);
-        if (n.encodedSize !== undefined) tx.response.encodedSize = n.encodedSize;
-      }
-      tx.state = 'complete';
-      tx.timing.durationMs = n.durationMs;
-    });
+    return this.update(n.id, (tx) => applyCompleted(tx, n));
   }
 
   failed(n: TransactionFailed): Change | undefined {
-    return this.update(n.id, (tx) => {
-      tx.state = 'failed';
-      tx.error = { message: n.message, code: n.code, timedOut: n.timedOut };
-      tx.timing.durationMs = n.durationMs;
-      if (n.mock) tx.mock = n.mock;
-    });
+    return this.update(n.id, (tx) => applyFailed(tx, n));
   }
 
   /** Adds a finished transaction from elsewhere (a HAR import); it gets a fresh seq. */
@@ -257,7 +215,7 @@ export class TransactionStore {
   }
 
   private insert(tx: Transaction): Change {
-    this.bodyChars += bodyChars(tx.request.body);
+    this.bodyChars += txBodyChars(tx);
     const dropped = this.ingest(tx, () => this.byId.set(tx.id, tx));
     return { transaction: tx, change: 'added', dropped };
   }
@@ -287,16 +245,11 @@ export class TransactionStore {
       return undefined;
     }
     if (tx.state !== 'pending') return undefined; // a late duplicate: the first ending wins
+    const before = txBodyChars(tx);
     mutate(tx);
+    this.bodyChars += txBodyChars(tx) - before;
     const dropped = this.ingest(tx, () => this.byId.remeasure(tx.id));
     return { transaction: tx, change: 'updated', dropped };
-  }
-
-  private setResponseBody(tx: Transaction, body: Body | undefined): void {
-    if (!tx.response) return;
-    this.bodyChars -= bodyChars(tx.response.body);
-    tx.response.body = body;
-    this.bodyChars += bodyChars(body);
   }
 
   /** Drops the oldest transactions (never `keep`) until the body bound holds. */
@@ -310,11 +263,62 @@ export class TransactionStore {
 
   private remove(tx: Transaction): void {
     if (!this.byId.delete(tx.id)) return;
-    this.bodyChars -= bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+    this.bodyChars -= txBodyChars(tx);
   }
 }
 
 const bodyChars = (body: Body | undefined) => body?.data.length ?? 0;
+const txBodyChars = (tx: Transaction) => bodyChars(tx.request.body) + bodyChars(tx.response?.body);
+
+function fresh(seq: number, n: TransactionStarted, sensitiveHeaders: string[] | undefined): Transaction {
+  return {
+    id: n.id,
+    seq,
+    state: 'pending',
+    initiator: n.initiator,
+    request: { method: n.method, url: n.url, headers: n.headers, body: n.body },
+    timing: { startedAt: n.startedAt },
+    mock: n.mock,
+    sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
+    replayOf: n.replayOf,
+  };
+}
+
+function applyRequestSent(tx: Transaction, n: Omit<RequestSent, 'id'>): void {
+  if (n.headers) tx.request.headers = n.headers;
+  if (n.body) tx.request.body = n.body;
+}
+
+function applyResponse(tx: Transaction, n: Omit<ResponseStarted, 'id'>): void {
+  tx.response = {
+    status: n.status,
+    statusText: n.statusText,
+    headers: n.headers,
+    httpVersion: n.httpVersion,
+    redirected: n.redirected,
+    url: n.url,
+  };
+  tx.timing.waitMs = n.waitMs;
+  if (n.remoteAddress) tx.remoteAddress = n.remoteAddress;
+  if (n.remotePort !== undefined) tx.remotePort = n.remotePort;
+  if (n.mock) tx.mock = n.mock;
+}
+
+function applyCompleted(tx: Transaction, n: Omit<TransactionCompleted, 'id'>): void {
+  if (tx.response) {
+    tx.response.body = n.body;
+    if (n.encodedSize !== undefined) tx.response.encodedSize = n.encodedSize;
+  }
+  tx.state = 'complete';
+  tx.timing.durationMs = n.durationMs;
+}
+
+function applyFailed(tx: Transaction, n: Omit<TransactionFailed, 'id'>): void {
+  tx.state = 'failed';
+  tx.error = { message: n.message, code: n.code, timedOut: n.timedOut };
+  tx.timing.durationMs = n.durationMs;
+  if (n.mock) tx.mock = n.mock;
+}
 
 function parseCursor(cursor: string, order: SortOrder): number {
   const match = /^(newest|oldest):(\d+)$/.exec(cursor);
