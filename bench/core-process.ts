@@ -11,15 +11,17 @@ const host = async () => {
   const id = await waitFor(() => t.core.sessions.list()[0]?.id, 'the bench session');
   return t.core.plugins.instance(id, 'network') as unknown as NetworkHost;
 };
-type Command = 'addMockRule' | 'settle' | 'lastBody' | 'cutBodies' | 'stop';
+type Command = 'addMockRule' | 'removeMockRules' | 'settle' | 'lastBody' | 'cutBodies' | 'stop';
 process.on('message', async (m: { id: number; cmd: Command }) => {
   try {
     let result: unknown;
     if (m.cmd === 'addMockRule') {
-      await (await host()).addMockRule({
-        match: { url: { kind: 'contains', value: '/never-requested' } },
-        action: { type: 'respond', status: 204 },
-      });
+      // one rule, whatever there was
+      await (await host()).setMockRules([
+        { match: { url: { kind: 'contains', value: '/never-requested' } }, action: { type: 'respond', status: 204 } },
+      ]);
+    } else if (m.cmd === 'removeMockRules') {
+      await (await host()).setMockRules([]);
     } else if (m.cmd === 'settle') {
       const h = await host();
       await waitFor(() => h.stats().pending === 0, 'the last transactions', 60_000);

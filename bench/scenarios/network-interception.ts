@@ -11,8 +11,10 @@ import { hub } from '../../plugins/network/agent/observed.js';
 import { defineScenario, latencyRow, type Stats, sample, stats } from '../harness.js';
 
 const SEQUENTIAL = 2000;
-/** Large downloads: rounds of one plain and one captured block, in alternating order, so drift hits both. */
+/** Rounds of one plain and one captured block, in alternating order, so that drift hits both. */
 const ROUNDS = 10;
+/** Calls per block: small requests, and large downloads. */
+const SMALL_PER_BLOCK = SEQUENTIAL / ROUNDS;
 const PER_BLOCK = 8;
 const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })) });
 const MIB = 1024 * 1024;
@@ -21,12 +23,14 @@ const BIG_JSON = Buffer.from(JSON.stringify({ text: 'x'.repeat(2 * MIB - 12) }))
 
 /**
  * What capture costs the app (issue 11), against the same requests without Porthole in the same
- * run. The small requests' floors are measured before network() is first called (no tap installed
- * yet). The 2 MiB downloads alternate blocks with capture on and off (the agent's sink leaves the
- * hub: the taps then only pass calls through), and besides the time until the app's code has the
- * whole body they report the app process's CPU time per captured MiB. The agent is connected to a
- * real core in another process (bench/core-process.ts), as the inspector is in real use, so what
- * the app's process pays is the agent's share only.
+ * run. Every row alternates blocks with capture on and off (the agent's sink leaves the hub: the
+ * taps then only pass calls through; for the mock rows the rule is removed too), after a warm-up
+ * with capture on (the inspector's code warms up as well), and its ratio is the median of the
+ * rounds'. The same requests before network() was first called (no tap installed yet) are in each
+ * note, to show that the plain blocks are Porthole-free. Besides the time until the app's code has
+ * the whole body, the 2 MiB rows report the app process's CPU time per captured MiB. The agent is
+ * connected to a real core in another process (bench/core-process.ts), as the inspector is in real
+ * use, so what the app's process pays is the agent's share only.
  */
 export default defineScenario('network capture overhead', async () => {
   const server = http.createServer((req, res) => {
@@ -62,16 +66,17 @@ export default defineScenario('network capture overhead', async () => {
   const bigFetch = async () => {
     await (await fetch(`${base}/big`)).arrayBuffer();
   };
-  const cases = {
-    fetch: () => sample(viaFetch, SEQUENTIAL),
-    http: () => sample(viaHttp(), SEQUENTIAL),
-    axios: () => sample(viaAxios, SEQUENTIAL / 2),
-  };
+  const small = { fetch: viaFetch, http: viaHttp(), axios: viaAxios };
   const big = { bigHttp: viaHttp('/big'), bigFetch, bigJson: viaHttp('/big.json') };
   try {
-    const plain = { fetch: await cases.fetch(), http: await cases.http(), axios: await cases.axios() };
-    // The same downloads before any tap exists, to show the alternating blocks' floor is Porthole-free.
-    const untapped = { bigHttp: await sample(big.bigHttp, 20, 3), bigFetch: await sample(big.bigFetch, 20, 3) };
+    // The same requests before any tap exists, to show the alternating blocks' floor is Porthole-free.
+    const untapped = {
+      fetch: await sample(small.fetch, SEQUENTIAL / 4),
+      http: await sample(small.http, SEQUENTIAL / 4),
+      axios: await sample(small.axios, SEQUENTIAL / 8),
+      bigHttp: await sample(big.bigHttp, 20, 3),
+      bigFetch: await sample(big.bigFetch, 20, 3),
+    };
 
     const core = await coreProcess();
     const plugin = network({ maxBodyBytes: 4 * MIB });
@@ -79,32 +84,56 @@ export default defineScenario('network capture overhead', async () => {
     try {
       await waitFor(() => agent.status.sessionId, 'the bench agent');
       const settle = () => core.call('settle') as Promise<{ count: number; dropped: number; cpuMs: number }>;
-      const small = { fetch: await cases.fetch(), http: await cases.http(), axios: await cases.axios() };
+      const sinks = [...hub().sinks];
+      const capture = async (kind: Kind) => {
+        if (kind === 'plain') hub().sinks.clear();
+        else for (const s of sinks) hub().sinks.add(s);
+      };
+      const smallRuns = (fn: () => Promise<void>, perBlock: number) =>
+        alternating(fn, { perBlock, settle, enter: capture, warmup: 5 * perBlock });
+      const captured = {
+        fetch: await smallRuns(small.fetch, SMALL_PER_BLOCK),
+        http: await smallRuns(small.http, SMALL_PER_BLOCK),
+        axios: await smallRuns(small.axios, SMALL_PER_BLOCK / 2),
+      };
       // Counted before the large bodies: those go past the session's bound on body characters
       // (transaction-store.ts), and the host drops the oldest transactions, these first.
       const smallKept = await settle();
+      const bigRuns = (fn: () => Promise<void>, mibPerCall: number) =>
+        alternating(fn, { perBlock: PER_BLOCK, settle, enter: capture, mibPerCall });
       const downloads = {
-        bigHttp: await alternating(big.bigHttp, 2, settle),
-        bigFetch: await alternating(big.bigFetch, 2, settle),
-        bigJson: await alternating(big.bigJson, BIG_JSON.byteLength / MIB, settle),
+        bigHttp: await bigRuns(big.bigHttp, 2),
+        bigFetch: await bigRuns(big.bigFetch, 2),
+        bigJson: await bigRuns(big.bigJson, BIG_JSON.byteLength / MIB),
       };
       const stored = (await core.call('lastBody')) as { encoding: string; size: number; chars: number } | undefined;
       const cut = (await core.call('cutBodies')) as number;
       const appThread = await appThreadPerMiB();
       const load = loadavg()[0]!.toFixed(1);
 
-      await core.call('addMockRule');
-      await waitFor(() => plugin.mockConfig().rules.length > 0, 'the mock rule in the app');
-      const mocked = { fetch: await cases.fetch(), http: await cases.http() };
+      // Blocks with a rule that matches none of the requests (the mock path engaged), against blocks
+      // without rules and without capture.
+      const mockRule = async (kind: Kind) => {
+        await capture(kind);
+        await core.call(kind === 'plain' ? 'removeMockRules' : 'addMockRule');
+        await waitFor(() => plugin.mockConfig().rules.length === (kind === 'plain' ? 0 : 1), 'the rules in the app');
+      };
+      const mockRuns = (fn: () => Promise<void>) =>
+        alternating(fn, { perBlock: SMALL_PER_BLOCK, settle, enter: mockRule, warmup: SMALL_PER_BLOCK });
+      const mocked = { fetch: await mockRuns(small.fetch), http: await mockRuns(small.http) };
       await settle();
       const kept = await settle();
-      const made = 2 * (SEQUENTIAL + SEQUENTIAL / 10) + SEQUENTIAL / 2 + SEQUENTIAL / 20;
-      const note = `sequential; host kept ${smallKept.count} of ${made} (dropped ${smallKept.dropped}); after the large bodies: kept ${kept.count}, dropped ${kept.dropped} (store bound on body characters)`;
-      const mockNote = 'a mock rule is active that matches none of these (interception engaged)';
+      const note = `; host kept ${smallKept.count} (dropped ${smallKept.dropped}); after the large bodies: kept ${kept.count}, dropped ${kept.dropped} (store bound on body characters)`;
+      const mockNote = '; a mock rule is active that matches none of these (interception engaged), against no rule';
+      const smallRow = (scenario: string, d: Alternated, floorName: string, untapped: Stats, extra: string) => {
+        const row = pairedRow(scenario, d, floorName, untapped);
+        row.note = `${row.note!.replace(/; app CPU.*$/, '')}${extra}`;
+        return row;
+      };
       return [
-        latencyRow(`Node fetch ×${SEQUENTIAL}, capture only`, small.fetch, 'plain fetch', plain.fetch, note),
-        latencyRow(`http.get ×${SEQUENTIAL}, capture only`, small.http, 'plain http.get', plain.http, note),
-        latencyRow(`axios ×${SEQUENTIAL / 2}, capture only`, small.axios, 'plain axios', plain.axios, note),
+        smallRow(`Node fetch ×${SEQUENTIAL}, capture only`, captured.fetch, 'plain fetch', untapped.fetch, note),
+        smallRow(`http.get ×${SEQUENTIAL}, capture only`, captured.http, 'plain http.get', untapped.http, note),
+        smallRow(`axios ×${SEQUENTIAL / 2}, capture only`, captured.axios, 'plain axios', untapped.axios, note),
         pairedRow('2 MiB download (http.get), capture only', downloads.bigHttp, 'plain http.get', untapped.bigHttp),
         pairedRow('2 MiB download (fetch), capture only', downloads.bigFetch, 'plain fetch', untapped.bigFetch),
         pairedRow(
@@ -114,8 +143,8 @@ export default defineScenario('network capture overhead', async () => {
           undefined,
           `; stored as ${stored?.encoding}, ${stored?.size} bytes; bodies recorded as cut: ${cut}`,
         ),
-        latencyRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', plain.fetch, mockNote),
-        latencyRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', plain.http, mockNote),
+        smallRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', untapped.fetch, mockNote),
+        smallRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', untapped.http, mockNote),
         latencyRow(
           'app-thread ms per captured MiB (binary)',
           appThread.binary,
@@ -149,25 +178,39 @@ interface Alternated {
   inspectorCpuPerMiB: number;
 }
 
+type Kind = 'plain' | 'captured';
+
+interface Blocks {
+  perBlock: number;
+  settle: () => Promise<{ cpuMs: number }>;
+  /** Puts the app in the block's state (capture on or off, a mock rule or none). */
+  enter: (kind: Kind) => Promise<void>;
+  /** For the CPU per captured MiB. */
+  mibPerCall?: number;
+  /** Untimed captured calls before the first round. */
+  warmup?: number;
+}
+
 /**
- * Runs `fn` in ROUNDS rounds of a plain and a captured block (ABBA order), `PER_BLOCK` timed calls
- * each after one untimed. Plain blocks take the network agents out of the hub, so the taps see no
- * sink and pass every call through. A block's CPU time counts to the end of the task its last call's
- * capture deferred; the host stores everything (`settle`) before the next block starts.
+ * Runs `fn` in ROUNDS rounds of a plain and a captured block (ABBA order), `perBlock` timed calls
+ * each after one untimed. A block's CPU time counts to the end of the task its last call's capture
+ * deferred; the host stores everything (`settle`) before the next block starts.
  */
-async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: () => Promise<{ cpuMs: number }>) {
-  const sinks = [...hub().sinks];
+async function alternating(fn: () => Promise<void>, { perBlock, settle, enter, mibPerCall = 0, warmup = 0 }: Blocks) {
   const times = { plain: [] as number[], captured: [] as number[] };
   const cpu = { plain: 0, captured: 0, inspector: 0 };
   const ratios: number[] = [];
-  const block = async (kind: 'plain' | 'captured') => {
-    if (kind === 'plain') hub().sinks.clear();
-    else for (const s of sinks) hub().sinks.add(s);
+  if (warmup) {
+    await enter('captured');
+    for (let i = 0; i < warmup; i++) await fn();
+  }
+  const block = async (kind: Kind) => {
+    await enter(kind);
     await fn();
     const inspectorBefore = (await settle()).cpuMs;
     const own: number[] = [];
     const before = process.cpuUsage();
-    for (let i = 0; i < PER_BLOCK; i++) {
+    for (let i = 0; i < perBlock; i++) {
       const start = performance.now();
       await fn();
       own.push(performance.now() - start);
@@ -186,14 +229,15 @@ async function alternating(fn: () => Promise<void>, mibPerCall: number, settle: 
     for (const kind of order) medians[kind] = await block(kind);
     ratios.push(medians.captured / medians.plain);
   }
-  for (const s of sinks) hub().sinks.add(s);
+  await enter('captured');
+  const mib = ROUNDS * perBlock * mibPerCall;
   return {
     plain: stats(times.plain),
     captured: stats(times.captured),
     pairedRatio: stats(ratios).median,
-    cpuPerMiB: (cpu.captured - cpu.plain) / (ROUNDS * PER_BLOCK * mibPerCall),
+    cpuPerMiB: mib ? (cpu.captured - cpu.plain) / mib : 0,
     cpuRatio: cpu.captured / cpu.plain,
-    inspectorCpuPerMiB: cpu.inspector / (ROUNDS * PER_BLOCK * mibPerCall),
+    inspectorCpuPerMiB: mib ? cpu.inspector / mib : 0,
   } satisfies Alternated;
 }
 
