@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../electron/host/test-cleanup.js';
 import { startTestCore, waitFor } from '../electron/host/testing.js';
@@ -31,6 +31,22 @@ describe('agent ↔ inspector', () => {
     waitFor(() => a.status.state === 'connected' && a.status.sessionId, 'the agent to connect');
   const exampleHost = (t: Awaited<ReturnType<typeof core>>, sessionId: string) =>
     t.core.plugins.instance(sessionId, 'example') as ExampleHost;
+
+  it('gives up a connection that neither opens nor fails, and tries again', async () => {
+    // An inspector gone half-way: it takes the TCP connection and never answers the upgrade.
+    const held: Socket[] = [];
+    const server = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    defer(() => {
+      for (const socket of held) socket.destroy();
+      server.close();
+    });
+    const { port } = server.address() as { port: number };
+    const a = agent({ url: `ws://127.0.0.1:${port}`, app, plugins: [example()], reconnect: fastReconnect });
+    await waitFor(() => held.length === 2, 'a second attempt', Limits.handshakeTimeoutMs * 2 + 3000);
+    expect(a.status).toMatchObject({ state: 'connecting' });
+    expect(a.status.error).toBe(`no answer from the inspector within ${(Limits.handshakeTimeoutMs * 2) / 1000} s`);
+  }, 20_000);
 
   it('connects, is welcomed, and answers a ping round trip', async () => {
     const t = await core();

@@ -193,11 +193,24 @@ class AgentConnection implements Agent {
       return this.retry(e instanceof Error ? e.message : String(e));
     }
     this.socket = socket;
+    let opened = false;
+    // A socket that neither opens nor fails (an inspector gone half-way) is given up and tried again.
+    this.later(() => {
+      if (opened || this.socket !== socket) return;
+      this.socket = undefined;
+      try {
+        socket.close();
+      } catch {
+        // it was never open
+      }
+      this.retry(`no answer from the inspector within ${(Limits.handshakeTimeoutMs * 2) / 1000} s`);
+    }, Limits.handshakeTimeoutMs * 2);
     let welcomed = false;
     let closedReason: string | undefined;
     let reported: Record<string, number> | undefined;
 
     socket.addEventListener('open', () => {
+      opened = true;
       this.write(socket, {
         type: 'hello',
         protocolVersion: PROTOCOL_VERSION,

@@ -29,11 +29,16 @@ interface WsSocket extends WebSocketLike {
 }
 type WsConstructor = new (url: string, options: { generateMask(mask: Uint8Array): void }) => WsSocket;
 
-/** The platform's WebSocket, or the `ws` package on Node versions that have none. */
+/**
+ * In Node, the `ws` package (a dependency of the agent), else Node's own WebSocket; elsewhere the
+ * platform's. Node's own is undici's: its handshake goes through the app's global dispatcher (a
+ * proxy the app set, Porthole's own mock path) and, after an inspector restart, was seen to stay
+ * connecting for good; `ws` opens its own socket and writes a large body as fragments, unmasked.
+ */
 export async function resolveWebSocket(given?: WebSocketConstructor): Promise<WebSocketConstructor> {
   if (given) return given;
   const native = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (native) return native;
+  if (native && !isNode()) return native;
   try {
     const mod = await nodeImport<{ default?: WebSocketConstructor; WebSocket?: WebSocketConstructor }>('ws');
     const WS = (mod.WebSocket ?? mod.default) as unknown as WsConstructor | undefined;
@@ -57,7 +62,14 @@ export async function resolveWebSocket(given?: WebSocketConstructor): Promise<We
         return socket;
       } as unknown as WebSocketConstructor;
   } catch {
-    // fall through to the explanation below
+    // Node's own below, or the explanation
   }
+  if (native) return native;
   throw new Error('porthole: no WebSocket here; install the "ws" package or pass connect({ WebSocket })');
+}
+
+/** Node (or a runtime that poses as it) without a DOM: an Electron renderer or a page keeps its own WebSocket. */
+function isNode(): boolean {
+  const g = globalThis as { process?: { versions?: { node?: string } }; document?: unknown };
+  return typeof g.process?.versions?.node === 'string' && g.document === undefined;
 }
