@@ -213,25 +213,28 @@ async function peek(body: unknown): Promise<{ head: Uint8Array; rest: unknown }>
   } finally {
     clearTimeout(timer);
   }
-  async function* rest(): AsyncGenerator<Chunk> {
-    let finished = ended;
-    try {
-      yield* read;
-      if (finished) return;
-      for (;;) {
-        const r = await (pending ?? it!.next());
-        pending = undefined;
-        if (r.done) {
-          finished = true;
-          return;
-        }
-        yield r.value;
+  // An async iterable by hand (Hermes, which compiles this file for React Native, has no async generators).
+  let at = 0;
+  let finished = ended;
+  const rest: AsyncIterableIterator<Chunk> = {
+    [Symbol.asyncIterator]: () => rest,
+    async next(): Promise<IteratorResult<Chunk>> {
+      if (at < read.length) return { done: false, value: read[at++]! };
+      if (finished) return { done: true, value: undefined };
+      const r = await (pending ?? it.next());
+      pending = undefined;
+      if (r.done) finished = true;
+      return r;
+    },
+    async return(): Promise<IteratorResult<Chunk>> {
+      if (!finished) {
+        finished = true;
+        await it.return?.();
       }
-    } finally {
-      if (!finished) await it!.return?.();
-    }
-  }
-  return { head: concatBytes(bytes), rest: rest() };
+      return { done: true, value: undefined };
+    },
+  };
+  return { head: concatBytes(bytes), rest };
 }
 
 /** Drives the app's handler (undici's older onConnect/onHeaders/… or its newer onRequestStart/… API). */
