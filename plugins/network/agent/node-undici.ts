@@ -12,7 +12,7 @@ interface UndiciRequest {
   method: string;
   origin: string | { toString(): string };
   path: string;
-  headers: string[] | string | Record<string, string | string[]> | null | undefined;
+  headers: unknown[] | string | Record<string, string | string[]> | Iterable<[string, unknown]> | null | undefined;
   body?: unknown;
   onData?: (chunk: Uint8Array) => unknown;
   onBodySent?: (chunk: Uint8Array | string) => unknown;
@@ -153,17 +153,24 @@ function bytesOf(body: unknown): Uint8Array | undefined {
   return undefined;
 }
 
+/** Headers as undici takes them: a flat [name, value, …] array, [name, value] pairs (an iterable, a Headers), an object or a block. */
 export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
   if (!headers) return [];
   if (typeof headers === 'string') return parseHeaderBlock(`\r\n${headers}`);
-  if (Array.isArray(headers)) {
-    const out: RawHeaders = [];
-    for (let i = 0; i + 1 < headers.length; i += 2) out.push([String(headers[i]), String(headers[i + 1])]);
-    return out;
+  const out: RawHeaders = [];
+  const add = (n: unknown, v: unknown) => {
+    if (v === undefined) return;
+    if (Array.isArray(v)) for (const x of v) out.push([String(n), String(x)]);
+    else out.push([String(n), String(v)]);
+  };
+  if (Array.isArray(headers) && !Array.isArray(headers[0])) {
+    for (let i = 0; i + 1 < headers.length; i += 2) add(headers[i], headers[i + 1]);
+  } else if (Symbol.iterator in headers) {
+    for (const pair of headers as Iterable<[unknown, unknown]>) add(pair[0], pair[1]);
+  } else {
+    for (const [n, v] of Object.entries(headers)) add(n, v);
   }
-  return Object.entries(headers).flatMap(([n, v]) =>
-    Array.isArray(v) ? v.map((x): [string, string] => [n, x]) : [[n, String(v)] as [string, string]],
-  );
+  return out;
 }
 
 const decoder = new TextDecoder('latin1');
