@@ -67,6 +67,7 @@ const CASES: Record<string, Case> = {
   br: { expect: 'complete' },
   deflate: { expect: 'complete' },
   chunked: { expect: 'complete' },
+  '103 then 200': { expect: 'complete' },
   '204': { expect: 'complete' },
   '304': { expect: 'complete' },
   head: { call: { method: 'HEAD' }, expect: 'complete' },
@@ -130,6 +131,10 @@ function route(c: string, req: IncomingMessage, res: ServerResponse, entry: Logg
       }, 10);
       return;
     }
+    case '103 then 200':
+      // an informational response first (Early Hints): the record is the final one
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      return send(200, { 'content-type': 'text/plain', 'x-case': c }, Buffer.from('after the hints'));
     case '204':
       return send(204, { 'x-case': c });
     case '304':
