@@ -14,8 +14,8 @@ import { BodyCollector, hub, type Observation, type SeenRequest } from './observ
 // @mswjs/interceptors for Node's http/https and the browser's fetch and XHR, and a wrapper of
 // undici's global dispatcher for Node's fetch and the undici package (mock-undici.ts). While applied
 // it changes how requests go out (see README.md: Node's http gets the library's agent, so keep-alive
-// is off, unless the method and URL of the call rule out every rule (mock-route.ts)); the taps still record every request that is not mocked, and this records
-// the ones a rule answers.
+// is off, unless the method and URL of the call rule out every rule (mock-route.ts)); the taps still
+// record every request that is not mocked, and this records the ones a rule answers.
 
 export interface MockPath {
   enable(): Promise<void>;
@@ -105,7 +105,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
     syncBuiltins();
   };
 
-  const rules: RuleSource = {
+  const source: RuleSource = {
     mayMatch(method, url) {
       const { enabled, rules } = current();
       return mayMatchAny(enabled, rules, method, url);
@@ -137,7 +137,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       enabling = (async () => {
         if (isNode) {
           try {
-            dispatchers ??= dispatcherMock(rules);
+            dispatchers ??= dispatcherMock(source);
             await dispatchers.install();
           } catch (e) {
             console.warn(`[porthole] network: fetch and undici requests cannot be mocked: ${(e as Error).message}`);
@@ -152,7 +152,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
             const own = modules.map((m) => ({ ...m }));
             listen('http', new ClientRequestInterceptor());
             for (const [i, m] of modules.entries()) {
-              routeByRules(m, own[i]!, i === 0 ? 'http:' : 'https:', rules.mayMatch);
+              routeByRules(m, own[i]!, i === 0 ? 'http:' : 'https:', source.mayMatch);
             }
             // The interceptor replaces http.request & co. on the module objects; this makes ESM named
             // imports (`import { request } from 'node:http'`) see the replacements too.

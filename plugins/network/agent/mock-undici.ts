@@ -113,7 +113,7 @@ function wrap(inner: Dispatcher, rules: RuleSource): Dispatcher {
     if (!request) return inner.dispatch(opts, handler);
     const body = opts.body;
     if (request.body || body == null || !rules.needsBody()) {
-      const rule = rules.match(matchable(request, rules));
+      const rule = ruleFor(request, rules);
       if (!rule) return inner.dispatch(opts, handler);
       rules.answer(rule, request, replyTo(handler, request.method));
       return true;
@@ -122,7 +122,7 @@ function wrap(inner: Dispatcher, rules: RuleSource): Dispatcher {
     peek(body).then(
       ({ head, rest }) => {
         dispatched.body = head;
-        const rule = rules.match(matchable(dispatched, rules));
+        const rule = ruleFor(dispatched, rules);
         if (rule) rules.answer(rule, dispatched, replyTo(handler, dispatched.method));
         else forward(inner, { ...opts, body: rest }, handler);
       },
@@ -166,13 +166,18 @@ function mockable(opts: DispatchOptions, rules: RuleSource): Dispatched | undefi
   return { initiator, method, url, headers, body };
 }
 
-function matchable(request: Dispatched, rules: RuleSource): MatchableRequest {
-  return {
-    method: request.method,
-    url: request.url,
-    header: (name) => headerOf(request.headers, name) ?? null,
-    bodyText: request.body && rules.needsBody() ? new TextDecoder().decode(request.body) : undefined,
-  };
+/** The rule that answers the request; none when matching fails (the capture's problem, never the app's). */
+function ruleFor(request: Dispatched, rules: RuleSource): MockRule | undefined {
+  try {
+    return rules.match({
+      method: request.method,
+      url: request.url,
+      header: (name) => headerOf(request.headers, name) ?? null,
+      bodyText: request.body && rules.needsBody() ? new TextDecoder().decode(request.body) : undefined,
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 type Chunk = Uint8Array | string;
