@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { getGlobalDispatcher, request as undiciRequest } from 'undici';
+import { getGlobalDispatcher, FormData as UndiciFormData, request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
 import { waitFor } from '../../../electron/host/testing.js';
@@ -157,19 +157,27 @@ describe('mock rules answer every Node client', () => {
       duplex: 'half',
     } as RequestInit);
     expect(`${viaFetch.status} ${await viaFetch.text()}`).toBe('202 from the rule');
-    expect(got).toEqual([`/up/2 ${big.length + 6}`, '/up/3 8']);
+    // A FormData body is not read for matching: it goes out whole, as the app made it.
+    const form = new UndiciFormData(); // undici's own (Node 20's global one is another undici's)
+    form.set('field', 'a needle in a form');
+    const viaForm = await undiciRequest(`${s.url}/up/form`, { method: 'POST', body: form });
+    expect([viaForm.statusCode, await viaForm.body.text()]).toEqual([200, 'real']);
+    expect(got.slice(0, 2)).toEqual([`/up/2 ${big.length + 6}`, '/up/3 8']);
+    expect(got[2]).toMatch(/^\/up\/form \d+$/);
+    got.length = 0;
     // requests no rule can match by method and URL go straight to the app's dispatcher: same sockets
     expect(await socketsFor('')).toBe(before);
 
     const all = await waitFor(() => {
       const txs = d.host.transactions();
-      return txs.length >= 7 && txs.every((t) => t.state !== 'pending') ? txs : undefined;
-    }, 'seven finished requests');
+      return txs.length >= 8 && txs.every((t) => t.state !== 'pending') ? txs : undefined;
+    }, 'eight finished requests');
     expect(all.map((t) => [new URL(t.request.url).pathname, t.initiator, t.response?.status, t.mock?.ruleId])).toEqual([
       ['/up/1', 'undici', 202, rule.id],
       ['/up/2', 'undici', 200, undefined],
       ['/up/3', 'undici', 200, undefined],
       ['/up/4', 'fetch', 202, rule.id],
+      ['/up/form', 'undici', 200, undefined],
       ['/other/0', 'undici', 200, undefined],
       ['/other/1', 'undici', 200, undefined],
       ['/other/2', 'undici', 200, undefined],

@@ -187,10 +187,9 @@ type Chunk = Uint8Array | string;
  * and a body that yields all of it, from the start.
  */
 async function peek(body: unknown): Promise<{ head: Uint8Array; rest: unknown }> {
-  const source = body as Partial<AsyncIterable<Chunk> & Iterable<Chunk>>;
-  const it: AsyncIterator<Chunk> | Iterator<Chunk> | undefined =
-    source[Symbol.asyncIterator]?.() ?? (typeof body === 'string' ? undefined : source[Symbol.iterator]?.());
-  if (!it) return { head: new Uint8Array(), rest: body }; // FormData, Blob: not read
+  // A stream or an async generator; FormData, URLSearchParams and Blob are left unread.
+  const it = (body as Partial<AsyncIterable<Chunk>>)[Symbol.asyncIterator]?.();
+  if (!it) return { head: new Uint8Array(), rest: body };
   const read: Chunk[] = [];
   const bytes: Uint8Array[] = [];
   let kept = 0;
@@ -210,8 +209,9 @@ async function peek(body: unknown): Promise<{ head: Uint8Array; rest: unknown }>
         ended = true;
         break;
       }
-      const chunk = typeof r.value === 'string' ? new TextEncoder().encode(r.value) : r.value;
       read.push(r.value);
+      const chunk = typeof r.value === 'string' ? new TextEncoder().encode(r.value) : r.value;
+      if (!(chunk instanceof Uint8Array)) continue; // not bytes: passed on, not matched against
       bytes.push(chunk);
       kept += chunk.byteLength;
     }
