@@ -125,15 +125,10 @@ export default defineScenario('network capture overhead', async () => {
       const kept = await settle();
       const note = `; host kept ${smallKept.count} (dropped ${smallKept.dropped}); after the large bodies: kept ${kept.count}, dropped ${kept.dropped} (store bound on body characters)`;
       const mockNote = '; a mock rule is active that matches none of these (interception engaged), against no rule';
-      const smallRow = (scenario: string, d: Alternated, floorName: string, untapped: Stats, extra: string) => {
-        const row = pairedRow(scenario, d, floorName, untapped);
-        row.note = `${row.note!.replace(/; app CPU.*$/, '')}${extra}`;
-        return row;
-      };
       return [
-        smallRow(`Node fetch ×${SEQUENTIAL}, capture only`, captured.fetch, 'plain fetch', untapped.fetch, note),
-        smallRow(`http.get ×${SEQUENTIAL}, capture only`, captured.http, 'plain http.get', untapped.http, note),
-        smallRow(`axios ×${SEQUENTIAL / 2}, capture only`, captured.axios, 'plain axios', untapped.axios, note),
+        pairedRow(`Node fetch ×${SEQUENTIAL}, capture only`, captured.fetch, 'plain fetch', untapped.fetch, note),
+        pairedRow(`http.get ×${SEQUENTIAL}, capture only`, captured.http, 'plain http.get', untapped.http, note),
+        pairedRow(`axios ×${SEQUENTIAL / 2}, capture only`, captured.axios, 'plain axios', untapped.axios, note),
         pairedRow('2 MiB download (http.get), capture only', downloads.bigHttp, 'plain http.get', untapped.bigHttp),
         pairedRow('2 MiB download (fetch), capture only', downloads.bigFetch, 'plain fetch', untapped.bigFetch),
         pairedRow(
@@ -143,8 +138,8 @@ export default defineScenario('network capture overhead', async () => {
           undefined,
           `; stored as ${stored?.encoding}, ${stored?.size} bytes; bodies recorded as cut: ${cut}`,
         ),
-        smallRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', untapped.fetch, mockNote),
-        smallRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', untapped.http, mockNote),
+        pairedRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', untapped.fetch, mockNote),
+        pairedRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', untapped.http, mockNote),
         latencyRow(
           'app-thread ms per captured MiB (binary)',
           appThread.binary,
@@ -176,6 +171,8 @@ interface Alternated {
   cpuRatio: number;
   /** The inspector's CPU time per captured MiB (its process, while it took in the captured blocks). */
   inspectorCpuPerMiB: number;
+  /** MiB captured in all (0 for rows whose bodies are small: they report no CPU per MiB). */
+  mib: number;
 }
 
 type Kind = 'plain' | 'captured';
@@ -238,6 +235,7 @@ async function alternating(fn: () => Promise<void>, { perBlock, settle, enter, m
     cpuPerMiB: mib ? (cpu.captured - cpu.plain) / mib : 0,
     cpuRatio: cpu.captured / cpu.plain,
     inspectorCpuPerMiB: mib ? cpu.inspector / mib : 0,
+    mib,
   } satisfies Alternated;
 }
 
@@ -246,7 +244,10 @@ function pairedRow(scenario: string, d: Alternated, floorName: string, untapped:
   const row = latencyRow(scenario, d.captured, floorName, d.plain);
   const before = untapped ? `; plain before any tap ${untapped.median.toFixed(2)} ms` : '';
   row.ratio = d.pairedRatio;
-  row.note = `n=${d.captured.samples}, ${ROUNDS} rounds, ratio = median of the rounds' (all-sample ratio ${(d.captured.median / d.plain.median).toFixed(2)}x)${before}; app CPU ${d.cpuRatio.toFixed(2)}x, +${d.cpuPerMiB.toFixed(2)} ms per captured MiB; inspector CPU ${d.inspectorCpuPerMiB.toFixed(1)} ms per MiB${extra}`;
+  const cpu = d.mib
+    ? `; app CPU ${d.cpuRatio.toFixed(2)}x, +${d.cpuPerMiB.toFixed(2)} ms per captured MiB; inspector CPU ${d.inspectorCpuPerMiB.toFixed(1)} ms per MiB`
+    : '';
+  row.note = `n=${d.captured.samples}, ${ROUNDS} rounds, ratio = median of the rounds' (all-sample ratio ${(d.captured.median / d.plain.median).toFixed(2)}x)${before}${cpu}${extra}`;
   return row;
 }
 

@@ -146,16 +146,19 @@ const httpGetClient: Client = (url, call) =>
     if (call.abortAfterMs !== undefined) setTimeout(() => req.destroy(new Error('app abort')), call.abortAfterMs);
   });
 
+/** The options undici's request() and stream() take for a call. */
+const undiciOptions = (call: Call) => ({
+  method: (call.method ?? 'GET') as 'GET',
+  body: nodeBody(call),
+  headers: call.headers,
+  signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
+  headersTimeout: call.timeoutMs,
+  bodyTimeout: call.timeoutMs,
+});
+
 const undiciRequestClient: Client = async (url, call) => {
   try {
-    const res = await undiciRequest(url, {
-      method: (call.method ?? 'GET') as 'GET',
-      body: nodeBody(call),
-      headers: call.headers,
-      signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
-      headersTimeout: call.timeoutMs,
-      bodyTimeout: call.timeoutMs,
-    });
+    const res = await undiciRequest(url, undiciOptions(call));
     return { status: res.statusCode, headers: flat(res.headers), body: Buffer.from(await res.body.arrayBuffer()) };
   } catch (e) {
     return failure(e);
@@ -164,29 +167,18 @@ const undiciRequestClient: Client = async (url, call) => {
 
 const undiciStreamClient: Client = async (url, call) => {
   const chunks: Buffer[] = [];
+  let head: { status: number; headers: Record<string, unknown> } | undefined;
   try {
-    const { status, headers } = await undiciStream(
-      url,
-      {
-        method: (call.method ?? 'GET') as 'GET',
-        body: nodeBody(call),
-        headers: call.headers,
-        signal: call.abortAfterMs !== undefined ? abortSignal(call) : undefined,
-        headersTimeout: call.timeoutMs,
-        bodyTimeout: call.timeoutMs,
-        opaque: {} as { status?: number; headers?: Record<string, unknown> },
-      },
-      ({ statusCode, headers, opaque }) => {
-        Object.assign(opaque as object, { status: statusCode, headers });
-        return new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            chunks.push(chunk);
-            done();
-          },
-        });
-      },
-    ).then(({ opaque }) => opaque as { status: number; headers: Record<string, unknown> });
-    return { status, headers: flat(headers), body: Buffer.concat(chunks) };
+    await undiciStream(url, undiciOptions(call), ({ statusCode, headers }) => {
+      head = { status: statusCode, headers };
+      return new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          chunks.push(chunk);
+          done();
+        },
+      });
+    });
+    return { status: head!.status, headers: flat(head!.headers), body: Buffer.concat(chunks) };
   } catch (e) {
     return failure(e);
   }

@@ -90,11 +90,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       });
     tapped?.mocked(mark);
     const signal = request.signal as AbortSignal | undefined;
-    if (obs && !tapped && signal) {
-      const onAbort = () => obs.fail(signal.reason ?? new Error('aborted'));
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
+    if (!tapped) failOnAbort(obs, signal);
     await respond(rule, controller, tapped ? undefined : obs, signal);
   };
 
@@ -120,8 +116,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       let body: BodyCollector | undefined;
       if (request.body) (body = new BodyCollector(hub().maxBodyBytes)).add(request.body);
       const obs = recorder.observe({ ...request, body: body?.seen, mock: mark });
-      const onAbort = () => obs?.fail(reply.signal.reason ?? new Error('aborted'));
-      reply.signal.addEventListener('abort', onAbort, { once: true });
+      failOnAbort(obs, reply.signal);
       respond(rule, reply, obs, reply.signal).catch((e) => {
         recorder.warn('mocked request', e);
         reply.errorWith(e);
@@ -180,6 +175,14 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       if (!enabling) teardown();
     },
   };
+}
+
+/** A mocked request the app gives up on is recorded as failed. */
+function failOnAbort(obs: Observation | undefined, signal: AbortSignal | undefined): void {
+  if (!obs || !signal) return;
+  const onAbort = () => obs.fail(signal.reason ?? new Error('aborted'));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
 }
 
 async function respond(
