@@ -9,7 +9,7 @@ import { decodeBinaryFrame } from '../shared/protocol/binary-frame.js';
 import { Limits } from '../shared/protocol/limits.js';
 import { RequestError } from '../shared/protocol/messenger.js';
 import { type Agent, backoffDelay, connect } from './connection.js';
-import { defineAgentPlugin } from './plugin.js';
+import { type AgentPluginContext, defineAgentPlugin } from './plugin.js';
 import { startFakeInspector } from './testing.js';
 
 const app = { id: 'com.test.agent', name: 'Agent Test' };
@@ -64,7 +64,7 @@ describe('agent ↔ inspector', () => {
 
   it('delivers a notification with bytes attached through the real inspector, as the text they stand for', async () => {
     const t = await core();
-    let ctx: Parameters<Parameters<typeof defineAgentPlugin<typeof exampleProtocol>>[1]>[0] | undefined;
+    let ctx: AgentPluginContext<typeof exampleProtocol> | undefined;
     const plugin = defineAgentPlugin(exampleProtocol, (c) => {
       ctx = c;
     });
@@ -212,6 +212,32 @@ describe('agent ↔ inspector', () => {
     expect(third).toMatchObject({ sessionId: welcome.sessionId, resumed: true });
     forged.close();
     honest.close();
+  });
+
+  it('makes params given as a function when they leave, online and offline alike, in order with the others', async () => {
+    let ctx: AgentPluginContext<typeof exampleProtocol> | undefined;
+    const lazy = defineAgentPlugin(exampleProtocol, (c) => {
+      ctx = c;
+    });
+    const made: string[] = [];
+    const log = (message: string, lazily: boolean) => {
+      const params = () => {
+        made.push(message);
+        return { level: 'info' as const, message, time: Date.now() };
+      };
+      ctx!.notify('log', lazily ? params : params());
+    };
+    const t = await core();
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [lazy] });
+    log('offline', true); // not connected yet: made at once, kept in the offline buffer
+    expect(made).toEqual(['offline']);
+    const host = exampleHost(t, await connected(a));
+    log('eager', false);
+    log('lazy', true);
+    expect(made).toEqual(['offline', 'eager']); // the lazy one waits for its batch
+    await waitFor(() => host.log().length === 3, 'three log entries');
+    expect(made).toEqual(['offline', 'eager', 'lazy']);
+    expect(host.log().map((e) => e.message)).toEqual(['offline', 'eager', 'lazy']);
   });
 
   it('reconnects by itself after the inspector restarts; buffered notifications arrive in order, drops counted', async () => {
@@ -367,7 +393,7 @@ describe('agent against an inspector that misbehaves', () => {
     const sendOne = async (welcome: Parameters<typeof startFakeInspector>[0]) => {
       const inspector = await startFakeInspector(welcome);
       defer(() => inspector.close());
-      let ctx: Parameters<Parameters<typeof defineAgentPlugin<typeof exampleProtocol>>[1]>[0] | undefined;
+      let ctx: AgentPluginContext<typeof exampleProtocol> | undefined;
       const plugin = defineAgentPlugin(exampleProtocol, (c) => {
         ctx = c;
       });

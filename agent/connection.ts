@@ -17,7 +17,7 @@ import { checkShape } from '../shared/protocol/shape-check.js';
 import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
 import { detectDevice } from './device.js';
 import { OfflineBuffer } from './offline-buffer.js';
-import { Outbox } from './outbox.js';
+import { madeFrame, Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
 import { ResumeStore } from './resume-store.js';
 import { OPEN, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
@@ -298,13 +298,16 @@ class AgentConnection implements Agent {
           },
           welcome.maxFrameBytes,
           (frames) => this.keep(frames),
+          (frame, error) => console.warn(`[porthole] dropped ${frame.plugin}.${frame.method}: ${error.message}`),
         )
       : undefined;
     this.outbox = outbox;
     this.messenger = new Messenger({
       idPrefix: 'a',
-      send: (frame, attached) => {
+      send: (given, attached) => {
         if (socket.readyState !== OPEN) throw new Error('the inspector connection is closed');
+        if (outbox && given.type === 'notification' && !attached) return outbox.notify(given);
+        const frame = given.type === 'notification' ? madeFrame(given) : given;
         if (attached && frame.type === 'notification') {
           if (!welcome.binaryNotifications) return this.sendFrame(socket, outbox, inlineAttached(frame, attached));
           const parts = binaryNotificationParts(frame, attached, welcome.maxFrameBytes);
@@ -313,7 +316,6 @@ class AgentConnection implements Agent {
           else socket.send(concatBytes(parts));
           return;
         }
-        if (outbox && frame.type === 'notification') return outbox.notify(frame);
         outbox?.flush(); // what was notified before goes first
         socket.send(encode(frame, welcome.maxFrameBytes));
       },

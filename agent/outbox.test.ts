@@ -16,6 +16,7 @@ const turn = () => new Promise((resolve) => setTimeout(resolve, 40));
 function outbox(maxFrameBytes = Limits.maxFrameBytes) {
   const written: string[] = [];
   const unsent: Notification[][] = [];
+  const dropped: string[] = [];
   let broken = false;
   const box = new Outbox(
     (text) => {
@@ -24,6 +25,7 @@ function outbox(maxFrameBytes = Limits.maxFrameBytes) {
     },
     maxFrameBytes,
     (frames) => unsent.push(frames),
+    (frame, error) => dropped.push(`${frame.method}: ${error.message}`),
   );
   /** Every written frame as the inspector decodes it, flattened to the notifications' `n`. */
   const delivered = () =>
@@ -34,7 +36,7 @@ function outbox(maxFrameBytes = Limits.maxFrameBytes) {
       const frames = m.type === 'batch' ? m.frames : [m as Notification];
       return frames.map((f) => (f.params as { n: number }).n);
     });
-  return { box, written, unsent, delivered, breakLink: () => (broken = true) };
+  return { box, written, unsent, dropped, delivered, breakLink: () => (broken = true) };
 }
 
 describe('the outbox', () => {
@@ -97,5 +99,68 @@ describe('the outbox', () => {
   it('refuses a notification over the limits when it is made, as a single frame would be', () => {
     const { box } = outbox(1024);
     expect(() => box.notify(note(0, { text: 'x'.repeat(2000) }))).toThrow(/exceeds the 1024-byte limit/);
+  });
+
+  describe('params given as a function', () => {
+    const lazy = (n: number, make: () => unknown = () => ({ n })): Notification => ({ ...note(n), params: make });
+
+    it('makes them only when the batch leaves, in the order the notifications were made', async () => {
+      const { box, delivered } = outbox();
+      let made = 0;
+      box.notify(note(0));
+      box.notify(lazy(1, () => ({ n: 1, made: ++made })));
+      box.notify(note(2));
+      expect(made).toBe(0);
+      await turn();
+      expect(made).toBe(1);
+      expect(delivered()).toEqual([0, 1, 2]);
+    });
+
+    it('drops one the inspector would refuse, or whose function throws, and says why; the others go', async () => {
+      const { box, delivered, dropped } = outbox(4096);
+      box.notify(lazy(0));
+      box.notify(lazy(1, () => ({ n: 1, text: 'x'.repeat(8000) })));
+      box.notify(
+        lazy(2, () => {
+          throw new Error('no such header');
+        }),
+      );
+      box.notify(lazy(3));
+      await turn();
+      expect(delivered()).toEqual([0, 3]);
+      expect(dropped).toEqual([
+        expect.stringMatching(/^log: .*exceeds the 4096-byte limit/),
+        'log: its params could not be made: no such header',
+      ]);
+    });
+
+    it('sends a large one alone, after what came before it', async () => {
+      const { box, written, delivered } = outbox();
+      box.notify(lazy(0));
+      box.notify(lazy(1, () => ({ n: 1, text: 'x'.repeat(200_000) })));
+      box.notify(lazy(2));
+      await turn();
+      expect(delivered()).toEqual([0, 1, 2]);
+      expect(written).toHaveLength(3);
+    });
+
+    it('hands them back made when the link is gone', async () => {
+      const { box, unsent, breakLink } = outbox();
+      box.notify(note(0));
+      box.notify(lazy(1));
+      breakLink();
+      await turn();
+      expect(unsent).toEqual([[note(0), note(1)]]);
+      box.notify(lazy(2));
+      box.strand();
+      expect(unsent[1]).toEqual([note(2)]);
+    });
+
+    it('writes at once when a thousand wait, without making the app wait for a timer', () => {
+      const { box, written, delivered } = outbox();
+      for (let n = 0; n < Limits.maxBatchFrames; n++) box.notify(lazy(n));
+      expect(written).toHaveLength(1);
+      expect(delivered()).toHaveLength(Limits.maxBatchFrames);
+    });
   });
 });

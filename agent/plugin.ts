@@ -12,16 +12,21 @@ import type {
 import { type Attached, inlineAttached } from '../shared/protocol/attachment.js';
 import { RequestError, type RequestOptions } from '../shared/protocol/messenger.js';
 import { OfflineBuffer } from './offline-buffer.js';
+import { madeFrame } from './outbox.js';
 
 /** What a plugin's agent part can do; given to its setup function. */
 export interface AgentPluginContext<P extends PluginProtocol> {
   /**
    * Sends a notification to the host part; buffered (bounded, drop-oldest) while offline. Notifications
-   * made in one turn of the event loop leave together at its end; `flush()` writes them now.
+   * made within a few milliseconds leave together (at most 10 ms later); `flush()` writes them now.
+   * Params given as a function are made when the notification leaves, off the path of the app's
+   * code that caused it: the function must only read values that no longer change. Params the
+   * inspector would refuse (too large, too deep) then drop the notification with a warning instead of
+   * throwing here.
    */
   notify<M extends NotificationMethod<P['toHost']>>(
     method: M,
-    params: NotificationParams<P['toHost'], M>,
+    params: NotificationParams<P['toHost'], M> | (() => NotificationParams<P['toHost'], M>),
     /**
      * Bytes for the empty string at `attached.path` in params, sent as they are in a binary frame
      * (docs/protocol.md, "binary notification") and turned into that string by the inspector; encoded
@@ -153,8 +158,8 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
     notify: (method, params, attached) => {
       if (runtime.connected && runtime.link?.notify(id, method, params, attached)) return;
       // Kept for later as plain JSON: the buffer counts what it holds in bytes of JSON.
-      const frame = { type: 'notification' as const, plugin: id, method, params };
-      runtime.buffer.push(id, method, attached ? inlineAttached(frame, attached).params : params);
+      const frame = madeFrame({ type: 'notification' as const, plugin: id, method, params });
+      runtime.buffer.push(id, method, attached ? inlineAttached(frame, attached).params : frame.params);
     },
     request: async (method, params, options) => {
       if (!runtime.connected || !runtime.link) {

@@ -209,23 +209,24 @@ export class NetworkAgent implements Sink {
     const replay = key ? this.replays.find((r) => !r.id && r.key === key) : undefined;
     if (replay) replay.id = id;
     const t0 = request.t0 ?? performance.now();
-    const body =
-      request.body && this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));
-    this.send(
-      'started',
-      {
-        id,
-        initiator: request.initiator,
-        method: clip(request.method, 32),
-        url: clip(request.url, MAX_URL),
-        headers: this.headers(request.headers),
-        body: body?.body,
-        startedAt: request.startedAt ?? Date.now(),
-        mock: request.mock,
-        replayOf: replay?.replayOf,
-      },
-      body?.attached,
-    );
+    const startedAt = request.startedAt ?? Date.now();
+    const started = (body: Body | undefined) => ({
+      id,
+      initiator: request.initiator,
+      method: clip(request.method, 32),
+      url: clip(request.url, MAX_URL),
+      headers: this.headers(request.headers),
+      body,
+      startedAt,
+      mock: request.mock,
+      replayOf: replay?.replayOf,
+    });
+    if (request.body) {
+      const parts = this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));
+      this.send('started', started(parts?.body), parts?.attached);
+    } else {
+      this.send('started', () => started(undefined));
+    }
     const followed = new Followed(this, id, t0, request);
     if (request.mock) followed.mocked(request.mock);
     return followed;
@@ -303,10 +304,14 @@ export class NetworkAgent implements Sink {
     return out;
   }
 
-  /** A notification the inspector would refuse is dropped with a warning, never thrown at the app. */
+  /**
+   * A notification the inspector would refuse is dropped with a warning, never thrown at the app.
+   * Params given as a function are made when the notification leaves (agent/outbox.ts), not on the
+   * way of the app's request: it must only read what no longer changes.
+   */
   send<M extends NotificationMethod<NetworkProtocol['toHost']>>(
     method: M,
-    params: NotificationParams<NetworkProtocol['toHost'], M>,
+    params: NotificationParams<NetworkProtocol['toHost'], M> | (() => NotificationParams<NetworkProtocol['toHost'], M>),
     attached?: Attached,
   ): void {
     if (this.disposed) return;
@@ -355,31 +360,31 @@ class Followed implements Observation {
 
   sent(headers: RawHeaders | undefined, body: SeenBody | undefined): void {
     if (this.done || (!headers && !body)) return;
-    const type = headerOf(headers ?? this.request.headers, 'content-type');
-    const parts = body && this.agent.bodyParts(body, type);
-    this.agent.send(
-      'requestSent',
-      { id: this.id, headers: headers && this.agent.headers(headers), body: parts?.body },
-      parts?.attached,
-    );
+    const agent = this.agent;
+    const id = this.id;
+    if (!body) return agent.send('requestSent', () => ({ id, headers: headers && agent.headers(headers) }));
+    const parts = agent.bodyParts(body, headerOf(headers ?? this.request.headers, 'content-type'));
+    agent.send('requestSent', { id, headers: headers && agent.headers(headers), body: parts?.body }, parts?.attached);
   }
 
   response(r: SeenResponse): void {
     if (this.done) return;
     this.responseHeaders = r.headers;
-    this.agent.send('response', {
-      id: this.id,
+    const { agent, id, mock } = this;
+    const waitMs = this.elapsed();
+    agent.send('response', () => ({
+      id,
       status: r.status,
       statusText: clip(r.statusText, 1024),
-      headers: this.agent.headers(r.headers),
-      waitMs: this.elapsed(),
+      headers: agent.headers(r.headers),
+      waitMs,
       httpVersion: r.httpVersion ? clip(r.httpVersion, 16) : undefined,
       remoteAddress: r.remoteAddress ? clip(r.remoteAddress, 64) : undefined,
       remotePort: r.remotePort,
       redirected: r.redirected || undefined,
       url: r.redirected && r.url ? clip(r.url, MAX_URL) : undefined,
-      mock: this.mock,
-    });
+      mock,
+    }));
   }
 
   complete(end: SeenEnd): void {
@@ -397,8 +402,17 @@ class Followed implements Observation {
       this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize }, parts?.attached);
     if (!seen) return finish(undefined);
     if (!coding || /^\s*identity\s*$/i.test(coding)) {
-      // A large body is sent after the app's own handlers for this moment have run (the end of the
-      // body reaches the app first), not on the way to them.
+      const { agent, id } = this;
+      // A small body is encoded when its notification leaves; a large one after the app's own
+      // handlers for this moment have run (the end of the body reaches the app first).
+      if (seen.kept < ATTACH_BYTES) {
+        return agent.send('completed', () => ({
+          id,
+          body: agent.bodyParts(seen, type, declared)?.body,
+          durationMs,
+          encodedSize,
+        }));
+      }
       if (seen.kept < LATER_BYTES) return finish(this.agent.bodyParts(seen, type, declared));
       later(() => finish(this.agent.bodyParts(seen, type, declared)));
       return;
