@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, Agent as HttpAgent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
 import { connect } from '../../agent/connection.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import { example } from '../../plugins/example/agent/index.js';
@@ -21,15 +25,19 @@ const TOOLS_LIST_BUDGET = 24 * 1024;
  * what the call cannot avoid: a plain loopback HTTP POST round trip plus a raw ws round trip.
  * The four are measured in alternating blocks (a block of each, ten times over): each block runs
  * warm, and a machine busy with other work slows floor and calls alike, so the ratios stay
- * comparable from run to run.
+ * comparable from run to run. A peer shows what the SDK's client costs by itself: the same 1.x
+ * client calling a tool of the SDK's own McpServer (sessions, JSON answers) that answers at once,
+ * with no debuggee behind it.
  */
 export default defineScenario('MCP tool call', async () => {
   const post = await plainPostServer();
   const ws = await rawWsEcho();
+  const peer = await sdkPeerServer();
   const t = await startTestCore();
   const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'bench', name: 'Bench' }, plugins: [example()] });
   const headers = { authorization: `Bearer ${t.core.mcp.token()}` };
   const legacy = new Client({ name: 'porthole-bench', version: '1.0.0' });
+  const peerClient = new Client({ name: 'porthole-bench-peer', version: '1.0.0' });
   const modern = new ModernClient(
     { name: 'porthole-bench-modern', version: '2.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -38,8 +46,10 @@ export default defineScenario('MCP tool call', async () => {
     await waitFor(() => agent.status.sessionId, 'the bench agent');
     await legacy.connect(new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
     await modern.connect(new ModernTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
+    await peerClient.connect(new StreamableHTTPClientTransport(new URL(peer.url)));
     const listed = await legacy.listTools();
     await modern.listTools();
+    await peerClient.listTools();
     const ping = async (client: {
       callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
     }) => {
@@ -48,10 +58,20 @@ export default defineScenario('MCP tool call', async () => {
     };
     const raw = await rawMcpCalls(t.urls.mcpUrl, t.core.mcp.token()!);
     const measured = await sampleInterleaved(
-      [post.roundTrip, ws.roundTrip, () => ping(legacy), () => ping(modern), post.rawRoundTrip, raw.legacy, raw.modern],
+      [
+        post.roundTrip,
+        ws.roundTrip,
+        () => ping(legacy),
+        () => ping(modern),
+        post.rawRoundTrip,
+        raw.legacy,
+        raw.modern,
+        () => ping(peerClient),
+      ],
       ITERATIONS,
     );
-    const [postRt, wsRt, legacyCall, modernCall, rawPostRt, rawLegacy, rawModern] = measured as Measured[] as [
+    const [postRt, wsRt, legacyCall, modernCall, rawPostRt, rawLegacy, rawModern, peerCall] = measured as [
+      Measured,
       Measured,
       Measured,
       Measured,
@@ -70,20 +90,29 @@ export default defineScenario('MCP tool call', async () => {
       samples: postRt.samples,
     };
     const floorNote = `floor: POST ${postRt.median.toFixed(3)} + ws ${wsRt.median.toFixed(3)} ms`;
+    const peerNote = (call: Measured) =>
+      `${(call.median / peerCall.median).toFixed(2)}x the SDK's own server with no debuggee (${peerCall.median.toFixed(3)} ms)`;
     return [
       latencyRow(
         'MCP tools/call example_send_ping, 2025-era session (1.x client)',
         legacyCall,
         'HTTP POST + ws round trip',
         floor,
-        `n=${legacyCall.samples}; ${floorNote}`,
+        `n=${legacyCall.samples}; ${floorNote}; ${peerNote(legacyCall)}`,
       ),
       latencyRow(
         'MCP tools/call example_send_ping, 2026-07-28 stateless (v2 client)',
         modernCall,
         'HTTP POST + ws round trip',
         floor,
-        `n=${modernCall.samples}; ${floorNote}`,
+        `n=${modernCall.samples}; ${floorNote}; ${peerNote(modernCall)}`,
+      ),
+      latencyRow(
+        '  peer: the 1.x client, SDK McpServer, no debuggee',
+        peerCall,
+        'HTTP POST + ws round trip',
+        floor,
+        `the SDK client's own cost: a tool of @modelcontextprotocol/sdk's McpServer answering at once; ${(peerCall.median / postRt.median).toFixed(2)}x the POST alone`,
       ),
       cpuRow('  CPU: tools/call, 2025-era session', legacyCall, floorCpu),
       cpuRow('  CPU: tools/call, 2026-07-28 stateless', modernCall, floorCpu),
@@ -101,6 +130,8 @@ export default defineScenario('MCP tool call', async () => {
     ];
   } finally {
     await legacy.close().catch(() => {});
+    await peerClient.close().catch(() => {});
+    peer.close();
     await modern.close().catch(() => {});
     agent.disconnect();
     await t.stop();
@@ -304,6 +335,52 @@ async function rawWsEcho(): Promise<{ roundTrip(): Promise<void>; close(): void 
       }),
     close() {
       client.close();
+      server.close();
+    },
+  };
+}
+
+/**
+ * The SDK's own Streamable HTTP server (sessions, JSON answers) with one tool shaped like
+ * example_send_ping's answer, answering at once.
+ */
+async function sdkPeerServer(): Promise<{ url: string; close(): void }> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const server = createServer(async (req, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id): void => void transports.set(id, created),
+      });
+      const mcp = new McpServer({ name: 'peer', version: '1.0.0' });
+      mcp.registerTool(
+        'example_send_ping',
+        {
+          description: 'answers at once',
+          inputSchema: {},
+          outputSchema: { roundTripMs: z.number(), agentTime: z.number() },
+        },
+        async () => {
+          const answer = { roundTripMs: 0.1, agentTime: Date.now() };
+          return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+        },
+      );
+      await mcp.connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, text ? JSON.parse(text) : undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close() {
+      for (const transport of transports.values()) void transport.close();
+      server.closeAllConnections();
       server.close();
     },
   };
