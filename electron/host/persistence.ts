@@ -27,7 +27,7 @@ export const PERSIST_INTERVAL_MS = 1000;
  */
 /** What a dirty file needs written: lines to append, or its whole content (lines, or records rendered in slices). */
 type Rendered =
-  | { append: true; text: string }
+  | { append: true; lines: string[] }
   | { append: false; text: string }
   | { append: false; records: unknown[] };
 
@@ -43,11 +43,18 @@ function openForAppend(file: string): Promise<number> {
   );
 }
 
-/** Writes all of `text` at the descriptor's end (appends are atomic per write; a short write goes on). */
+/**
+ * Writes all of `text` at the descriptor's end (appends are atomic per write; a short write goes on).
+ * The string is handed to fs as it is: a Buffer of it made here first cost a large body's size again
+ * in fresh memory, three times the write itself.
+ */
 async function writeAll(fd: number, text: string): Promise<void> {
-  const buffer = Buffer.from(text);
-  let offset = 0;
-  while (offset < buffer.length) {
+  const written = await new Promise<number>((resolve, reject) =>
+    writeFd(fd, text, null, 'utf8', (e, n) => (e ? reject(e) : resolve(n))),
+  );
+  const buffer = written < Buffer.byteLength(text) ? Buffer.from(text) : undefined;
+  let offset = written;
+  while (buffer && offset < buffer.length) {
     offset += await new Promise<number>((resolve, reject) =>
       writeFd(fd, buffer, offset, buffer.length - offset, null, (e, n) => (e ? reject(e) : resolve(n))),
     );
@@ -56,6 +63,20 @@ async function writeAll(fd: number, text: string): Promise<void> {
 
 /** About this many characters are rendered and written per step, so that no step holds the loop long. */
 const SLICE_CHARS = 256 * 1024;
+
+/** Appends whole lines: short ones joined up to a slice per write, a long one (a large body) on its own, never copied into a joint string. */
+async function writeLines(fd: number, lines: readonly string[]): Promise<void> {
+  let slice = '';
+  for (const line of lines) {
+    if (slice.length + line.length > SLICE_CHARS && slice) {
+      await writeAll(fd, slice);
+      slice = '';
+    }
+    if (line.length >= SLICE_CHARS) await writeAll(fd, line);
+    else slice += line;
+  }
+  if (slice) await writeAll(fd, slice);
+}
 
 export class SessionPersistence {
   private readonly dirty = new Map<string, () => Rendered>();
@@ -138,7 +159,7 @@ export class SessionPersistence {
     };
     const render = (): Rendered => {
       const s = store();
-      let out = '';
+      const lines: string[] = [];
       if (whole || written > 2 * s.bytes + 1024 * 1024) {
         whole = false;
         changed.clear();
@@ -148,16 +169,17 @@ export class SessionPersistence {
         droppedWritten = '';
         return { records: [droppedLine(s), ...s.entries()], append: false };
       }
-      out += droppedLine(s);
-      for (const key of deleted) out += `${JSON.stringify([key])}\n`;
+      const dropped = droppedLine(s);
+      if (dropped) lines.push(dropped);
+      for (const key of deleted) lines.push(`${JSON.stringify([key])}\n`);
       for (const key of changed) {
         const value = s.get(key);
-        if (value !== undefined) out += `${JSON.stringify([key, value])}\n`;
+        if (value !== undefined) lines.push(`${JSON.stringify([key, value])}\n`);
       }
       changed.clear();
       deleted.clear();
-      written += out.length;
-      return { text: out, append: true };
+      for (const line of lines) written += line.length;
+      return { lines, append: true };
     };
     return {
       changed: (key: string) => {
@@ -286,7 +308,7 @@ export class SessionPersistence {
         try {
           const rendered = render();
           if (!rendered.append) await this.writeWhole(file, 'text' in rendered ? [rendered.text] : rendered.records);
-          else if (rendered.text) await this.append(file, rendered.text);
+          else if (rendered.lines.length) await this.append(file, rendered.lines);
         } catch (e) {
           console.error(`[porthole] sessions: could not write ${file}: ${(e as Error).message}`);
         }
@@ -306,7 +328,7 @@ export class SessionPersistence {
    * second cost the loop more than the write), for the first MAX_OPEN_JOURNALS journals; others
    * open, append and close.
    */
-  private async append(file: string, text: string): Promise<void> {
+  private async append(file: string, lines: string[]): Promise<void> {
     await this.folder(file);
     let fd = this.fds.get(file);
     if (fd === undefined && this.fds.size < MAX_OPEN_JOURNALS) {
@@ -319,12 +341,13 @@ export class SessionPersistence {
     }
     if (fd !== undefined) {
       try {
-        await writeAll(fd, text);
+        await writeLines(fd, lines);
         return;
       } catch {
         this.closeJournal(file);
       }
     }
+    const text = lines.join('');
     try {
       await appendPrivate(file, text);
     } catch (e) {
