@@ -29,6 +29,9 @@ interface Followed {
   socket?: NodeSocket;
   sent: boolean;
   done: boolean;
+  /** The request's own onData and onBodySent, called after the tap's. */
+  onData?: (chunk: Uint8Array) => unknown;
+  onBodySent?: (chunk: Uint8Array | string) => unknown;
 }
 
 export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
@@ -58,33 +61,44 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
     if (!obs) return;
     const f: Followed = { obs, body: new BodyCollector(hub.maxBodyBytes), sent: false, done: false };
     followed.set(r, f);
-    const onBodySent = r.onBodySent;
-    if (typeof onBodySent === 'function') {
-      r.onBodySent = function onBodySent_(this: UndiciRequest, ...args: [Uint8Array | string]) {
-        try {
-          const chunk = args[0];
-          const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-          if (!f.sent && bytes instanceof Uint8Array)
-            (f.requestBody ??= new BodyCollector(hub.maxBodyBytes)).add(bytes, true);
-        } catch {
-          // the capture's problem, never the app's
-        }
-        return onBodySent.apply(this, args);
-      };
+    // The same two functions for every request (undici calls them as the request's methods).
+    if (typeof r.onBodySent === 'function') {
+      f.onBodySent = r.onBodySent;
+      r.onBodySent = onBodySent;
     }
-    const onData = r.onData;
-    if (typeof onData === 'function') {
-      r.onData = function onData_(this: UndiciRequest, ...args: [Uint8Array]) {
-        const chunk = args[0];
-        try {
-          if (!f.done && chunk instanceof Uint8Array) f.body.add(chunk, true);
-        } catch {
-          // the capture's problem, never the app's
-        }
-        return onData.apply(this, args);
-      };
+    if (typeof r.onData === 'function') {
+      f.onData = r.onData;
+      r.onData = onData;
     }
   });
+
+  function onBodySent(this: UndiciRequest, chunk: Uint8Array | string) {
+    const f = followed.get(this);
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    if (!f?.onBodySent) return passOn(this, 'onBodySent', arguments);
+    try {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+      if (!f.sent && bytes instanceof Uint8Array)
+        (f.requestBody ??= new BodyCollector(hub.maxBodyBytes)).add(bytes, true);
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    return f.onBodySent.apply(this, arguments as unknown as [Uint8Array | string]);
+  }
+
+  function onData(this: UndiciRequest, chunk: Uint8Array) {
+    const f = followed.get(this);
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    if (!f?.onData) return passOn(this, 'onData', arguments);
+    try {
+      if (!f.done && chunk instanceof Uint8Array) f.body.add(chunk, true);
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    return f.onData.apply(this, arguments as unknown as [Uint8Array]);
+  }
 
   const sent = (f: Followed) => {
     if (f.sent) return;
@@ -173,12 +187,26 @@ export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
   return out;
 }
 
+/** A tap function called on something it does not follow (taken off a request and called elsewhere): the prototype's own. */
+function passOn(target: object, name: 'onData' | 'onBodySent', args: IArguments): unknown {
+  const own = (Object.getPrototypeOf(target) as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name];
+  return own?.apply(target, args as unknown as unknown[]);
+}
+
 const decoder = new TextDecoder('latin1');
 
+/** A header name or value as undici's parser gives it: a Buffer (latin1, as HTTP/1 headers are), or text. */
+function headerText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (!(v instanceof Uint8Array)) return String(v);
+  // Node's Buffer: far cheaper for a few bytes than a TextDecoder call
+  const slice = (v as { latin1Slice?: (start: number, end: number) => string }).latin1Slice;
+  return typeof slice === 'function' ? slice.call(v, 0, v.byteLength) : decoder.decode(v);
+}
+
 function rawPairs(raw: unknown[]): RawHeaders {
-  const text = (v: unknown) => (v instanceof Uint8Array ? decoder.decode(v) : String(v));
   const out: RawHeaders = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([text(raw[i]), text(raw[i + 1])]);
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([headerText(raw[i]), headerText(raw[i + 1])]);
   return out;
 }
 
