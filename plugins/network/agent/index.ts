@@ -28,7 +28,9 @@ import {
   type SeenEnd,
   type SeenRequest,
   type SeenResponse,
+  type SentHeaders,
   type Sink,
+  sentHeaders,
 } from './observed.js';
 
 export interface NetworkOptions {
@@ -358,13 +360,15 @@ class Followed implements Observation {
     this.replayTime = time;
   }
 
-  sent(headers: RawHeaders | undefined, body: SeenBody | undefined): void {
+  sent(headers: SentHeaders | undefined, body: SeenBody | undefined): void {
     if (this.done || (!headers && !body)) return;
     const agent = this.agent;
     const id = this.id;
-    if (!body) return agent.send('requestSent', () => ({ id, headers: headers && agent.headers(headers) }));
-    const parts = agent.bodyParts(body, headerOf(headers ?? this.request.headers, 'content-type'));
-    agent.send('requestSent', { id, headers: headers && agent.headers(headers), body: parts?.body }, parts?.attached);
+    if (!body)
+      return agent.send('requestSent', () => ({ id, headers: headers && agent.headers(sentHeaders(headers)) }));
+    const raw = headers && sentHeaders(headers);
+    const parts = agent.bodyParts(body, headerOf(raw ?? this.request.headers, 'content-type'));
+    agent.send('requestSent', { id, headers: raw && agent.headers(raw), body: parts?.body }, parts?.attached);
   }
 
   response(r: SeenResponse): void {

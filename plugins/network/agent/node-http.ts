@@ -137,7 +137,8 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   const sendRequest = (req: NodeClientRequest, f: Followed) => {
     if (f.sent) return;
     f.sent = true;
-    const header = !f.headersInStart && typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    const block = !f.headersInStart && typeof req._header === 'string' ? req._header : undefined;
+    const header = block === undefined ? undefined : () => parseHeaderBlock(block);
     f.obs.sent(header, f.body.seen.total > 0 ? f.body.seen : undefined);
   };
 

@@ -25,7 +25,7 @@ interface Followed {
   obs: Observation;
   body: BodyCollector;
   requestBody?: BodyCollector;
-  sentHeaders?: RawHeaders;
+  sentHeaders?: () => RawHeaders;
   socket?: NodeSocket;
   sent: boolean;
   done: boolean;
@@ -109,17 +109,14 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   on('undici:client:sendHeaders', ({ request, headers, socket }) => {
     const f = followed.get(request as object);
     if (!f || typeof headers !== 'string') return;
-    f.sentHeaders = parseHeaderBlock(headers);
     f.socket = socket as NodeSocket | undefined;
-    // undici writes the body's framing header after it publishes the rest
+    // Read now (O(1)); the block is parsed when its notification leaves.
     const r = request as UndiciRequest;
-    if (!headerOf(f.sentHeaders, 'content-length') && !headerOf(f.sentHeaders, 'transfer-encoding')) {
-      const length = typeof r.contentLength === 'number' ? r.contentLength : bytesOf(r.body)?.byteLength;
-      if (length !== undefined && (length > 0 || PAYLOAD_METHODS.has(r.method))) {
-        f.sentHeaders.push(['content-length', String(length)]);
-      } else if (r.body != null && length === undefined) f.sentHeaders.push(['transfer-encoding', 'chunked']);
-      else if (r.body == null && PAYLOAD_METHODS.has(r.method)) f.sentHeaders.push(['content-length', '0']);
-    }
+    const body = r.body;
+    const length =
+      typeof r.contentLength === 'number' ? r.contentLength : body instanceof Uint8Array ? body.byteLength : undefined;
+    const method = r.method;
+    f.sentHeaders = () => withFraming(parseHeaderBlock(headers), method, length ?? textLength(body), body != null);
   });
 
   on('undici:request:bodySent', ({ request }) => {
@@ -161,11 +158,18 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
 
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);
 
-function bytesOf(body: unknown): Uint8Array | undefined {
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  if (body instanceof Uint8Array) return body;
-  return undefined;
+/** The sent headers with the body's framing header, which undici writes after it publishes the rest. */
+function withFraming(sent: RawHeaders, method: string, length: number | undefined, hasBody: boolean): RawHeaders {
+  if (headerOf(sent, 'content-length') || headerOf(sent, 'transfer-encoding')) return sent;
+  if (length !== undefined && (length > 0 || PAYLOAD_METHODS.has(method)))
+    sent.push(['content-length', String(length)]);
+  else if (hasBody && length === undefined) sent.push(['transfer-encoding', 'chunked']);
+  else if (!hasBody && PAYLOAD_METHODS.has(method)) sent.push(['content-length', '0']);
+  return sent;
 }
+
+const textLength = (body: unknown) =>
+  typeof body === 'string' ? new TextEncoder().encode(body).byteLength : undefined;
 
 /** Headers as undici takes them: a flat [name, value, …] array, [name, value] pairs (an iterable, a Headers), an object or a block. */
 export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {

@@ -7,6 +7,11 @@ import type { Initiator, MockMark } from '../protocol.js';
 /** Header name/value pairs as the runtime gave them (unredacted; the agent redacts). */
 export type RawHeaders = [name: string, value: string][];
 
+/** Headers as sent, or a function that reads them from what no longer changes (a header block), called off the app's path. */
+export type SentHeaders = RawHeaders | (() => RawHeaders);
+
+export const sentHeaders = (headers: SentHeaders): RawHeaders => (typeof headers === 'function' ? headers() : headers);
+
 /** Body bytes as seen: the chunks kept (at most the cap), and how many bytes there were in all. */
 export interface SeenBody {
   chunks: Uint8Array[];
@@ -57,7 +62,7 @@ export interface SeenEnd {
 
 /** One request as a tap follows it; every call after the first ending is ignored. */
 export interface Observation {
-  sent(headers: RawHeaders | undefined, body: SeenBody | undefined): void;
+  sent(headers: SentHeaders | undefined, body: SeenBody | undefined): void;
   response(response: SeenResponse): void;
   complete(end: SeenEnd): void;
   fail(error: unknown, timedOut?: boolean): void;
@@ -75,7 +80,7 @@ export interface Sink {
 
 class Fanout implements Observation {
   constructor(private readonly parts: Observation[]) {}
-  sent(h: RawHeaders | undefined, b: SeenBody | undefined) {
+  sent(h: SentHeaders | undefined, b: SeenBody | undefined) {
     for (const p of this.parts) p.sent(h, b);
   }
   response(r: SeenResponse) {
