@@ -11,6 +11,17 @@ const files = readdirSync(dir)
   .filter((f) => /\.ts$/.test(f) && !f.endsWith('.test.ts') && (!filter || f.includes(filter)))
   .sort();
 
+// Each kind of warning once: the SDK clients give every fetch their transport's one AbortSignal,
+// and undici warns at each request past 1500 listeners on it until the GC frees the old requests.
+const warned = new Set<string>();
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  const kind = `${warning.name}: ${warning.message.replace(/\d+/g, 'N')}`;
+  if (warned.has(kind)) return;
+  warned.add(kind);
+  process.stderr.write(`  (shown once) ${warning.name}: ${warning.message}\n`);
+});
+
 const rows: BenchRow[] = [];
 for (const file of files) {
   const scenario = (await import(pathToFileURL(join(dir, file)).href)).default as Scenario;
