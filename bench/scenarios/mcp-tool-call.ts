@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpHandler, McpServer as ModernMcpServer } from '@modelcontextprotocol/server';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { connect } from '../../agent/connection.js';
@@ -25,31 +26,35 @@ const TOOLS_LIST_BUDGET = 24 * 1024;
  * what the call cannot avoid: a plain loopback HTTP POST round trip plus a raw ws round trip.
  * The four are measured in alternating blocks (a block of each, ten times over): each block runs
  * warm, and a machine busy with other work slows floor and calls alike, so the ratios stay
- * comparable from run to run. A peer shows what the SDK's client costs by itself: the same 1.x
- * client calling a tool of the SDK's own McpServer (sessions, JSON answers) that answers at once,
- * with no debuggee behind it.
+ * comparable from run to run. Peers show what the SDK's clients cost by themselves: the same 1.x
+ * client calling a tool of the SDK's own McpServer (sessions, JSON answers), and the same v2 client
+ * calling one of the v2 SDK's own createMcpHandler (2026-07-28), each answering at once, with no
+ * debuggee behind it.
  */
 export default defineScenario('MCP tool call', async () => {
   const post = await plainPostServer();
   const ws = await rawWsEcho();
   const peer = await sdkPeerServer();
+  const modernPeer = await sdkModernPeerServer();
   const t = await startTestCore();
   const agent = connect({ url: t.urls.debuggeeUrl, app: { id: 'bench', name: 'Bench' }, plugins: [example()] });
   const headers = { authorization: `Bearer ${t.core.mcp.token()}` };
   const legacy = new Client({ name: 'porthole-bench', version: '1.0.0' });
   const peerClient = new Client({ name: 'porthole-bench-peer', version: '1.0.0' });
-  const modern = new ModernClient(
-    { name: 'porthole-bench-modern', version: '2.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
+  const modernClient = (name: string) =>
+    new ModernClient({ name, version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const modern = modernClient('porthole-bench-modern');
+  const modernPeerClient = modernClient('porthole-bench-modern-peer');
   try {
     await waitFor(() => agent.status.sessionId, 'the bench agent');
     await legacy.connect(new StreamableHTTPClientTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
     await modern.connect(new ModernTransport(new URL(t.urls.mcpUrl), { requestInit: { headers } }));
     await peerClient.connect(new StreamableHTTPClientTransport(new URL(peer.url)));
+    await modernPeerClient.connect(new ModernTransport(new URL(modernPeer.url)));
     const listed = await legacy.listTools();
     await modern.listTools();
     await peerClient.listTools();
+    await modernPeerClient.listTools();
     const ping = async (client: {
       callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
     }) => {
@@ -67,19 +72,22 @@ export default defineScenario('MCP tool call', async () => {
         raw.legacy,
         raw.modern,
         () => ping(peerClient),
+        () => ping(modernPeerClient),
       ],
       ITERATIONS,
     );
-    const [postRt, wsRt, legacyCall, modernCall, rawPostRt, rawLegacy, rawModern, peerCall] = measured as [
-      Measured,
-      Measured,
-      Measured,
-      Measured,
-      Measured,
-      Measured,
-      Measured,
-      Measured,
-    ];
+    const [postRt, wsRt, legacyCall, modernCall, rawPostRt, rawLegacy, rawModern, peerCall, modernPeerCall] =
+      measured as Measured[] as [
+        Measured,
+        Measured,
+        Measured,
+        Measured,
+        Measured,
+        Measured,
+        Measured,
+        Measured,
+        Measured,
+      ];
     const rawFloor: Stats = { ...rawPostRt, median: rawPostRt.median + wsRt.median, p95: rawPostRt.p95 + wsRt.p95 };
     const rawFloorCpu = rawPostRt.cpuMs + wsRt.cpuMs;
     const rawNote = `node:http client, no SDK; floor: POST ${rawPostRt.median.toFixed(3)} + ws ${wsRt.median.toFixed(3)} ms`;
@@ -90,22 +98,22 @@ export default defineScenario('MCP tool call', async () => {
       samples: postRt.samples,
     };
     const floorNote = `floor: POST ${postRt.median.toFixed(3)} + ws ${wsRt.median.toFixed(3)} ms`;
-    const peerNote = (call: Measured) =>
-      `${(call.median / peerCall.median).toFixed(2)}x the SDK's own server with no debuggee (${peerCall.median.toFixed(3)} ms)`;
+    const peerNote = (call: Measured, peerOf: Measured) =>
+      `${(call.median / peerOf.median).toFixed(2)}x the SDK's own server with the same client and no debuggee (${peerOf.median.toFixed(3)} ms)`;
     return [
       latencyRow(
         'MCP tools/call example_send_ping, 2025-era session (1.x client)',
         legacyCall,
         'HTTP POST + ws round trip',
         floor,
-        `n=${legacyCall.samples}; ${floorNote}; ${peerNote(legacyCall)}`,
+        `n=${legacyCall.samples}; ${floorNote}; ${peerNote(legacyCall, peerCall)}`,
       ),
       latencyRow(
         'MCP tools/call example_send_ping, 2026-07-28 stateless (v2 client)',
         modernCall,
         'HTTP POST + ws round trip',
         floor,
-        `n=${modernCall.samples}; ${floorNote}; ${peerNote(modernCall)}`,
+        `n=${modernCall.samples}; ${floorNote}; ${peerNote(modernCall, modernPeerCall)}`,
       ),
       latencyRow(
         '  peer: the 1.x client, SDK McpServer, no debuggee',
@@ -113,6 +121,13 @@ export default defineScenario('MCP tool call', async () => {
         'HTTP POST + ws round trip',
         floor,
         `the SDK client's own cost: a tool of @modelcontextprotocol/sdk's McpServer answering at once; ${(peerCall.median / postRt.median).toFixed(2)}x the POST alone`,
+      ),
+      latencyRow(
+        '  peer: the v2 client, SDK createMcpHandler, no debuggee',
+        modernPeerCall,
+        'HTTP POST + ws round trip',
+        floor,
+        `the v2 SDK at both ends: a tool of @modelcontextprotocol/server's McpServer (createMcpHandler, 2026-07-28, node:http bridge) answering at once; ${(modernPeerCall.median / postRt.median).toFixed(2)}x the POST alone`,
       ),
       cpuRow('  CPU: tools/call, 2025-era session', legacyCall, floorCpu),
       cpuRow('  CPU: tools/call, 2026-07-28 stateless', modernCall, floorCpu),
@@ -133,6 +148,8 @@ export default defineScenario('MCP tool call', async () => {
     await peerClient.close().catch(() => {});
     peer.close();
     await modern.close().catch(() => {});
+    await modernPeerClient.close().catch(() => {});
+    await modernPeer.close();
     agent.disconnect();
     await t.stop();
     post.close();
@@ -340,6 +357,58 @@ async function rawWsEcho(): Promise<{ roundTrip(): Promise<void>; close(): void 
   };
 }
 
+/** The peer's tool: answers at once with a result shaped like example_send_ping's. */
+const peerTool = {
+  config: {
+    description: 'answers at once',
+    inputSchema: {},
+    outputSchema: { roundTripMs: z.number(), agentTime: z.number() },
+  },
+  async handler() {
+    const answer = { roundTripMs: 0.1, agentTime: Date.now() };
+    return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }], structuredContent: answer };
+  },
+};
+
+/**
+ * The v2 SDK's own 2026-07-28 endpoint (createMcpHandler, a McpServer per request) with the same
+ * tool, on node:http through the plainest bridge: the request's body read, a web Request made,
+ * the Response written back.
+ */
+async function sdkModernPeerServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const handler = createMcpHandler(
+    () => {
+      const mcp = new ModernMcpServer({ name: 'peer', version: '1.0.0' });
+      mcp.registerTool('example_send_ping', peerTool.config, peerTool.handler);
+      return mcp;
+    },
+    { legacy: 'reject' },
+  );
+  const server = createServer(async (req, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const response = await handler.fetch(
+      new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: text || undefined }),
+    );
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    res.writeHead(response.status, out).end(await response.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
 /**
  * The SDK's own Streamable HTTP server (sessions, JSON answers) with one tool shaped like
  * example_send_ping's answer, answering at once.
@@ -358,18 +427,7 @@ async function sdkPeerServer(): Promise<{ url: string; close(): void }> {
         onsessioninitialized: (id): void => void transports.set(id, created),
       });
       const mcp = new McpServer({ name: 'peer', version: '1.0.0' });
-      mcp.registerTool(
-        'example_send_ping',
-        {
-          description: 'answers at once',
-          inputSchema: {},
-          outputSchema: { roundTripMs: z.number(), agentTime: z.number() },
-        },
-        async () => {
-          const answer = { roundTripMs: 0.1, agentTime: Date.now() };
-          return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
-        },
-      );
+      mcp.registerTool('example_send_ping', peerTool.config, peerTool.handler);
       await mcp.connect(created);
       transport = created;
     }
