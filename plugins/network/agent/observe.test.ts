@@ -260,6 +260,44 @@ describe('network capture observes without intercepting (Node)', () => {
     expect((await one(d, '/early')).response?.body?.data).toBe('early');
   });
 
+  it('follows a request and a response whose emit and push another library wrapped, and that library still sees them', async () => {
+    const s = await server((_req, res) => res.end('wrapped body'));
+    const d = await debuggee();
+    const seen: string[] = [];
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${s.url}/own-emit`, (res) => {
+        // what an instrumentation library does: its own push and emit on the response, calling the previous ones
+        const push = res.push;
+        const emit = res.emit;
+        res.push = function (this: typeof res, ...args: Parameters<typeof push>) {
+          seen.push('push');
+          return push.apply(this, args);
+        } as typeof push;
+        res.emit = function (this: typeof res, ...args: Parameters<typeof emit>) {
+          if (args[0] === 'end') seen.push('response end');
+          return emit.apply(this, args);
+        } as typeof emit;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+      // the same on the request, before it is sent, with the prototype's emit taken first
+      const emit = req.emit;
+      req.emit = function (this: typeof req, ...args: Parameters<typeof emit>) {
+        if (args[0] === 'response') seen.push('request response');
+        return emit.apply(this, args);
+      } as typeof emit;
+      req.on('error', reject);
+      req.end();
+    });
+    expect(body).toBe('wrapped body');
+    expect(seen).toEqual(expect.arrayContaining(['request response', 'push', 'response end']));
+    const tx = await one(d, '/own-emit');
+    expect(tx.state).toBe('complete');
+    expect(tx.response?.body?.data).toBe('wrapped body');
+  });
+
   it('does not hold up a streamed upload: the server gets the first chunk before the app writes the rest', async () => {
     const d = await debuggee();
     let firstChunk: () => void = () => {};
