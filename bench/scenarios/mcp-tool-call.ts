@@ -77,17 +77,7 @@ export default defineScenario('MCP tool call', async () => {
       ITERATIONS,
     );
     const [postRt, wsRt, legacyCall, modernCall, rawPostRt, rawLegacy, rawModern, peerCall, modernPeerCall] =
-      measured as Measured[] as [
-        Measured,
-        Measured,
-        Measured,
-        Measured,
-        Measured,
-        Measured,
-        Measured,
-        Measured,
-        Measured,
-      ];
+      measured as [Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured];
     const rawFloor: Stats = { ...rawPostRt, median: rawPostRt.median + wsRt.median, p95: rawPostRt.p95 + wsRt.p95 };
     const rawFloorCpu = rawPostRt.cpuMs + wsRt.cpuMs;
     const rawNote = `node:http client, no SDK; floor: POST ${rawPostRt.median.toFixed(3)} + ws ${wsRt.median.toFixed(3)} ms`;

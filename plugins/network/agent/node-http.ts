@@ -137,8 +137,8 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   const sendRequest = (req: NodeClientRequest, f: Followed) => {
     if (f.sent) return;
     f.sent = true;
-    const block = !f.headersInStart && typeof req._header === 'string' ? req._header : undefined;
-    const header = block === undefined ? undefined : () => parseHeaderBlock(block);
+    const block = req._header;
+    const header = !f.headersInStart && typeof block === 'string' ? () => parseHeaderBlock(block) : undefined;
     f.obs.sent(header, f.body.seen.total > 0 ? f.body.seen : undefined);
   };
 

@@ -1,3 +1,4 @@
+import { byteLength } from '../../../shared/protocol/frame.js';
 import type { NodeDiagnosticsChannel, NodeSocket } from './node-builtins.js';
 import { BodyCollector, type Hub, headerOf, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
 
@@ -168,8 +169,7 @@ function withFraming(sent: RawHeaders, method: string, length: number | undefine
   return sent;
 }
 
-const textLength = (body: unknown) =>
-  typeof body === 'string' ? new TextEncoder().encode(body).byteLength : undefined;
+const textLength = (body: unknown) => (typeof body === 'string' ? byteLength(body) : undefined);
 
 /** Headers as undici takes them: a flat [name, value, …] array, [name, value] pairs (an iterable, a Headers), an object or a block. */
 export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
