@@ -24,7 +24,7 @@ const TOOLS_LIST_BUDGET = 24 * 1024;
  * client in the 2026-07-28 era (stateless; tools/call on the core's fast path, modern-tools-call.ts,
  * once the SDK has accepted the client's envelope in a first call). Its floor is
  * what the call cannot avoid: a plain loopback HTTP POST round trip plus a raw ws round trip.
- * The four are measured in alternating blocks (a block of each, ten times over): each block runs
+ * All are measured in alternating blocks (a block of each, ten times over): each block runs
  * warm, and a machine busy with other work slows floor and calls alike, so the ratios stay
  * comparable from run to run. Peers show what the SDK's clients cost by themselves: the same 1.x
  * client calling a tool of the SDK's own McpServer (sessions, JSON answers), and the same v2 client

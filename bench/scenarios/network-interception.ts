@@ -195,8 +195,8 @@ interface Blocks {
 }
 
 /**
- * Runs `fn` in `rounds` (ROUNDS unless given) rounds of a plain and a captured block (ABBA order), `perBlock` timed calls
- * each after one untimed. A block's CPU time counts to the end of the task its last call's capture
+ * Runs `fn` in `rounds` (ROUNDS unless given) rounds of a plain and a captured block (ABBA order),
+ * `perBlock` timed calls each after one untimed. A block's CPU time counts to the end of the task its last call's capture
  * deferred; the host stores everything (`settle`) before the next block starts.
  */
 async function alternating(
