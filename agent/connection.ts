@@ -1,4 +1,3 @@
-import { concatBytes } from '../shared/bytes.js';
 import { type Attached, binaryNotificationParts, inlineAttached } from '../shared/protocol/attachment.js';
 import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
 import { PROTOCOL_VERSION, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
@@ -20,7 +19,7 @@ import { OfflineBuffer } from './offline-buffer.js';
 import { madeFrame, Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
 import { ResumeStore } from './resume-store.js';
-import { OPEN, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
+import { OPEN, resolveWebSocket, sendBinary, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 
 export const DEFAULT_URL = 'ws://127.0.0.1:7360';
 
@@ -312,8 +311,7 @@ class AgentConnection implements Agent {
           if (!welcome.binaryNotifications) return this.sendFrame(socket, outbox, inlineAttached(frame, attached));
           const parts = binaryNotificationParts(frame, attached, welcome.maxFrameBytes);
           outbox?.flush(); // what was notified before goes first
-          if (socket.sendParts) socket.sendParts(parts);
-          else socket.send(concatBytes(parts));
+          sendBinary(socket, parts, attached.blob);
           return;
         }
         outbox?.flush(); // what was notified before goes first

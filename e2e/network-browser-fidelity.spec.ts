@@ -20,6 +20,8 @@ const BIN = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13 + 5) % 25
 // Over the 32 KiB from which the agent sends a body's bytes in a binary notification.
 const BIG_BIN = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 31 + 7) % 256));
 const BIG_JSON = JSON.stringify({ text: 'wörld ✓ '.repeat(20_000) });
+// Over the 1 MiB a body is kept to, sent in pieces.
+const HUGE = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 17 + 3) % 251));
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   '/f/json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_TEXT),
@@ -27,6 +29,16 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/f/bin': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIN),
   '/f/big-bin': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIG_BIN),
   '/f/big-json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_JSON),
+  '/f/huge': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    for (let at = 0; at < HUGE.length; at += 100_000) res.write(HUGE.subarray(at, at + 100_000));
+    res.end();
+  },
+  // 100 kB of a 1 MB body, then the connection is reset.
+  '/f/reset': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000000' });
+    res.write(HUGE.subarray(0, 100_000), () => setTimeout(() => res.socket?.resetAndDestroy(), 50));
+  },
   '/f/upload': (req, res) => {
     let n = 0;
     req.on('data', (c: Buffer) => {
@@ -112,6 +124,28 @@ async function scenario() {
     bigBinFetch: await viaFetch('/f/big-bin?case=fetch-big-bin'),
     bigJsonXhr: await xhr('/f/big-json?case=xhr-big-json', 'text'),
     bigJsonFetch: await viaFetch('/f/big-json?case=fetch-big-json'),
+    hugeFetch: await fetch('/f/huge?case=fetch-huge')
+      .then((r) => r.arrayBuffer())
+      .then((b) => ({ size: b.byteLength, sum: new Uint8Array(b).reduce((s, x) => (s * 31 + x) % 1_000_003, 0) })),
+    resetFetch: await fetch('/f/reset?case=fetch-reset')
+      .then((r) => r.arrayBuffer())
+      .then(
+        (b) => `got ${b.byteLength} bytes`,
+        (e: Error) => e.name,
+      ),
+    resetXhr: await new Promise((resolve) => {
+      const x = new XMLHttpRequest();
+      x.open('GET', '/f/reset?case=xhr-reset');
+      x.onerror = () => resolve(`error ${x.status}`);
+      x.onload = () => resolve(`load ${x.status}`);
+      x.send();
+    }),
+    abortFetch: await (async () => {
+      const stop = new AbortController();
+      const r = await fetch('/f/slow-body?case=fetch-abort', { signal: stop.signal });
+      stop.abort();
+      return r.text().catch((e: Error) => e.name);
+    })(),
     axiosJson: await viaAxios('/f/json?case=axios-json'),
     axiosGzip: await viaAxios('/f/gzip?case=axios-gzip'),
     axiosRedirect: await viaAxios('/f/redirect?case=axios-redirect'),
@@ -194,6 +228,20 @@ test('fetch, XHR (every responseType, sync XHR) and axios get the same with and 
     for (const c of ['xhr-big-json', 'fetch-big-json']) {
       expect(await text(c)).toMatchObject({ encoding: 'text', data: BIG_JSON, truncated: false });
     }
+    // Past the cap: the first 1 MiB, marked as cut; the page still got every byte.
+    expect(observed.hugeFetch.size).toBe(HUGE.length);
+    const huge = await text('fetch-huge');
+    expect(huge).toMatchObject({ encoding: 'base64', size: 1024 * 1024, truncated: true });
+    expect(Buffer.from(huge.data, 'base64')).toEqual(HUGE.subarray(0, 1024 * 1024));
+    // A reset mid-body and an abort fail the page's call and the entry, with a duration.
+    expect([observed.resetFetch, observed.resetXhr, observed.abortFetch]).toEqual(['TypeError', 'error 0', 'AbortError']);
+    for (const c of ['fetch-reset', 'xhr-reset', 'fetch-abort']) {
+      const tx = await one(c);
+      expect(tx).toMatchObject({ state: 'failed', response: { status: 200 } });
+      expect(tx.error!.message).toBeTruthy();
+      expect(tx.timing.durationMs).toBeGreaterThan(0);
+    }
+    expect((await one('fetch-abort')).error!.message).toMatch(/abort/i);
     const upload = (await one('fetch-upload')).request.body!;
     expect(upload).toMatchObject({ encoding: 'base64', size: 100_000 });
     expect(Buffer.from(upload.data, 'base64')).toEqual(
@@ -262,7 +310,10 @@ test("what Porthole records matches Chromium's own HAR (Playwright's recordHar)"
       expect([what, headerMap(tx!.response!.headers)]).toEqual([what, headerMap(entry.response.headers)]);
       const content = entry.response.content;
       const chromium = Buffer.from(content.text ?? '', content.encoding === 'base64' ? 'base64' : 'utf8');
-      expect([what, bodyOf(tx!.response!.body).equals(chromium)]).toEqual([what, true]);
+      const kept = tx!.response!.body;
+      // a body cut at the cap is the start of Chromium's; a failed one has none to compare
+      const expected = kept?.truncated ? chromium.subarray(0, kept.size) : chromium;
+      if (tx!.state !== 'failed') expect([what, bodyOf(kept).equals(expected)]).toEqual([what, true]);
       if (entry.request.postData?.text !== undefined) {
         const sent = bodyOf(tx!.request.body);
         expect([what, sent.length]).toEqual([what, entry.request.bodySize]);

@@ -12,6 +12,8 @@ export const REDACTED = '[redacted]';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Largest cap an app may configure: a body must fit in one link frame (16 MiB) once base64-encoded. */
 export const MAX_BODY_BYTES_LIMIT = 8 * 1024 * 1024;
+/** A body this large goes with its notification as bytes (a binary frame); smaller ones are encoded in the app. */
+export const ATTACH_BYTES = 32 * 1024;
 
 /** A MockConfig with no rules (typed structurally: this file imports nothing). */
 export const EMPTY_MOCK_CONFIG: { revision: number; enabled: boolean; rules: never[] } = {

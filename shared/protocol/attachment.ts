@@ -22,6 +22,8 @@ export interface Attached extends AttachmentSpec {
   /** The bytes, in pieces (as a body was read); `size` bytes in all. */
   chunks: readonly Uint8Array[];
   size: number;
+  /** The same bytes as a Blob (a page's fetch body, which the browser built), for a page's socket to send as it is. */
+  blob?: Blob;
 }
 
 /** The header's length field, in bytes, before the header. */

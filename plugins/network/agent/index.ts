@@ -4,6 +4,7 @@ import type { NotificationMethod, NotificationParams } from '../../../shared/plu
 import type { Attached } from '../../../shared/protocol/attachment.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import {
+  ATTACH_BYTES,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_REDACTED_HEADERS,
   EMPTY_MOCK_CONFIG,
@@ -252,15 +253,17 @@ export class NetworkAgent implements Sink {
     let chunks = seen.chunks;
     let size = seen.kept;
     let cut = seen.cut;
+    let blob = seen.blob;
     if (size > this.maxBodyBytes) {
       chunks = [concatBytes(seen.chunks, seen.kept).subarray(0, this.maxBodyBytes)];
       size = this.maxBodyBytes;
       cut = true;
+      blob = blob?.slice(0, size);
     }
     const joined = () => concatBytes(chunks, size);
     const planned = planBody(size, joined, cut, contentType, cut ? (declared ?? seen.total) : undefined);
     if (!planned) return { body: this.body(seen, contentType, declared) };
-    return { body: planned.body, attached: { path: ['body', 'data'], as: planned.as, chunks, size } };
+    return { body: planned.body, attached: { path: ['body', 'data'], as: planned.as, chunks, size, blob } };
   }
 
   /** Turns seen bytes into a Body within this agent's cap (the taps keep the largest cap of all agents). */
@@ -482,8 +485,6 @@ export function describeError(error: unknown): { message: string; code?: string 
 }
 
 const LATER_BYTES = 64 * 1024;
-/** A body this large goes with its notification as bytes (a binary frame); smaller ones are encoded here. */
-const ATTACH_BYTES = 32 * 1024;
 /** Past this many bytes waiting to be written to the inspector, large bodies are not sent (recorded as cut). */
 const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 

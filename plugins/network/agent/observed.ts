@@ -23,6 +23,8 @@ export interface SeenBody {
   cut: boolean;
   /** Already text (XHR responseText, a fetch string body): bytes are its UTF-8. */
   text?: string;
+  /** The kept bytes as a Blob too (a page's fetch body), which a page's socket sends without copying them. */
+  blob?: Blob;
 }
 
 export interface SeenRequest {
