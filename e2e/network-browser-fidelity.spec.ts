@@ -234,7 +234,11 @@ test('fetch, XHR (every responseType, sync XHR) and axios get the same with and 
     expect(huge).toMatchObject({ encoding: 'base64', size: 1024 * 1024, truncated: true });
     expect(Buffer.from(huge.data, 'base64')).toEqual(HUGE.subarray(0, 1024 * 1024));
     // A reset mid-body and an abort fail the page's call and the entry, with a duration.
-    expect([observed.resetFetch, observed.resetXhr, observed.abortFetch]).toEqual(['TypeError', 'error 0', 'AbortError']);
+    expect([observed.resetFetch, observed.resetXhr, observed.abortFetch]).toEqual([
+      'TypeError',
+      'error 0',
+      'AbortError',
+    ]);
     for (const c of ['fetch-reset', 'xhr-reset', 'fetch-abort']) {
       const tx = await one(c);
       expect(tx).toMatchObject({ state: 'failed', response: { status: 200 } });
