@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setPriority } from 'node:os';
 import { chromium, type Page } from '@playwright/test';
 import { serveDebuggeePage } from '../../e2e/support/debuggee-page.js';
 import { startTestCore, waitFor } from '../../electron/host/testing.js';
 import type { NetworkHost } from '../../plugins/network/host/host-api.js';
-import { type BenchRow, defineScenario, latencyRow, stats } from '../harness.js';
+import { type BenchRow, defineScenario, latencyRow, lowestPriority, stats } from '../harness.js';
 
 const ROUNDS = 8;
 const SMALL = 150;
@@ -42,7 +41,7 @@ export default defineScenario('network capture overhead in the browser', async (
   });
   // This process (the inspector's core; the pages time themselves) at the lowest CPU priority once
   // Chromium has started, so on a shared machine its work waits for the pages' (see network-interception.ts).
-  setPriority(0, 19);
+  lowestPriority();
   try {
     const open = async (plugins: string[], appId: string) => {
       const page = await (await browser.newContext()).newPage();

@@ -1,14 +1,14 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, loadavg, setPriority } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import axios from 'axios';
 import { connect } from '../../agent/connection.js';
 import { waitFor } from '../../electron/host/testing.js';
 import { network } from '../../plugins/network/agent/index.js';
 import { hub } from '../../plugins/network/agent/observed.js';
-import { defineScenario, latencyRow, type Stats, sample, stats } from '../harness.js';
+import { defineScenario, latencyRow, lowestPriority, type Stats, sample, stats } from '../harness.js';
 
 const SEQUENTIAL = 2000;
 /** Rounds of one plain and one captured block, in alternating order, so that drift hits both. */
@@ -295,7 +295,7 @@ async function coreProcess() {
   // The lowest CPU priority: on a machine with fewer free cores than busy processes (this one is
   // shared), the inspector's work then waits for the app's instead of preempting it, as on a machine
   // with a core to spare for it. Its CPU time is reported apart (inspector CPU per MiB).
-  if (child.pid) setPriority(child.pid, 19);
+  if (child.pid) lowestPriority(child.pid);
   let next = 1;
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   const url = await new Promise<string>((resolve, reject) => {
@@ -309,6 +309,7 @@ async function coreProcess() {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the bench core exited (${code})`)));
   });
+  if (child.pid) lowestPriority(child.pid); // and the threads it started meanwhile
   const call = (cmd: string) =>
     new Promise<unknown>((resolve, reject) => {
       const id = next++;
