@@ -76,12 +76,13 @@ export async function resolveWebSocket(given?: WebSocketConstructor): Promise<We
  * 100 ms), and reads a Blob apart from it.
  */
 export function sendBinary(socket: WebSocketLike, parts: readonly Uint8Array[], blob?: Blob): void {
-  if (socket.sendParts) socket.sendParts(parts);
-  else if (inPage()) socket.send(new Blob((blob ? [parts[0]!, blob] : parts) as BlobPart[]));
+  if (inPage()) socket.send(new Blob((blob ? [parts[0]!, blob] : parts) as BlobPart[]));
+  else if (socket.sendParts) socket.sendParts(parts);
   else socket.send(concatBytes(parts));
 }
 
-const inPage = () => typeof Blob === 'function' && (globalThis as { document?: unknown }).document !== undefined;
+/** A page (an Electron renderer too): the agent's socket there sends binary messages as Blobs. */
+export const inPage = () => typeof Blob === 'function' && (globalThis as { document?: unknown }).document !== undefined;
 
 /** Node (or a runtime that poses as it) without a DOM: an Electron renderer or a page keeps its own WebSocket. */
 function isNode(): boolean {

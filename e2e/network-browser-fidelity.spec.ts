@@ -22,6 +22,7 @@ const BIG_BIN = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 31 + 
 const BIG_JSON = JSON.stringify({ text: 'wörld ✓ '.repeat(20_000) });
 // Over the 1 MiB a body is kept to, sent in pieces.
 const HUGE = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 17 + 3) % 251));
+const HUGE_TEXT = 'café ✓ '.repeat(200_000);
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   '/f/json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_TEXT),
@@ -34,6 +35,7 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     for (let at = 0; at < HUGE.length; at += 100_000) res.write(HUGE.subarray(at, at + 100_000));
     res.end();
   },
+  '/f/huge-text': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(HUGE_TEXT),
   // 100 kB of a 1 MB body, then the connection is reset.
   '/f/reset': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000000' });
@@ -124,6 +126,13 @@ async function scenario() {
     bigBinFetch: await viaFetch('/f/big-bin?case=fetch-big-bin'),
     bigJsonXhr: await xhr('/f/big-json?case=xhr-big-json', 'text'),
     bigJsonFetch: await viaFetch('/f/big-json?case=fetch-big-json'),
+    bigBlobXhr: await xhr('/f/big-bin?case=xhr-big-blob', 'blob'),
+    hugeTextXhr: await new Promise((resolve) => {
+      const x = new XMLHttpRequest();
+      x.open('GET', '/f/huge-text?case=xhr-huge-text');
+      x.onload = () => resolve(x.responseText.length);
+      x.send();
+    }),
     hugeFetch: await fetch('/f/huge?case=fetch-huge')
       .then((r) => r.arrayBuffer())
       .then((b) => ({ size: b.byteLength, sum: new Uint8Array(b).reduce((s, x) => (s * 31 + x) % 1_000_003, 0) })),
@@ -228,6 +237,14 @@ test('fetch, XHR (every responseType, sync XHR) and axios get the same with and 
     for (const c of ['xhr-big-json', 'fetch-big-json']) {
       expect(await text(c)).toMatchObject({ encoding: 'text', data: BIG_JSON, truncated: false });
     }
+    const bigBlob = await text('xhr-big-blob');
+    expect(bigBlob).toMatchObject({ encoding: 'base64', size: BIG_BIN.length, truncated: false });
+    expect(Buffer.from(bigBlob.data, 'base64')).toEqual(BIG_BIN);
+    // A text past the cap: its first 1 Mi characters (what the page's responseText holds), marked as cut.
+    expect(observed.hugeTextXhr).toBe(HUGE_TEXT.length);
+    const hugeText = await text('xhr-huge-text');
+    expect(hugeText).toMatchObject({ encoding: 'text', truncated: true });
+    expect(hugeText.data).toBe(HUGE_TEXT.slice(0, 1024 * 1024));
     // Past the cap: the first 1 MiB, marked as cut; the page still got every byte.
     expect(observed.hugeFetch.size).toBe(HUGE.length);
     const huge = await text('fetch-huge');
@@ -315,8 +332,13 @@ test("what Porthole records matches Chromium's own HAR (Playwright's recordHar)"
       const content = entry.response.content;
       const chromium = Buffer.from(content.text ?? '', content.encoding === 'base64' ? 'base64' : 'utf8');
       const kept = tx!.response!.body;
-      // a body cut at the cap is the start of Chromium's; a failed one has none to compare
-      const expected = kept?.truncated ? chromium.subarray(0, kept.size) : chromium;
+      // a body cut at the cap is the start of Chromium's (a text's in characters); a failed one has none to compare
+      const cutText = kept?.truncated && kept.encoding === 'text';
+      const expected = cutText
+        ? Buffer.from(chromium.toString('utf8').slice(0, kept.size))
+        : kept?.truncated
+          ? chromium.subarray(0, kept.size)
+          : chromium;
       if (tx!.state !== 'failed') expect([what, bodyOf(kept).equals(expected)]).toEqual([what, true]);
       if (entry.request.postData?.text !== undefined) {
         const sent = bodyOf(tx!.request.body);

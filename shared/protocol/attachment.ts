@@ -24,6 +24,8 @@ export interface Attached extends AttachmentSpec {
   size: number;
   /** The same bytes as a Blob (a page's fetch body, which the browser built), for a page's socket to send as it is. */
   blob?: Blob;
+  /** The bytes are this text's UTF-8, which `blob` holds (`chunks` is then empty). */
+  text?: string;
 }
 
 /** The header's length field, in bytes, before the header. */
@@ -79,7 +81,8 @@ export function placeAttached(params: unknown, path: readonly string[], value: s
 /** The notification as plain JSON, for a link without binary frames: its bytes encoded here. */
 export function inlineAttached(frame: Notification, attached: Attached): Notification {
   const params = structuredPath(frame.params, attached.path);
-  placeAttached(params, attached.path, attachedText(concatBytes(attached.chunks, attached.size), attached.as));
+  const text = attached.text ?? attachedText(concatBytes(attached.chunks, attached.size), attached.as);
+  placeAttached(params, attached.path, text);
   return { ...frame, params };
 }
 

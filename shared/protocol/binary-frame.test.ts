@@ -51,6 +51,18 @@ describe('binary notifications', () => {
     expect(inlineAttached(frame, attached('utf8-prefix', [text])).params).toMatchObject({ body: { data: 'caf' } });
   });
 
+  it('carry a text as its UTF-8 in a Blob (a page), and inline the text itself where there are no binary frames', async () => {
+    const text = 'café ✓ \u{1F600}';
+    const blob = new Blob([text]);
+    const a: Attached = { path: ['body', 'data'], as: 'utf8', chunks: [], size: blob.size, blob, text };
+    // what a page's socket sends: the header part, then the Blob
+    const [header] = binaryNotificationParts(frame, a, 1 << 20);
+    const sent = join([header!, new Uint8Array(await blob.arrayBuffer())]);
+    const decoded = decodeBinaryFrame(sent);
+    expect(decoded).toEqual({ ok: true, message: inlineAttached(frame, a) });
+    expect(inlineAttached(frame, a).params).toMatchObject({ body: { data: text } });
+  });
+
   it('leave the caller params as they were when inlined', () => {
     inlineAttached(frame, attached('base64'));
     expect(frame.params).toMatchObject({ body: { data: '' } });

@@ -301,18 +301,22 @@ function xhrEnd(xhr: XMLHttpRequest, obs: Observation, cap: number, endedAt: num
     const blob = xhr.response as Blob | null;
     if (!blob) return obs.complete({ decoded: true, endedAt });
     const at = endedAt ?? performance.now();
-    blob
-      .slice(0, cap)
-      .arrayBuffer()
-      .then(
-        (b) => {
-          const seen = bytesBody(new Uint8Array(b), cap);
-          seen.total = blob.size;
-          seen.cut = blob.size > cap;
-          obs.complete({ body: seen, decoded: true, endedAt: at });
-        },
-        (e: unknown) => obs.fail(e),
-      );
+    const kept = blob.slice(0, cap);
+    kept.arrayBuffer().then(
+      (b) => {
+        // Bytes of our own (not the page's), and the Blob itself for the socket to send.
+        const bytes = new Uint8Array(b);
+        const seen: SeenBody = {
+          chunks: [bytes],
+          kept: bytes.byteLength,
+          total: blob.size,
+          cut: blob.size > cap,
+          blob: kept,
+        };
+        obs.complete({ body: seen, decoded: true, endedAt: at });
+      },
+      (e: unknown) => obs.fail(e),
+    );
   } else {
     obs.complete({ decoded: true, endedAt });
   }
