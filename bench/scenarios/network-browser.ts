@@ -11,13 +11,15 @@ const SMALL = 150;
 const BIG_CALLS = 6;
 const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })) });
 const BIG = Buffer.alloc(2 * 1024 * 1024, 'porthole ');
+const BIG_JSON = JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024 - 12) });
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   '/items': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BODY),
   '/big': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIG),
+  '/big.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_JSON),
 };
 
-type Kind = 'fetch' | 'xhr' | 'bigFetch';
+type Kind = 'fetch' | 'xhr' | 'bigFetch' | 'bigXhr';
 
 /**
  * Browser fetch and XHR with capture (issue 11), in Chromium: the same sequential requests in a page
@@ -63,6 +65,7 @@ export default defineScenario('network capture overhead in the browser', async (
       ['fetch', SMALL, `browser fetch ×${SMALL}, capture only`],
       ['xhr', SMALL, `browser XHR ×${SMALL}, capture only`],
       ['bigFetch', BIG_CALLS, '2 MiB download (browser fetch), capture only'],
+      ['bigXhr', BIG_CALLS, '2 MiB JSON download (browser XHR, responseText), capture only'],
     ];
     for (const [kind, n, name] of cases) {
       const times = { plain: [] as number[], captured: [] as number[] };
@@ -96,10 +99,10 @@ export default defineScenario('network capture overhead in the browser', async (
 // In-page code as text: tsx would add helpers (__name) to a function's source that the page lacks.
 const IN_PAGE = `async ([kind, n]) => {
   const one = () =>
-    kind === 'xhr'
+    kind === 'xhr' || kind === 'bigXhr'
       ? new Promise((resolve, reject) => {
           const x = new XMLHttpRequest();
-          x.open('GET', '/items');
+          x.open('GET', kind === 'xhr' ? '/items' : '/big.json');
           x.onload = () => resolve(x.responseText);
           x.onerror = reject;
           x.send();
