@@ -22,7 +22,7 @@ export interface Attached extends AttachmentSpec {
   /** The bytes, in pieces (as a body was read); `size` bytes in all. */
   chunks: readonly Uint8Array[];
   size: number;
-  /** The same bytes as a Blob (a page's fetch body, which the browser built), for a page's socket to send as it is. */
+  /** The same bytes as a Blob (a page's: the browser built it), for a page's socket to send as it is. */
   blob?: Blob;
   /** The bytes are this text's UTF-8, which `blob` holds (`chunks` is then empty). */
   text?: string;

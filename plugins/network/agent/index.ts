@@ -503,6 +503,8 @@ export function describeError(error: unknown): { message: string; code?: string 
 }
 
 const LATER_BYTES = 64 * 1024;
+/** Past this many bytes waiting to be written to the inspector, large bodies are not sent (recorded as cut). */
+const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 
 let scratch: Uint8Array<ArrayBuffer> | undefined;
 /**
@@ -515,8 +517,6 @@ function blobOfText(text: string): Blob {
   const { written } = new TextEncoder().encodeInto(text, scratch);
   return new Blob([scratch.subarray(0, written)]);
 }
-/** Past this many bytes waiting to be written to the inspector, large bodies are not sent (recorded as cut). */
-const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 
 export interface BodyParts {
   body: Body | undefined;

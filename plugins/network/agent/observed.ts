@@ -23,7 +23,7 @@ export interface SeenBody {
   cut: boolean;
   /** Already text (XHR responseText, a fetch string body): bytes are its UTF-8. */
   text?: string;
-  /** The kept bytes as a Blob too (a page's fetch body), which a page's socket sends without copying them. */
+  /** The kept bytes as a Blob too (a page's fetch body, an XHR's blob), which a page's socket sends without copying them. */
   blob?: Blob;
 }
 
