@@ -71,42 +71,7 @@ export function levelOf(kind: Kind): Level {
   }
 }
 
-/**
- * One argument as the agent serialized it. TypeScript view of the tagged JSON (the wire schema is
- * `z.json()`: the host and panel read it defensively, since an app may send anything).
- */
-export type SerializedValue =
-  | string
-  | number
-  | boolean
-  | null
-  | { $: 'undefined' }
-  | { $: 'number'; v: 'NaN' | 'Infinity' | '-Infinity' | '-0' }
-  | { $: 'bigint'; v: string }
-  | { $: 'symbol'; v: string }
-  | { $: 'string'; v: string; length: number } // cut: v is the start
-  | { $: 'function'; name: string }
-  | { $: 'array'; cls?: string; items: SerializedValue[]; length: number }
-  | { $: 'object'; cls?: string; props: Record<string, SerializedValue>; more?: number }
-  | { $: 'map'; cls?: string; entries: [SerializedValue, SerializedValue][]; size: number }
-  | { $: 'set'; cls?: string; items: SerializedValue[]; size: number }
-  | { $: 'typed'; cls: string; items?: (number | string)[]; length: number }
-  | { $: 'date'; v: string }
-  | { $: 'regexp'; v: string }
-  | {
-      $: 'error';
-      name: string;
-      message: string;
-      stack?: string;
-      cause?: SerializedValue;
-      errors?: SerializedValue[];
-      props?: Record<string, SerializedValue>;
-    }
-  | { $: 'node'; v: string; nodeType: number }
-  | { $: 'circular' }
-  | { $: 'getter' }
-  | { $: 'cut'; why: 'depth' | 'bytes'; cls?: string }
-  | { $: 'thrown'; message: string };
+export type { SerializedValue } from '../../shared/serialized-value.js';
 
 export const FrameSchema = z.object({
   /** Function name, when the stack names one. */

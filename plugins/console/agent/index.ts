@@ -1,7 +1,7 @@
 import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
+import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
 import { CONSOLE_METHODS, CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from '../constants.js';
 import type { AgentMessage, ConsoleWire, Frame, Kind } from '../wire.js';
-import { type SerializeLimits, Serializer } from './serialize.js';
 
 export interface ConsoleOptions {
   /** Console methods to capture. Default: all of them (log, info, warn, error, debug, trace, assert, table, dir, group*, count*, time*). */

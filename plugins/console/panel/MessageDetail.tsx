@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../../renderer/src/components/CopyButton.js';
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import { toDisplay } from '../../../renderer/src/components/serialized-value.js';
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
 import type { ConsoleProtocol, Frame, Message, StackFrame } from '../protocol.js';
-import { toDisplay } from './value.js';
 
 const place = (f: Frame) => `${f.file}:${f.line}:${f.column}`;
 

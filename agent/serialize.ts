@@ -1,4 +1,4 @@
-import type { SerializedValue } from '../wire.js';
+import type { SerializedValue } from '../shared/serialized-value.js';
 
 export interface SerializeLimits {
   /** Nesting kept; deeper objects become `{ $: 'cut', why: 'depth' }`. */

@@ -1,9 +1,9 @@
-import { Literal } from '../../../renderer/src/components/JsonTree.js';
+import { Literal } from './JsonTree.js';
 
 type Tagged = { $?: unknown; [key: string]: unknown };
 
 /**
- * A serialized argument (see SerializedValue in wire.ts) as a tree for the window's JsonTree:
+ * A serialized argument (see shared/serialized-value.ts) as a tree for the window's JsonTree:
  * objects and arrays stay containers; undefined, BigInt, symbols, functions, DOM nodes, cycles,
  * getters and cuts become Literals, shown as a console shows them. Read defensively.
  */
