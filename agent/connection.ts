@@ -14,7 +14,7 @@ import type {
 import { Messenger, RequestError } from '../shared/protocol/messenger.js';
 import { checkShape } from '../shared/protocol/shape-check.js';
 import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
-import { detectDevice } from './device.js';
+import { detectDevice, randomId } from './device.js';
 import { OfflineBuffer } from './offline-buffer.js';
 import { madeFrame, Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
@@ -106,6 +106,12 @@ function flushOnExit(flush: () => void, add: boolean): void {
   else exiting.delete(flush);
 }
 
+/** When this run began: a page's navigation start, a process's start (performance.timeOrigin), else now. */
+function runStartedAt(): number {
+  const origin = (globalThis as { performance?: { timeOrigin?: number } }).performance?.timeOrigin;
+  return typeof origin === 'number' && origin > 0 ? Math.round(origin) : Date.now();
+}
+
 /** Equal-jitter exponential backoff: half the capped delay is fixed, half random. */
 export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
   const capped = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
@@ -119,6 +125,8 @@ class AgentConnection implements Agent {
   private readonly listeners = new Set<(status: AgentStatus) => void>();
   private readonly plugins = new Map<string, AgentPlugin>();
   private readonly device: DeviceInfo;
+  /** This run of the app (a page load, a process start): one id for all its reconnects. */
+  private readonly load = { id: randomId(), startedAt: runStartedAt() };
   private current: AgentStatus = { state: 'connecting', attempt: 0 };
   private socket: WebSocketLike | undefined;
   private messenger: Messenger | undefined;
@@ -216,6 +224,7 @@ class AgentConnection implements Agent {
         app: this.options.app,
         device: this.device,
         plugins: [...this.plugins.values()].map((p) => ({ id: p.protocol.id, version: p.protocol.version })),
+        load: this.load,
         resume: this.resume.get(),
         dropped: (reported = this.droppedCounts()),
         pairingToken: this.options.pairingToken,

@@ -14,6 +14,7 @@ import type {
 import type { RequestOptions } from './protocol/messenger.js';
 import type { RecordsApi } from './records.js';
 import type { SessionInfo } from './session.js';
+import type { TimelinePage, TimelineQuery } from './timeline.js';
 import type { PluginToolContext, ToolDefinition } from './tool.js';
 
 /** JSON documents a plugin keeps in the data dir, scoped to (plugin, app id): they outlive sessions. */
@@ -57,6 +58,19 @@ export interface HostPluginContext<P extends PluginProtocol> {
    * `fileName`, never outside that folder) and returns its absolute path and size.
    */
   saveExport(fileName: string, data: string): { path: string; bytes: number };
+  /** The session's timeline across its plugins (see SessionTimeline). */
+  readonly timeline: SessionTimeline;
+}
+
+/**
+ * One time-ordered view of a session across its plugins (requests, console messages, page loads,
+ * agent actions, state actions), merged from each plugin's `timeline()` and the core's page loads.
+ * What a tool uses to say what an action caused, and the window's Timeline.
+ */
+export interface SessionTimeline {
+  query(query: TimelineQuery): TimelinePage;
+  /** Called after anything in the session changed (any plugin's `emit`, a load); returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
 }
 
 type RequestHandlers<P extends PluginProtocol> = {
@@ -90,6 +104,8 @@ export interface HostPluginInstance<P extends PluginProtocol> {
   onDisconnect?(): void;
   /** The session was cleared: release everything. */
   dispose?(): void;
+  /** What this plugin kept in a time range, for the session's timeline (`timelinePage` builds it). */
+  timeline?(query: TimelineQuery): TimelinePage;
 }
 
 export interface HostPluginDefinition<

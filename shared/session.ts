@@ -22,6 +22,11 @@ export const SessionInfoSchema = z.object({
   connections: z.number().int(),
   protocolErrors: z.number().int(),
   droppedNotifications: z.number().int(),
+  /**
+   * The app's current run (page load or process start) and its number in this session: 1 for the
+   * first, +1 for each reload or restart that resumed the session. Absent for agents that do not say.
+   */
+  load: z.object({ seq: z.number().int().positive(), id: z.string(), startedAt: z.number() }).optional(),
   /** A session with no app behind it: data read from a file (an imported HAR), never connected. */
   offline: z.object({ source: z.string().max(500) }).optional(),
 });

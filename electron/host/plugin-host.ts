@@ -4,16 +4,18 @@ import type {
   HostPluginContext,
   HostPluginDefinition,
   HostPluginInstance,
+  SessionTimeline,
 } from '../../shared/host-plugin.js';
 import { majorOf, type PluginProtocol, parseWire } from '../../shared/plugin-protocol.js';
 import type { PluginOffer } from '../../shared/protocol/messages.js';
 import { type IncomingRequest, RequestError, type RequestOptions } from '../../shared/protocol/messenger.js';
 import { MemoryBudget, type RecordStore, type RecordStoreOptions, type RecordsApi } from '../../shared/records.js';
 import type { SessionInfo } from '../../shared/session.js';
+import { mergeTimeline, type TimelineEntry, type TimelinePage, timelinePage } from '../../shared/timeline.js';
 import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
 import type { EventBus } from './event-bus.js';
 import type { SessionPersistence } from './persistence.js';
-import type { Session, SessionRegistry } from './sessions.js';
+import type { Load, Session, SessionRegistry } from './sessions.js';
 
 type AnyInstance = HostPluginInstance<PluginProtocol>;
 
@@ -181,7 +183,40 @@ export class PluginHost {
         writeFileAtomic(path, data);
         return { path, bytes: Buffer.byteLength(data) };
       },
+      timeline: this.timeline(sessionId),
     } as HostPluginContext<PluginProtocol>;
+  }
+
+  /** The session's timeline: its plugins' entries and its page loads, merged by time. */
+  timeline(sessionId: string): SessionTimeline {
+    return {
+      query: (query) => {
+        const pages: TimelinePage[] = [];
+        const loads = this.sessions.get(sessionId)?.loads;
+        if (loads && (!query.plugins || query.plugins.includes('inspector'))) {
+          pages.push(timelinePage(loads, (l) => l.startedAt, loadEntry, query));
+        }
+        for (const [id, instance] of this.instances.get(sessionId) ?? []) {
+          if (!instance.timeline || (query.plugins && !query.plugins.includes(id))) continue;
+          try {
+            pages.push(instance.timeline(query));
+          } catch (e) {
+            console.error(`[porthole] plugin ${id} failed to answer for the timeline:`, e);
+          }
+        }
+        return mergeTimeline(pages, query.limit);
+      },
+      onChange: (listener) => {
+        const offEvents = this.bus.on('plugin:event', (e) => e.sessionId === sessionId && listener());
+        const offSession = this.bus.on('session:updated', (e) => e.session.id === sessionId && listener());
+        const offConnected = this.bus.on('session:connected', (e) => e.session.id === sessionId && listener());
+        return () => {
+          offEvents();
+          offSession();
+          offConnected();
+        };
+      },
+    };
   }
 
   /** A record store for a plugin; a `persist` one is filled from the last run and written back as it changes. */
@@ -270,4 +305,14 @@ export class PluginHost {
     for (const scope of this.recordScopes.get(sessionId) ?? []) scope.closeAll();
     this.recordScopes.delete(sessionId);
   }
+}
+
+function loadEntry(load: Load): TimelineEntry {
+  return {
+    time: load.startedAt,
+    plugin: 'inspector',
+    kind: 'load',
+    ref: String(load.seq),
+    summary: `Load ${load.seq}${load.url ? `: ${load.url.slice(0, 280)}` : ''}`,
+  };
 }

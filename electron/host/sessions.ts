@@ -16,7 +16,20 @@ export interface Session {
   info: SessionInfo;
   secret: string;
   link: SessionLink | undefined;
+  /** The app's runs in this session, oldest first (the newest MAX_LOADS): the timeline's page loads. */
+  loads: Load[];
 }
+
+/** One run of the app: a page load or a process start. */
+export interface Load {
+  seq: number;
+  id: string;
+  startedAt: number;
+  /** The page's address when the run began (browsers). */
+  url?: string;
+}
+
+export const MAX_LOADS = 200;
 
 export interface AttachInput {
   hello: Hello;
@@ -96,6 +109,7 @@ export class SessionRegistry {
 
     if (previous && resumable) {
       previous.link?.close(4003, 'replaced by a newer connection of the same session');
+      const load = nextLoad(previous, input.hello);
       if (!previous.link) this.activeCount++;
       this.inactive.delete(previous.info.id);
       previous.link = input.link;
@@ -111,6 +125,7 @@ export class SessionRegistry {
         disconnectedAt: undefined,
         connections: previous.info.connections + 1,
         droppedNotifications: previous.info.droppedNotifications + dropped,
+        load: load ? { seq: load.seq, id: load.id, startedAt: load.startedAt } : previous.info.load,
       };
       return { session: previous, resumed: true };
     }
@@ -118,6 +133,7 @@ export class SessionRegistry {
     const session: Session = {
       secret: newSecret(24),
       link: input.link,
+      loads: [],
       info: {
         id: randomUUID(),
         app: input.hello.app,
@@ -133,6 +149,8 @@ export class SessionRegistry {
         droppedNotifications: dropped,
       },
     };
+    const load = nextLoad(session, input.hello);
+    if (load) session.info.load = { seq: load.seq, id: load.id, startedAt: load.startedAt };
     this.sessions.set(session.info.id, session);
     this.activeCount++;
     return { session, resumed: false };
@@ -152,6 +170,7 @@ export class SessionRegistry {
     const session: Session = {
       secret: newSecret(24),
       link: undefined,
+      loads: [],
       info: {
         id: randomUUID(),
         app: input.app,
@@ -178,9 +197,11 @@ export class SessionRegistry {
   /** A session saved by an earlier run: listed as inactive, resumable with its secret. */
   restore(saved: { info: SessionInfo; secret: string }): Session | undefined {
     if (this.sessions.has(saved.info.id)) return undefined;
+    const load = saved.info.load;
     const session: Session = {
       secret: saved.secret,
       link: undefined,
+      loads: load ? [{ ...load }] : [],
       info: { ...saved.info, active: false, disconnectedAt: saved.info.disconnectedAt ?? Date.now() },
     };
     this.sessions.set(session.info.id, session);
@@ -237,4 +258,18 @@ export class SessionRegistry {
       apps: [...apps.values()].map((sessions) => ({ app: sessions[0]!.app, sessions })),
     }));
   }
+}
+
+/** The run a hello starts, recorded on the session; undefined when it continues the current run (or says nothing). */
+function nextLoad(session: Session, hello: Hello): Load | undefined {
+  if (!hello.load || hello.load.id === session.info.load?.id) return undefined;
+  const load: Load = {
+    seq: (session.info.load?.seq ?? 0) + 1,
+    id: hello.load.id,
+    startedAt: hello.load.startedAt,
+    url: hello.device.page?.url,
+  };
+  session.loads.push(load);
+  if (session.loads.length > MAX_LOADS) session.loads.shift();
+  return load;
 }

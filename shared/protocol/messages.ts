@@ -44,12 +44,23 @@ export const DeviceInfoSchema = z.object({
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 
+export const LoadSchema = z.object({
+  id: z.string().min(1).max(64),
+  /** When the run began (a page's navigation start, a process's start), ms since the epoch. */
+  startedAt: z.number(),
+});
+
 export const HelloSchema = z.object({
   type: z.literal('hello'),
   protocolVersion: z.number().int(),
   app: AppInfoSchema,
   device: DeviceInfoSchema,
   plugins: z.array(PluginOfferSchema).max(64),
+  /**
+   * This run of the app: a page load or a process start. Same id on every reconnect of one run, a
+   * new id after a reload or restart, so the inspector can mark loads as boundaries.
+   */
+  load: LoadSchema.optional(),
   /** Present on reconnect: the session to resume and the secret the welcome handed out. */
   resume: z.object({ sessionId: id, secret: z.string().min(1).max(200) }).optional(),
   /** Notifications dropped from the offline buffer since the last connection, per plugin id. */

@@ -1,4 +1,5 @@
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import { type TimelineEntry, timelinePage, timelineSummary } from '../../../shared/timeline.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import {
   AgentMessageSchema,
@@ -117,6 +118,7 @@ export function createConsoleHost(
     ingest,
     clear,
     settle,
+    timeline: (query) => timelinePage(store.all(), (e) => e.firstTime, messageEntry, query),
     notifications: { batch: ingest },
     onConnect() {
       // A reload may have rebuilt the scripts: their maps are read again.
@@ -149,3 +151,15 @@ export default definePlugin({
 });
 
 export type { ConsoleHost } from './host-api.js';
+
+/** A message on the session's timeline (a repeat run stays one entry, at its first time). */
+function messageEntry(e: Entry): TimelineEntry {
+  return {
+    time: e.firstTime,
+    plugin: 'console',
+    kind: e.kind === 'exception' || e.kind === 'rejection' ? e.kind : 'message',
+    level: e.level,
+    ref: String(e.seq),
+    summary: timelineSummary(`${e.count > 1 ? `(×${e.count}) ` : ''}${e.text}`),
+  };
+}

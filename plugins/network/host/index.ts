@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import {
+  type TimelineEntry,
+  type TimelinePage,
+  type TimelineQuery,
+  timelinePage,
+  timelineSummary,
+} from '../../../shared/timeline.js';
 import { ToolArgumentError } from '../../../shared/tool.js';
 import { executeTool, parseToolArguments } from '../../../shared/tool-runner.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
@@ -119,6 +126,11 @@ class NetworkHostImpl implements NetworkHost {
       this.changed(this.store.failed(n));
     },
   };
+
+  /** Requests by start time for the session's timeline: failed ones (an error, or 4xx/5xx) as errors. */
+  timeline(query: TimelineQuery): TimelinePage {
+    return timelinePage(this.store.all(), (tx) => tx.timing.startedAt, transactionEntry, query);
+  }
 
   /** The panel's requests (protocol.ts, `panel.requests`): the same operations, unredacted. */
   readonly panel: NonNullable<NetworkHost['panel']> = {
@@ -433,3 +445,19 @@ export default definePlugin({
   create: (ctx) => createNetworkHost(ctx),
   tools: [...networkTools, replayRequest],
 });
+
+function transactionEntry(tx: Transaction): TimelineEntry {
+  const status = tx.response?.status;
+  const failed = tx.state === 'failed' || (status !== undefined && status >= 400);
+  const outcome = tx.state === 'failed' ? `failed: ${tx.error?.message ?? 'error'}` : (status ?? 'pending');
+  return {
+    time: tx.timing.startedAt,
+    ...(tx.timing.durationMs !== undefined ? { end: tx.timing.startedAt + tx.timing.durationMs } : {}),
+    ...(tx.state === 'pending' ? { pending: true } : {}),
+    plugin: 'network',
+    kind: 'request',
+    level: failed ? 'error' : 'info',
+    ref: tx.id,
+    summary: timelineSummary(`${tx.request.method} ${tx.request.url} → ${outcome}`),
+  };
+}
