@@ -57,6 +57,6 @@ export function state(options: StateOptions = {}) {
  * The Redux store enhancer, for runtimes where a library does not find the devtools API on `window`
  * (Node): `configureStore({ reducer, enhancers: (d) => d().concat(stateEnhancer({ name: 'app' })) })`.
  */
-export function stateEnhancer(options: DevtoolsOptions = {}) {
-  return enhancer(hub(), options);
+export function stateEnhancer(options: DevtoolsOptions = {}): <CreateStore>(next: CreateStore) => CreateStore {
+  return enhancer(hub(), options) as never;
 }

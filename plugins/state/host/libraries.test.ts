@@ -7,6 +7,7 @@ import { startState, windowIsGlobal } from './testing.js';
 
 windowIsGlobal();
 const { configureStore, createSlice } = await import('@reduxjs/toolkit');
+type Middleware = import('@reduxjs/toolkit').Middleware;
 const { createStore } = await import('zustand/vanilla');
 const { devtools } = await import('zustand/middleware');
 const { QueryClient } = await import('@tanstack/query-core');
@@ -95,7 +96,15 @@ describe('Redux Toolkit with devTools left at its default', () => {
 
   it('dispatches (through the middleware, with Ask by default answered), sets and jumps back', async () => {
     const { t, stored, allow } = await startState();
-    const store = rtkStore();
+    const passed: string[] = [];
+    const counting: Middleware = () => (next) => (action) => {
+      passed.push((action as { type: string }).type);
+      return next(action);
+    };
+    const store = configureStore({
+      reducer: todos.reducer,
+      middleware: (d) => d().concat(counting),
+    });
     store.dispatch(todos.actions.added('milk'));
     await stored('redux', 1);
 
@@ -115,6 +124,7 @@ describe('Redux Toolkit with devTools left at its default', () => {
       actions: [{ seq: 2, type: 'todos/added', diff: [{ path: 'items[1]', after: { title: 'bread' } }] }],
     });
     expect(store.getState().items.map((i) => i.title)).toEqual(['milk', 'bread']);
+    expect(passed).toEqual(['todos/added', 'todos/added']); // through the app's middleware
 
     allow();
     const thunk = await t.mcp.call('state_dispatch', { mode: 'set', action: { filter: 'done' } });

@@ -16,11 +16,11 @@ export function windowIsGlobal(): void {
 
 /**
  * The plugin kit's startPlugin with the state agent part in this process. The realm's stores are
- * forgotten first (the hub outlives a test), and `allow()` lets MCP clients run state_dispatch
+ * forgotten first unless `keepStores` (the hub outlives a test), and `allow()` lets MCP clients run state_dispatch
  * without being asked (it asks by default).
  */
-export async function startState(options: StateOptions = {}) {
-  hub().stores.splice(0);
+export async function startState(options: StateOptions = {}, { keepStores = false } = {}) {
+  if (!keepStores) hub().stores.splice(0);
   const t = await startPlugin(stateHost, state({ flushMs: 5, ...options }));
   const allow = () => t.core.permissions.set({ tools: { state_dispatch: 'allow' } });
   /** Waits for the host to know store `name` up to action `seq` (0: its first state). */
