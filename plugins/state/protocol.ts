@@ -60,6 +60,8 @@ export const ActionWireSchema = z.object({
   /** The comparison stopped early (a very large change): paths listed may hold more changes below them. */
   cut: z.boolean().optional(),
   error: z.string().max(2000).optional(),
+  /** This diff also covers this many actions before it, sent without diffs of their own (a burst). */
+  span: z.number().int().min(1).optional(),
 });
 export type ActionWire = z.infer<typeof ActionWireSchema>;
 

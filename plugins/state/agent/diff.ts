@@ -1,4 +1,5 @@
 import type { PathPart } from '../path.js';
+import { NONE } from './hub.js';
 
 // Work done off the app's hot path, when a batch leaves: what changed between two states, and about
 // how large a state is. Both rely on immutable updates: an unchanged part keeps its reference, so
@@ -14,7 +15,6 @@ const has = (o: object, k: string) => Object.hasOwn(o, k);
 
 /** A change: its path, the value before and after (`NONE`: the key was not there). */
 export type Found = [path: PathPart[], before: unknown, after: unknown];
-export const NONE = Symbol('none');
 
 export interface DiffResult {
   changes: Found[];

@@ -12,7 +12,7 @@ const protocol: ProtocolRef<StateProtocol> = { id: 'state', version: '1.0.0' };
 export interface StateOptions {
   /** A TanStack Query client (v4, v5) to show its queries: `state({ queryClient })`. */
   queryClient?: QueryClientLike;
-  /** States each store keeps in the app for jumps, unless its devtools options say (maxAge). Default 100. */
+  /** States each store keeps in the app for jumps, unless its devtools options say (maxAge). Default 50, as the extension's. */
   maxAge?: number;
   /** Actions waiting to be sent; past it the oldest are dropped and counted. Default 5000. */
   maxPending?: number;
@@ -39,8 +39,18 @@ export function state(options: StateOptions = {}) {
     h.queries?.dispose();
     h.queries = options.queryClient ? new Queries(options.queryClient, () => h.schedule()) : undefined;
     h.attach(ctx);
-    ctx.handle('read', (params) => h.read(params));
-    ctx.handle('change', (params) => h.change(params));
+    // The batch-making, reading and changing code loads now, beside the app's startup, not in it.
+    const load = () =>
+      h.work
+        ? Promise.resolve(h.work)
+        : import('./work.js').then((work) => {
+            h.work = work;
+            if (ctx.connected) h.announce();
+            return work;
+          });
+    void load();
+    ctx.handle('read', async (params) => (await load()).read(h, params));
+    ctx.handle('change', async (params) => (await load()).change(h, params));
     ctx.onConnectionChange((up) => up && h.announce());
     return {
       /** Stops sending (the devtools API stays in place for the stores that use it). */
