@@ -110,15 +110,19 @@ export function StateTree({
           <>
             <p className="small muted">
               {read.path || 'The whole state'}
-              {read.size !== undefined ? ` · ${read.size} ${typeof read.size === 'number' ? 'items' : ''}` : ''}
-              {store.size !== undefined
-                ? ` · state ≈ ${Math.round(store.size / 1024)} KB${store.sizeAtLeast ? ' or more' : ''}`
+              {read.size !== undefined
+                ? ` · ${read.size} ${(read.value as { $?: string } | null)?.$ === 'object' ? 'keys' : 'items'}`
                 : ''}
+              {store.size !== undefined ? ` · state ≈ ${bytes(store.size)}${store.sizeAtLeast ? ' or more' : ''}` : ''}
             </p>
-            <JsonTree value={display} label={`State of ${store.name}`} expandDepth={2} />
+            <JsonTree value={display} label={`State of ${store.name}`} expandDepth={3} />
           </>
         )
       )}
     </div>
   );
+}
+
+function bytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }

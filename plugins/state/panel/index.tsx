@@ -62,10 +62,12 @@ export default function StatePanel({ session }: PanelProps) {
                 onClick={() => setSelected({ kind: 'store', id: s.id })}
                 data-testid="state-store"
               >
-                <span className={`dot ${s.active ? 'on' : ''}`} aria-hidden="true" />
-                <span className="st-store-name">{s.name}</span>
+                <span className="st-store-name">
+                  <span className={`dot ${s.active ? 'on' : 'off'}`} aria-hidden="true" /> {s.name}
+                </span>
                 <span className="small muted">
-                  {s.library} · {s.actions} actions{s.active ? '' : ' · gone'}
+                  {s.library} · {s.actions} action{s.actions === 1 ? '' : 's'}
+                  {s.active ? '' : ' · gone'}
                 </span>
               </button>
             </li>
@@ -80,7 +82,9 @@ export default function StatePanel({ session }: PanelProps) {
                 data-testid="state-queries"
               >
                 <span className="st-store-name">TanStack Query</span>
-                <span className="small muted">{queries} queries</span>
+                <span className="small muted">
+                  {queries} quer{queries === 1 ? 'y' : 'ies'}
+                </span>
               </button>
             </li>
           )}
