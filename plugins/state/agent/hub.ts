@@ -1,7 +1,15 @@
 import type { AgentPluginContext } from '../../../agent/plugin.js';
-import type { ActionWire, StateProtocol, StoreWire } from '../protocol.js';
+import type {
+  ActionWire,
+  Batch,
+  ChangeRequest,
+  ChangeResult,
+  Read,
+  ReadResult,
+  StateProtocol,
+  StoreWire,
+} from '../protocol.js';
 import type { Queries } from './queries.js';
-import type * as Work from './work.js';
 
 type Ctx = AgentPluginContext<StateProtocol>;
 type Kind = ActionWire['kind'];
@@ -42,6 +50,13 @@ export interface ReduxBinding {
   getState(): unknown;
   put(state: unknown): void;
   dispatch(action: unknown): unknown;
+}
+
+/** The batch-making, reading and changing code (work.ts), loaded when the plugin joins. */
+export interface Work {
+  drain(hub: Hub, full: boolean): Batch;
+  read(hub: Hub, params: Read): ReadResult;
+  change(hub: Hub, params: ChangeRequest): ChangeResult;
 }
 
 /** Marks a state or action let go (and a store not yet compared). */
@@ -141,7 +156,7 @@ export class Hub {
   listChanged = true;
   queries?: Queries;
   /** The batch-making, reading and changing code, loaded when the plugin joins (off the startup path). */
-  work?: typeof Work;
+  work?: Work;
   maxAge = 50;
   maxPending = 5000;
   flushMs = 50;
