@@ -24,12 +24,14 @@ const { createStore, compose } = await import('redux');
 const { createStore: createZustand } = await import('zustand/vanilla');
 const { devtools } = await import('zustand/middleware');
 
+const work = await import('../../plugins/state/agent/work.js');
+
 const h = hub();
 h.maxPending = ACTIONS * 2;
+/** What the agent does when batches leave: makes them (work.drain) and encodes them as JSON. */
 const drain = () => {
   let chars = 0;
-  const d = h as unknown as { pending: unknown[]; drain(full: boolean): unknown };
-  while (d.pending.length) chars += JSON.stringify(d.drain(false)).length;
+  while (h.pending.length) chars += JSON.stringify(work.drain(h, false)).length;
   return chars;
 };
 const api = {
