@@ -25,7 +25,7 @@ export const PermissionPolicySchema = z.object({
   version: z.literal(1).default(1),
   /** The read-only switch: every tool not annotated read-only is denied, whatever `tools` says. */
   readOnly: z.boolean().default(false),
-  /** Per tool; a tool not named here gets its default (allow). */
+  /** Per tool; a tool not named here gets its default (allow, or ask for the few tools that say so). */
   tools: ToolPermissionsSchema.default({}),
   /** Per MCP client name: its entries replace the global ones for that client. */
   clients: z.record(z.string().min(1).max(200), ClientPolicySchema).default({}),
@@ -48,6 +48,8 @@ export const DEFAULT_POLICY: PermissionPolicy = PermissionPolicySchema.parse({})
 export interface PermissionSubject {
   name: string;
   annotations: { readOnlyHint?: boolean };
+  /** The tool's own default, when it asks unless set otherwise. */
+  defaultPermission?: Permission;
 }
 
 /** Why a tool has the permission it has. */
@@ -63,9 +65,12 @@ export function isReadOnlyTool(tool: PermissionSubject): boolean {
   return tool.annotations.readOnlyHint === true;
 }
 
-/** The default of a tool with no entry: read-only tools and tools that change things alike are allowed. */
-export function defaultPermission(_tool: PermissionSubject): Permission {
-  return 'allow';
+/**
+ * The default of a tool with no entry: allowed, read-only tools and tools that change things alike,
+ * unless the tool asks by default (e.g. one that dispatches to the app's state).
+ */
+export function defaultPermission(tool: PermissionSubject): Permission {
+  return tool.defaultPermission ?? 'allow';
 }
 
 /**

@@ -100,6 +100,11 @@ interface ToolSpecBase<I extends AnyObject, N extends string = string> {
    * (agent permissions). Without it the prompt says what the annotations say.
    */
   describeChange?(args: z.output<I>): string;
+  /**
+   * What agents may do with the tool until the person sets it (agent permissions): `ask` for a tool
+   * that changes the app in ways worth a look first (running code, dispatching to its state). Default: allow.
+   */
+  defaultPermission?: 'ask';
   /** Tools with `output`: content blocks after the JSON text, e.g. a resource_link to a file the answer names. */
   links?(structured: Record<string, unknown>): ToolContent[];
 }

@@ -1,0 +1,164 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { type BenchRow, defineScenario, latencyRow, type Stats, stats } from '../harness.js';
+
+// What the state plugin costs a store that dispatches 10,000 actions: the same store, built the same
+// way, with the devtools API absent (the floor) and with the agent's in place, in alternating
+// rounds. "dispatch" is the app's loop alone (what the issue bounds: ≤ 1.2×, goal 1.05×); "+ batches"
+// adds the agent's work off the hot path (diffs, serialization, the batch's JSON) for those actions,
+// done here right after the loop on the same thread, as the agent does it every 50 ms.
+
+const ACTIONS = 10_000;
+const ROUNDS = 21;
+// A collection before every timed run, so that neither side pays for the other's garbage.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+// The libraries find the API on `window`: as in a page (or React Native), before they load.
+const g = globalThis as Record<string | symbol, unknown>;
+g.window ??= globalThis;
+const { hub } = await import('../../plugins/state/agent/hub.js');
+await import('../../plugins/state/agent/index.js');
+const { configureStore, createSlice } = await import('@reduxjs/toolkit');
+const { createStore, compose } = await import('redux');
+const { createStore: createZustand } = await import('zustand/vanilla');
+const { devtools } = await import('zustand/middleware');
+
+const work = await import('../../plugins/state/agent/work.js');
+
+const h = hub();
+h.maxPending = ACTIONS * 2;
+/** What the agent does when batches leave: makes them (work.drain) and encodes them as JSON. */
+const drain = () => {
+  let chars = 0;
+  while (h.pending.length) chars += JSON.stringify(work.drain(h, false)).length;
+  return chars;
+};
+const api = {
+  ext: g.__REDUX_DEVTOOLS_EXTENSION__,
+  compose: g.__REDUX_DEVTOOLS_EXTENSION_COMPOSE__ as (o: object) => typeof compose,
+};
+/** Runs `make` with the devtools API absent (the floor) or present. */
+function withApi<T>(on: boolean, make: () => T): T {
+  if (on) return make();
+  delete g.__REDUX_DEVTOOLS_EXTENSION__;
+  try {
+    return make();
+  } finally {
+    g.__REDUX_DEVTOOLS_EXTENSION__ = api.ext;
+  }
+}
+
+const todos = Array.from({ length: 1000 }, (_, i) => ({ id: i, title: `todo ${i}`, done: false }));
+type S = { todos: typeof todos; count: number; last?: number };
+const reducer = (s: S = { todos, count: 0 }, a: { type: string; id?: number }): S => {
+  if (a.type !== 'toggle' || a.id === undefined) return s;
+  const next = s.todos.slice();
+  next[a.id] = { ...next[a.id]!, done: !next[a.id]!.done };
+  return { ...s, todos: next, count: s.count + 1, last: a.id };
+};
+// Redux Toolkit's development checks walk the whole state per action: its store holds 100 todos,
+// so that the floor stays near the others' (its own checks, not Porthole, would dominate otherwise).
+const slice = createSlice({
+  name: 'todos',
+  initialState: { todos: todos.slice(0, 100), count: 0 } as S,
+  reducers: {
+    toggle: (s, a: { payload: number }) => {
+      s.todos[a.payload]!.done = !s.todos[a.payload]!.done;
+      s.count++;
+    },
+  },
+});
+
+interface Case {
+  name: string;
+  make(on: boolean): (i: number) => void;
+}
+const cases: Case[] = [
+  {
+    name: 'redux createStore',
+    make: (on) => {
+      const store = on ? createStore(reducer, api.compose({ name: 'bench' })()) : createStore(reducer, compose());
+      return (i) => void store.dispatch({ type: 'toggle', id: i % 1000 });
+    },
+  },
+  {
+    name: 'RTK configureStore (dev checks on)',
+    make: (on) => {
+      const store = configureStore({ reducer: slice.reducer, devTools: on });
+      return (i) => void store.dispatch(slice.actions.toggle(i % 100));
+    },
+  },
+  {
+    name: 'zustand devtools',
+    make: (on) => {
+      const store = withApi(on, () =>
+        createZustand<S>()(devtools(() => ({ todos, count: 0 }), { name: 'bench', enabled: true })),
+      );
+      return (i) =>
+        store.setState(
+          (s) => {
+            const next = s.todos.slice();
+            next[i % 1000] = { ...next[i % 1000]!, done: !next[i % 1000]!.done };
+            return { todos: next, count: s.count + 1 };
+          },
+          false,
+          'toggle',
+        );
+    },
+  },
+];
+
+function measure(c: Case, on: boolean): { loop: number; total: number } {
+  h.stores.splice(0);
+  const dispatch = c.make(on);
+  for (let i = 0; i < 200; i++) dispatch(i); // warm the store's own code
+  drain();
+  gc();
+  const start = performance.now();
+  for (let i = 0; i < ACTIONS; i++) dispatch(i);
+  const loop = performance.now() - start;
+  drain();
+  return { loop, total: performance.now() - start };
+}
+
+export default defineScenario('state plugin: dispatch cost', async () => {
+  const rows: BenchRow[] = [];
+  for (const c of cases) {
+    const plain: { loop: number[]; total: number[] } = { loop: [], total: [] };
+    const ours: { loop: number[]; total: number[] } = { loop: [], total: [] };
+    measure(c, false);
+    measure(c, true);
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = [
+        [false, plain],
+        [true, ours],
+      ] as const;
+      for (const [on, into] of r % 2 ? [...order].reverse() : order) {
+        const m = measure(c, on);
+        into.loop.push(m.loop);
+        into.total.push(m.total);
+      }
+    }
+    const floor: Stats = stats(plain.loop);
+    rows.push(
+      latencyRow(
+        `state: ${c.name}, ${ACTIONS} dispatches`,
+        stats(ours.loop),
+        'same store, no devtools API',
+        floor,
+        'must be ≤ 1.2× (goal 1.05×)',
+      ),
+    );
+    rows.push(
+      latencyRow(
+        `state: ${c.name}, + the agent's batches`,
+        stats(ours.total),
+        'same store, no devtools API',
+        floor,
+        'diffs, serialization and JSON of the batches, on the app thread off the hot path',
+      ),
+    );
+  }
+  return rows;
+});

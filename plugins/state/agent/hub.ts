@@ -1,0 +1,263 @@
+import type { AgentPluginContext } from '../../../agent/plugin.js';
+import type {
+  ActionWire,
+  Batch,
+  ChangeRequest,
+  ChangeResult,
+  Read,
+  ReadResult,
+  StateProtocol,
+  StoreWire,
+} from '../protocol.js';
+import type { Queries } from './queries.js';
+
+type Ctx = AgentPluginContext<StateProtocol>;
+type Kind = ActionWire['kind'];
+/** A message of the devtools API to the store's subscribers, as the extension's monitor sends it. */
+export type Message = { type: string; payload?: unknown; state?: string; source?: string };
+
+/** What the Redux DevTools extension's connect(options) and enhancer(options) take; what we use of it. */
+export interface DevtoolsOptions {
+  name?: string;
+  /** States kept in the app for jumps (the extension's maxAge). */
+  maxAge?: number;
+  features?: { jump?: boolean; dispatch?: boolean };
+  actionsDenylist?: string | string[];
+  actionsAllowlist?: string | string[];
+  actionsBlacklist?: string | string[];
+  actionsWhitelist?: string | string[];
+  predicate?: (state: unknown, action: { type?: unknown }) => boolean;
+  actionSanitizer?: (action: unknown, id: number) => unknown;
+  stateSanitizer?: (state: unknown, index: number) => unknown;
+  /** The library, when it says (the extension's libConfig type). */
+  type?: string;
+  actionCreators?: unknown;
+  [key: string]: unknown;
+}
+
+export interface Entry {
+  store: Store;
+  seq: number;
+  time: number;
+  action: unknown;
+  state: unknown;
+  kind?: Kind;
+  error?: string;
+}
+
+/** What the Redux enhancer gives its store's entry: the state, and a way to put one in. */
+export interface ReduxBinding {
+  getState(): unknown;
+  put(state: unknown): void;
+  dispatch(action: unknown): unknown;
+}
+
+/** The batch-making, reading and changing code (work.ts), loaded when the plugin joins. */
+export interface Work {
+  drain(hub: Hub, full: boolean): Batch;
+  read(hub: Hub, params: Read): ReadResult;
+  change(hub: Hub, params: ChangeRequest): ChangeResult;
+}
+
+/** Marks a state or action let go (and a store not yet compared). */
+export const NONE = Symbol('none');
+
+export const typeOf = (action: unknown) => {
+  const t = (action as { type?: unknown } | null)?.type;
+  return (typeof t === 'string' ? t : t === undefined ? '(no type)' : String(t)).slice(0, 300);
+};
+const list = (x: string | string[] | undefined) => (Array.isArray(x) ? x.join('|') : x);
+
+/** One store that connected through the devtools API: its recent states (for jumps) and its listeners. */
+export class Store {
+  seq = -1;
+  readonly ring: Entry[] = [];
+  readonly listeners = new Set<(message: Message) => void>();
+  dropped = 0;
+  /** Actions sent without a diff of their own since the last diff (their states were let go). */
+  skipped = 0;
+  view: unknown = NONE;
+  sized: unknown = NONE;
+  sizedAt = 0;
+  redux?: ReduxBinding;
+  private readonly filter?: (action: { type?: unknown }, state: unknown) => boolean;
+
+  constructor(
+    readonly hub: Hub,
+    readonly info: StoreWire,
+    readonly options: DevtoolsOptions,
+    private readonly maxAge: number,
+  ) {
+    const deny = list(options.actionsDenylist ?? options.actionsBlacklist);
+    const allow = list(options.actionsAllowlist ?? options.actionsWhitelist);
+    const { predicate } = options;
+    if (deny || allow || predicate) {
+      const d = deny ? new RegExp(deny) : undefined;
+      const a = allow ? new RegExp(allow) : undefined;
+      this.filter = (action, state) => {
+        const t = String(action.type);
+        return !(d?.test(t) || (a && !a.test(t))) && (!predicate || predicate(state, action));
+      };
+    }
+  }
+
+  latest(): unknown {
+    return this.ring.at(-1)?.state;
+  }
+
+  at(seq: number): Entry | undefined {
+    return this.ring.find((e) => e.seq === seq);
+  }
+
+  // The hot path: one entry of references, no copy, no serialization.
+  send(action: unknown, state: unknown): void {
+    if (action == null) {
+      // A lifted state (e.g. after an import): its last computed state stands for what the app has.
+      const states = (state as { computedStates?: { state: unknown }[] } | null)?.computedStates;
+      if (states?.length) this.add('init', { type: '@@IMPORT' }, states[states.length - 1]!.state);
+      return;
+    }
+    const a = typeof action === 'string' ? { type: action } : action;
+    if (this.filter && !this.filter(a as { type?: unknown }, state)) return;
+    this.add(undefined, a, state);
+  }
+
+  add(kind: Kind | undefined, action: unknown, state: unknown, error?: string): void {
+    const e: Entry = { store: this, seq: ++this.seq, time: Date.now(), action, state, kind, error };
+    // A state is held only while in the ring: held longer, each would leave V8's young generation
+    // (a burst of 10,000 retained states cost the app 5-20× its dispatch time). An action still
+    // waiting without its state gets no diff of its own; the next one with a state covers it (`span`).
+    if (this.ring.push(e) > this.maxAge) {
+      const old = this.ring.shift()!;
+      old.state = NONE;
+      // Past the ring a waiting action keeps its type only, for the same reason.
+      if (old.action !== NONE) old.action = { type: typeOf(old.action) };
+    }
+    this.hub.queue(e);
+  }
+
+  emit(message: Message): void {
+    for (const listener of [...this.listeners]) listener({ source: '@devtools-extension', ...message });
+  }
+}
+
+/**
+ * The agent's side of every store: installed once per JavaScript realm (the devtools API must be in
+ * place before the app creates its stores), joined by the state plugin when connect() runs.
+ */
+export class Hub {
+  readonly run = Math.random().toString(36).slice(2, 10);
+  readonly stores: Store[] = [];
+  pending: Entry[] = [];
+  dropped: Record<string, number> = {};
+  ctx?: Ctx;
+  private timer?: ReturnType<typeof setTimeout>;
+  queued = false;
+  listChanged = true;
+  queries?: Queries;
+  /** The batch-making, reading and changing code, loaded when the plugin joins (off the startup path). */
+  work?: Work;
+  maxAge = 50;
+  maxPending = 5000;
+  flushMs = 50;
+
+  attach(ctx: Ctx): void {
+    this.ctx = ctx;
+  }
+
+  detach(ctx: Ctx): void {
+    if (this.ctx !== ctx) return;
+    this.ctx = undefined;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** A store connected: named uniquely, with what it can do. */
+  add(options: DevtoolsOptions, library: string, can: StoreWire['can']): Store {
+    const info: StoreWire = {
+      id: `${this.run}.${this.stores.length + 1}`,
+      name: '',
+      library,
+      createdAt: Date.now(),
+      can,
+    };
+    this.name(info, (typeof options.name === 'string' && options.name.trim().slice(0, 180)) || library);
+    if (!this.ctx) info.early = true;
+    const creators = options.actionCreators;
+    if (creators && typeof creators === 'object') {
+      const names = Array.isArray(creators)
+        ? creators.map((c: { name?: unknown; args?: unknown }) =>
+            `${c?.name}(${Array.isArray(c?.args) ? c.args.join(', ') : ''})`.slice(0, 200),
+          )
+        : Object.keys(creators);
+      info.creators = names.slice(0, 100);
+    }
+    const store = new Store(this, info, options, Math.max(1, Number(options.maxAge) || this.maxAge));
+    this.stores.push(store);
+    this.changed();
+    return store;
+  }
+
+  /** Names a store `base`, or `base (2)`… when another store has that name. */
+  private name(info: StoreWire, base: string): void {
+    let name = base;
+    for (let n = 2; this.stores.some((s) => s.info !== info && s.info.name === name); n++) name = `${base} (${n})`;
+    info.name = name;
+    if (name !== base)
+      info.note = `another store connected with the name "${base}" first; this one is listed as "${name}"`;
+  }
+
+  /** The store's library became known after it connected (e.g. Zustand, when it subscribed). */
+  relabel(store: Store, library: string, rename: boolean): void {
+    store.info.library = library;
+    if (rename) this.name(store.info, library);
+    this.changed();
+  }
+
+  changed(): void {
+    this.listChanged = true;
+    this.schedule();
+  }
+
+  queue(e: Entry): void {
+    if (this.pending.push(e) > this.maxPending) {
+      const old = this.pending.shift()!;
+      this.dropped[old.store.info.id] = (this.dropped[old.store.info.id] ?? 0) + 1;
+      old.store.dropped++;
+    }
+    if (this.timer === undefined) this.schedule();
+  }
+
+  schedule(): void {
+    if (this.timer !== undefined || !this.ctx?.connected) return;
+    this.timer = setTimeout(this.flush, this.flushMs);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Sends what is waiting; the batch is made when it leaves the agent's outbox, off the app's code. */
+  flush = (full = false): void => {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const ctx = this.ctx;
+    const work = this.work;
+    if (!ctx?.connected || !work || this.queued) return;
+    if (ctx.unsentBytes > 8 * 1024 * 1024) return this.schedule();
+    this.queued = true;
+    ctx.notify('batch', () => work.drain(this, full));
+  };
+
+  /** On every connection: the whole list of stores and queries, then what waited. */
+  announce(): void {
+    this.queued = false;
+    this.flush(true);
+  }
+}
+
+const HUB = Symbol.for('porthole.state.hub');
+
+/** The realm's hub (one, however many copies of the agent are bundled). */
+export function hub(): Hub {
+  const g = globalThis as { [HUB]?: Hub };
+  g[HUB] ??= new Hub();
+  return g[HUB];
+}
