@@ -1,4 +1,5 @@
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import { type TimelineEntry, timelinePage, timelineSummary } from '../../../shared/timeline.js';
 import { ToolArgumentError } from '../../../shared/tool.js';
 import { executeTool, parseToolArguments } from '../../../shared/tool-runner.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
@@ -133,6 +134,15 @@ export function createStateHost(ctx: HostPluginContext<StateProtocol>): StateHos
       return { ...result, actions };
     },
     notifications: { batch: ingest },
+    timeline: (query) => {
+      const names = new Map(host.stores().map((store) => [store.id, store.name]));
+      return timelinePage(
+        [...data.actions.values()],
+        (a) => a.time,
+        (a) => actionEntry(a, names),
+        query,
+      );
+    },
     onConnect: () => emitStores(),
     onDisconnect: () => emitStores(),
     panel: {
@@ -178,3 +188,18 @@ export default definePlugin({
   create: createStateHost,
   tools: stateTools,
 });
+
+/** A store's action on the session's timeline: `state_list_actions` finds it by store and seq (`ref` is `store:seq`). */
+function actionEntry(a: ActionView, names: ReadonlyMap<string, string>): TimelineEntry | undefined {
+  if (a.kind === 'init') return undefined;
+  const changed = a.diff.length + (a.more ?? 0);
+  const what = a.error ? `threw: ${a.error}` : `${changed} change${changed === 1 ? '' : 's'}`;
+  return {
+    time: a.time,
+    plugin: 'state',
+    kind: a.kind,
+    level: a.error ? 'error' : 'info',
+    ref: `${a.store}:${a.seq}`,
+    summary: timelineSummary(`${names.get(a.store) ?? a.store}: ${a.type} (${what})`),
+  };
+}

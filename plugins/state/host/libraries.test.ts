@@ -76,6 +76,14 @@ describe('Redux Toolkit with devTools left at its default', () => {
     });
     expect(listed[3]).toMatchObject({ diff: [{ path: 'items[1].done', before: false, after: true }] });
 
+    // The session's timeline shows the actions, with the store's name (the init is not an event).
+    const onTimeline = t.core.plugins.timeline(t.sessionId).query({ plugins: ['state'], limit: 10 });
+    expect(onTimeline.entries.map((e) => [e.kind, e.summary])).toEqual([
+      ['action', 'redux: todos/added (1 change)'],
+      ['action', 'redux: todos/added (1 change)'],
+      ['action', 'redux: todos/toggled (1 change)'],
+    ]);
+
     const since = await t.mcp.call('state_list_actions', { since: 2, type: 'TOGGLED' });
     expect((since.structuredContent as { actions: Json[] }).actions.map((a) => a.seq)).toEqual([3]);
 
