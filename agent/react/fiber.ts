@@ -223,7 +223,7 @@ const HOOKS: Record<string, [string, number]> = {
 
 interface HookNode {
   memoizedState: unknown;
-  queue: { dispatch?: unknown; getSnapshot?: unknown } | null;
+  queue: { getSnapshot?: unknown; lastRenderedState?: unknown } | null;
   next: HookNode | null;
 }
 
@@ -265,7 +265,7 @@ export function hooksOf(f: Fiber): HookInfo[] {
 function kindOf(n: HookNode): string {
   const s = n.memoizedState;
   if (n.queue?.getSnapshot) return 'syncExternalStore';
-  if (n.queue?.dispatch) return 'state';
+  if (n.queue && 'lastRenderedState' in n.queue) return 'state';
   if (isEffect(s)) return s.tag & 4 ? 'layoutEffect' : s.tag & 2 ? 'insertionEffect' : 'effect';
   if (Array.isArray(s) && s.length === 2 && (s[1] === null || Array.isArray(s[1])))
     return typeof s[0] === 'function' ? 'callback' : 'memo';

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Window } from 'happy-dom';
 import type * as ReactNS from 'react';
 import { installReactHook, type ReactHookState } from './hook.js';
 
@@ -53,18 +54,49 @@ export function freshReactHook(): ReactHookState {
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+/** React's act, or flushSync in a production build (which has no act). */
+export function act(r: LoadedReact, fn: () => void): void {
+  if (typeof r.React.act === 'function') r.React.act(fn);
+  else r.flushSync(fn);
+}
+
 /** Renders `element` into a new container in the document; returns the container and the root. */
 export function mount(r: LoadedReact, element: ReactNS.ReactNode) {
   const container = document.createElement('div');
   document.body.append(container);
   const root = r.createRoot(container);
-  r.React.act(() => root.render(element));
+  act(r, () => root.render(element));
   return {
     container,
     root,
     unmount() {
-      r.React.act(() => root.unmount());
+      act(r, () => root.unmount());
       container.remove();
     },
   };
+}
+
+/**
+ * A happy-dom document for React DOM in a test that also runs the inspector (the \`node\`
+ * environment): only window, document and the DOM classes are made global, so Node's own fetch,
+ * URL, AbortController and WebSocket stay for the core and the MCP client.
+ */
+export function installDom(): void {
+  if ((globalThis as { document?: unknown }).document) return;
+  const win = new Window({ url: 'http://127.0.0.1/' });
+  const g = globalThis as Record<string, unknown>;
+  g.window = win;
+  g.document = win.document;
+  for (const name of [
+    'navigator',
+    'Node',
+    'Element',
+    'HTMLElement',
+    'HTMLIFrameElement',
+    'Text',
+    'Event',
+    'MouseEvent',
+  ]) {
+    if (!(name in g) || name === 'Event') g[name] = (win as unknown as Record<string, unknown>)[name];
+  }
 }
