@@ -2,17 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shop } from './app-testing.js';
-import {
-  contextsOf,
-  currentFiber,
-  type Fiber,
-  fiberBadge,
-  fiberName,
-  hooksOf,
-  hostNodes,
-  ownersOf,
-  sourceOf,
-} from './fiber.js';
+import { currentFiber, type Fiber, fiberName } from './fiber.js';
+import { contextsOf, fiberBadge, hooksOf, hostNodes, ownersOf, sourceOf } from './fiber-details.js';
 import { freshReactHook, type LoadedReact, loadReact, mount, removeReactHook } from './testing.js';
 
 afterEach(() => {

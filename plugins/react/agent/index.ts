@@ -4,9 +4,7 @@ import { installReactHook, type ReactHookListener, type ReactHookState } from '.
 import { pageRoots } from '../../../agent/react/page-roots.js';
 import type { reactProtocol, Status } from '../protocol.js';
 import { FiberIds } from './ids.js';
-import { inspect } from './inspect.js';
 import { RenderLog } from './renders.js';
-import { buildTree } from './tree.js';
 
 const protocol: ProtocolRef<typeof reactProtocol> = { id: 'react', version: '1.0.0' };
 
@@ -18,6 +16,8 @@ export interface ReactOptions {
 // Importing this module installs the hook too, so `import { react } from '@porthole/agent/react'`
 // above the app's React imports is enough; '@porthole/agent/react/register' says so more plainly.
 installReactHook();
+
+const answers = () => import('./answers.js');
 
 const FIX =
   "import '@porthole/agent/react/register' as the first import of the app's entry (before react-dom or react-native loads), then reload";
@@ -51,20 +51,25 @@ export function react(options: ReactOptions = {}) {
       const known = [...hook.roots.keys()];
       return (known.length ? known : pageRoots()).map((r) => r.current);
     };
-    ctx.handle('tree', (p) => {
+    ctx.handle('tree', async (p) => {
       const start = p.id ? [ids.resolve(p.id)] : starts();
+      const { buildTree } = await answers();
       return { ...buildTree(start, ids, p), status: statusOf(hook, log.commit) };
     });
-    ctx.handle('inspect', (p) => {
+    ctx.handle('inspect', async (p) => {
+      const { inspect } = await answers();
       const status = statusOf(hook, log.commit);
       return inspect(starts(), ids, p, status.problem ? [status.problem] : []);
     });
-    ctx.handle('renders', (p) => ({
-      commit: log.commit,
-      commits: log.commit - (p.since ?? 0),
-      ...log.summary(p),
-      status: statusOf(hook, log.commit),
-    }));
+    ctx.handle('renders', async (p) => {
+      const { summarize } = await answers();
+      return {
+        commit: log.commit,
+        commits: log.commit - (p.since ?? 0),
+        ...summarize(log.records(), ids, p),
+        status: statusOf(hook, log.commit),
+      };
+    });
     return {
       /** How React is seen: the hook, renderers, roots, and what is missing. */
       status: () => statusOf(hook, log.commit),

@@ -1,19 +1,13 @@
+import { currentFiber, type Fiber, fiberName, isComponent, isHost, isShown, Tag } from '../../../agent/react/fiber.js';
 import {
   contextsOf,
-  currentFiber,
-  type Fiber,
   fiberBadge,
-  fiberName,
   hooksOf,
   hostNodes,
-  isComponent,
-  isHost,
-  isShown,
   ownersOf,
   type SourcePlace,
   sourceOf,
-  Tag,
-} from '../../../agent/react/fiber.js';
+} from '../../../agent/react/fiber-details.js';
 import { Serializer } from '../../../agent/serialize.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import type { SerializedValue } from '../../../shared/serialized-value.js';

@@ -1,4 +1,5 @@
-import { type Fiber, fiberBadge, fiberName, isHost, isShown, Tag } from '../../../agent/react/fiber.js';
+import { type Fiber, fiberName, isHost, isShown, Tag } from '../../../agent/react/fiber.js';
+import { fiberBadge } from '../../../agent/react/fiber-details.js';
 import type { TreeNode, TreeParams } from '../protocol.js';
 import type { FiberIds } from './ids.js';
 
