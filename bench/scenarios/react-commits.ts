@@ -23,6 +23,7 @@ interface Copy {
 function app(r: LoadedReact, n: number, shape: 'flat' | 'deep'): Copy {
   const { React } = r;
   const h = React.createElement;
+  // biome-ignore lint/correctness/noComponentHookFactories: each React copy needs components that call its own hooks
   const Item = ({ i, tick }: { i: number; tick: number }) => {
     const [open] = React.useState(false);
     const label = React.useMemo(() => `item ${i}`, [i]);
@@ -30,6 +31,7 @@ function app(r: LoadedReact, n: number, shape: 'flat' | 'deep'): Copy {
       ? h('li', { className: open ? 'open' : undefined }, label, ' ', tick)
       : h('li', null, h('span', null, label), h('b', null, tick));
   };
+  // biome-ignore lint/correctness/noComponentHookFactories: as Item
   const App = ({ tick }: { tick: number }) =>
     h(
       'ul',
