@@ -23,6 +23,8 @@ export interface Fiber {
   memoizedState: any;
   dependencies?: { firstContext: ContextDependency | null } | null;
   flags: number;
+  /** The flags of everything below, bubbled up at completion (React 18+). */
+  subtreeFlags?: number;
   actualDuration?: number;
   selfBaseDuration?: number;
   _debugOwner?: Fiber | { name?: string } | null;
@@ -71,17 +73,18 @@ export const Tag = {
   Activity: 31,
 } as const;
 
-/** The component kinds a person writes, whose renders count. */
-const COMPONENT = new Set<number>([0, 1, 2, 11, 15, 17, 28]);
+const bits = (...tags: number[]) => tags.reduce((mask, tag) => mask | (1 << tag), 0);
+/** The component kinds a person writes, whose renders count: a mask of tags (`(COMPONENT >>> tag) & 1`). */
+export const COMPONENT = bits(0, 1, 2, 11, 15, 17, 28);
 /** What a React DevTools tree shows besides components. */
-const SHOWN = new Set<number>([9, 10, 12, 13, 19, 30, 31]);
-const HOST = new Set<number>([5, 26, 27]);
+const SHOWN = bits(9, 10, 12, 13, 19, 30, 31);
+const HOST = bits(5, 26, 27);
 
-export const isComponent = (f: Fiber): boolean => COMPONENT.has(f.tag);
-export const isHost = (f: Fiber): boolean => HOST.has(f.tag);
+const has = (mask: number, f: Fiber) => f.tag >= 0 && f.tag < 32 && ((mask >>> f.tag) & 1) === 1;
+export const isComponent = (f: Fiber): boolean => has(COMPONENT, f);
+export const isHost = (f: Fiber): boolean => has(HOST, f);
 /** Shown in a tree like React DevTools' (components, contexts, Suspense…); hosts only when asked. */
-export const isShown = (f: Fiber, hosts: boolean): boolean =>
-  COMPONENT.has(f.tag) || SHOWN.has(f.tag) || (hosts && HOST.has(f.tag));
+export const isShown = (f: Fiber, hosts: boolean): boolean => has(COMPONENT | SHOWN, f) || (hosts && has(HOST, f));
 
 /** PerformedWork: the component's render function ran in this commit. */
 export const rendered = (f: Fiber): boolean => (f.flags & 1) === 1;

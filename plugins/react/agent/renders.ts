@@ -1,4 +1,4 @@
-import { type Fiber, type FiberRoot, isComponent, rendered, Tag } from '../../../agent/react/fiber.js';
+import { COMPONENT, type Fiber, type FiberRoot, Tag } from '../../../agent/react/fiber.js';
 import type { FiberIds, FiberInfo } from './ids.js';
 
 export const MOUNT = 1;
@@ -14,11 +14,11 @@ export interface RenderRecords {
   cap: number;
   commit: number;
   info: FiberInfo[];
-  at: number[];
-  why: number[];
-  hooks: number[];
-  ctx: number[];
-  ms: number[];
+  at: Int32Array;
+  why: Int32Array;
+  hooks: Int32Array;
+  ctx: Int32Array;
+  ms: Float32Array;
   keys: (string | string[] | undefined)[];
 }
 
@@ -42,12 +42,13 @@ export class RenderLog {
   commit = 0;
   private n = 0;
   private readonly info: FiberInfo[] = [];
-  private readonly at: number[] = [];
-  private readonly why: number[] = [];
-  private readonly hooks: number[] = [];
-  private readonly ctx: number[] = [];
-  private readonly ms: number[] = [];
   private readonly keys: (string | string[] | undefined)[] = [];
+  // numbers in typed arrays (no write barrier, nothing for the GC to scan), grown as renders come
+  private at = new Int32Array(256);
+  private why = new Int32Array(256);
+  private hooks = new Int32Array(256);
+  private ctx = new Int32Array(256);
+  private ms = new Float32Array(256);
 
   constructor(
     private readonly ids: FiberIds,
@@ -66,9 +67,10 @@ export class RenderLog {
   }
 
   private visit(next: Fiber, prev: Fiber | null): void {
-    if (isComponent(next) && (!prev || rendered(next))) this.record(next, prev);
-    // The same children as before: nothing below rendered.
-    if (prev && next.child === prev.child) return;
+    if (next.tag < 32 && (COMPONENT >>> next.tag) & 1 && (!prev || next.flags & 1)) this.record(next, prev);
+    // Nothing below rendered: no PerformedWork bubbled up (React 18+), or the same children as before.
+    const below = next.subtreeFlags;
+    if ((below !== undefined && !(below & 1)) || (prev && next.child === prev.child)) return;
     for (let c = next.child; c; c = c.sibling) this.visit(c, c.alternate);
   }
 
@@ -118,13 +120,28 @@ export class RenderLog {
     const info = this.ids.info(next);
     info.renders++;
     const i = this.n++ % this.cap;
+    if (i >= this.at.length) this.grow();
     this.info[i] = info;
+    this.keys[i] = keys;
     this.at[i] = this.commit;
     this.why[i] = why;
     this.hooks[i] = hooks;
     this.ctx[i] = ctx;
     this.ms[i] = typeof next.selfBaseDuration === 'number' ? next.selfBaseDuration : -1;
-    this.keys[i] = keys;
+  }
+
+  private grow(): void {
+    const size = Math.min(this.cap, this.at.length * 2);
+    const more = <T extends Int32Array | Float32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.at = more(this.at);
+    this.why = more(this.why);
+    this.hooks = more(this.hooks);
+    this.ctx = more(this.ctx);
+    this.ms = more(this.ms);
   }
 
   /** The renders kept, oldest first, for summaries (renders-summary.ts). */
