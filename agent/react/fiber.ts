@@ -91,10 +91,14 @@ export const rendered = (f: Fiber): boolean => (f.flags & 1) === 1;
 
 function nameOf(type: unknown): string {
   if (typeof type === 'string') return type;
-  if (type && (typeof type === 'function' || typeof type === 'object')) {
-    const t = type as { displayName?: unknown; name?: unknown };
-    if (typeof t.displayName === 'string' && t.displayName) return t.displayName;
-    if (typeof t.name === 'string' && t.name) return t.name;
+  try {
+    if (type && (typeof type === 'function' || typeof type === 'object')) {
+      const t = type as { displayName?: unknown; name?: unknown };
+      if (typeof t.displayName === 'string' && t.displayName) return t.displayName;
+      if (typeof t.name === 'string' && t.name) return t.name;
+    }
+  } catch {
+    // a displayName getter that throws
   }
   return 'Anonymous';
 }
@@ -104,6 +108,14 @@ const contextName = (type: { _context?: { displayName?: string }; displayName?: 
 
 /** The name React DevTools shows for a fiber. */
 export function fiberName(f: Fiber): string {
+  try {
+    return name(f);
+  } catch {
+    return 'Anonymous';
+  }
+}
+
+function name(f: Fiber): string {
   const t = f.type;
   switch (f.tag) {
     case Tag.HostRoot:

@@ -2,6 +2,7 @@ import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
 import type { Fiber } from '../../../agent/react/fiber.js';
 import { installReactHook, type ReactHookListener, type ReactHookState } from '../../../agent/react/hook.js';
 import { pageRoots } from '../../../agent/react/page-roots.js';
+import { RequestError } from '../../../shared/protocol/messenger.js';
 import type { reactProtocol, Status } from '../protocol.js';
 import { FiberIds } from './ids.js';
 import { RenderLog } from './renders.js';
@@ -18,6 +19,16 @@ export interface ReactOptions {
 installReactHook();
 
 const answers = () => import('./answers.js');
+
+/** A refusal stays as it is; anything else React's objects threw at us is said as such. */
+async function reading<T>(answer: () => Promise<T>): Promise<T> {
+  try {
+    return await answer();
+  } catch (e) {
+    if (e instanceof RequestError) throw e;
+    throw new RequestError('handler-error', `could not read the app's React: ${(e as Error)?.message ?? e}; try again`);
+  }
+}
 
 const FIX =
   "import '@porthole/agent/react/register' as the first import of the app's entry (before react-dom or react-native loads), then reload";
@@ -51,25 +62,31 @@ export function react(options: ReactOptions = {}) {
       const known = [...hook.roots.keys()];
       return (known.length ? known : pageRoots()).map((r) => r.current);
     };
-    ctx.handle('tree', async (p) => {
-      const start = p.id ? [ids.resolve(p.id)] : starts();
-      const { buildTree } = await answers();
-      return { ...buildTree(start, ids, p), status: statusOf(hook, log.commit) };
-    });
-    ctx.handle('inspect', async (p) => {
-      const { inspect } = await answers();
-      const status = statusOf(hook, log.commit);
-      return inspect(starts(), ids, p, status.problem ? [status.problem] : []);
-    });
-    ctx.handle('renders', async (p) => {
-      const { summarize } = await answers();
-      return {
-        commit: log.commit,
-        commits: log.commit - (p.since ?? 0),
-        ...summarize(log.records(), ids, p),
-        status: statusOf(hook, log.commit),
-      };
-    });
+    ctx.handle('tree', (p) =>
+      reading(async () => {
+        const start = p.id ? [ids.resolve(p.id)] : starts();
+        const { buildTree } = await answers();
+        return { ...buildTree(start, ids, p), status: statusOf(hook, log.commit) };
+      }),
+    );
+    ctx.handle('inspect', (p) =>
+      reading(async () => {
+        const { inspect } = await answers();
+        const status = statusOf(hook, log.commit);
+        return inspect(starts(), ids, p, status.problem ? [status.problem] : []);
+      }),
+    );
+    ctx.handle('renders', (p) =>
+      reading(async () => {
+        const { summarize } = await answers();
+        return {
+          commit: log.commit,
+          commits: log.commit - (p.since ?? 0),
+          ...summarize(log.records(), ids, p),
+          status: statusOf(hook, log.commit),
+        };
+      }),
+    );
     return {
       /** How React is seen: the hook, renderers, roots, and what is missing. */
       status: () => statusOf(hook, log.commit),

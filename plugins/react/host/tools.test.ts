@@ -136,6 +136,29 @@ describe('react tools', () => {
     expect(answer.text.length).toBeLessThan(25_000);
   });
 
+  it('a prop that throws when read is shown as thrown; the rest of the answer stands', async () => {
+    freshReactHook();
+    const t = await startPlugin(reactPlugin, react());
+    const r = loadReact(19);
+    const h = r.React.createElement;
+    const Hostile = (props: { trap: object; n: number }) => h('p', null, typeof props.trap);
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('trapped');
+        },
+      },
+    );
+    const view = mount(r, h('main', null, h(Hostile, { trap, n: 1 })));
+    expect(view.container.textContent).toBe('object');
+    const inspected = (await t.mcp.call('react_inspect', { name: 'Hostile' })).structuredContent as InspectResult;
+    expect(inspected.props).toEqual({ trap: { $: 'thrown', message: 'trapped' }, n: 1 });
+    act(r, () => view.root.render(h('main', null, h(Hostile, { trap, n: 2 }))));
+    const renders = (await t.mcp.call('react_renders', {})).structuredContent as RendersResult;
+    expect(renders.components).toEqual([expect.objectContaining({ name: 'Hostile', why: { mount: 1, 'props.n': 1 } })]);
+  });
+
   it('shows a Suspense boundary mid-suspend with its fallback, then its content', async () => {
     const { t, r, app } = await page();
     const waiting = await t.mcp.call('react_tree', { name: 'Suspense', hosts: false });
