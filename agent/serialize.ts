@@ -39,7 +39,11 @@ export class Serializer {
   private bytes = 0;
   private readonly ancestors = new Set<object>();
 
-  constructor(private readonly limits: SerializeLimits) {}
+  /** `special` may describe an object its own way (e.g. a React element as `<Name>`); undefined: the usual way. */
+  constructor(
+    private readonly limits: SerializeLimits,
+    private readonly special?: (x: object) => SerializedValue | undefined,
+  ) {}
 
   /** Approximate JSON characters produced so far. */
   get size(): number {
@@ -49,7 +53,7 @@ export class Serializer {
   value(x: unknown, depth = 0): SerializedValue {
     switch (typeof x) {
       case 'string':
-        this.bytes += x.length + 3;
+        this.bytes += Math.min(x.length, this.limits.maxString) + 3;
         return x.length > this.limits.maxString
           ? { $: 'string', v: x.slice(0, this.limits.maxString), length: x.length }
           : x;
@@ -87,7 +91,7 @@ export class Serializer {
     this.bytes += 16;
     this.ancestors.add(x);
     try {
-      return this.kind(x, depth + 1);
+      return this.special?.(x) ?? this.kind(x, depth + 1);
     } catch (e) {
       return { $: 'thrown', message: errorText(e) };
     } finally {

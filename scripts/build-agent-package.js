@@ -10,7 +10,7 @@ import { build, transform } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
 const out = join(root, 'agent/dist');
-// The entries: connect(), the preload (`@porthole/agent/register`) and every plugin's agent part
+// The entries: connect(), the preloads (`@porthole/agent/register`, `@porthole/agent/react/register`) and every plugin's agent part
 // (agent/package.json maps `./<id>` to them).
 const plugins = readdirSync(join(root, 'plugins')).filter((id) =>
   existsSync(join(root, 'plugins', id, 'agent/index.ts')),
@@ -18,6 +18,7 @@ const plugins = readdirSync(join(root, 'plugins')).filter((id) =>
 const entries = [
   join(root, 'agent/index.ts'),
   join(root, 'plugins/network/agent/register.ts'),
+  join(root, 'agent/react/register.ts'),
   ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
 ];
 

@@ -52,5 +52,15 @@ export default defineScenario('agent bundle size', async () => {
     const biggest = size.top.map((t) => `${t.file} ${(t.bytes / KB).toFixed(1)}`).join(', ');
     rows.push(row(`bundle: ${what}`, size, `must be ≤ ${bound} KB gz; biggest: ${biggest}`));
   }
+  // A plugin's own cost: what it adds to connect() alone (and what it loads at its first request).
+  const base = await bundleSize(ours[0]![1], root);
+  for (const [plugin, source, bound] of [
+    ['react', "export { react } from './plugins/react/agent/index.ts';", 6],
+  ] as const) {
+    const size = await bundleSize(`${ours[0]![1]}\n${source}`, root);
+    const added = { gzip: size.gzip - base.gzip, bytes: size.bytes - base.bytes };
+    const lazy = size.lazyGzip ? `; +${(size.lazyGzip / KB).toFixed(1)} KB gz at its first request` : '';
+    rows.push(row(`bundle: ${plugin} plugin, added to connect()`, added, `must be ≤ ${bound} KB gz${lazy}`));
+  }
   return rows;
 });

@@ -6,6 +6,8 @@ export interface BundleSize {
   gzip: number;
   /** The largest inputs, bytes in the minified output. */
   top: { file: string; bytes: number }[];
+  /** The chunks loaded only when used (dynamic imports), gzip -9 together. */
+  lazyGzip: number;
 }
 
 /**
@@ -37,9 +39,13 @@ export async function bundleSize(source: string, resolveDir: string): Promise<Bu
     ...result.outputFiles.filter((f) => statics.some((s) => f.path.endsWith(s.replace(/^.*\//, '')))),
   ];
   const code = Buffer.concat(parts.map((p) => Buffer.from(p.contents)));
+  const lazy = result.outputFiles.filter((f) => !parts.includes(f) && f.path.endsWith('.js'));
+  const lazyGzip = lazy.length
+    ? gzipSync(Buffer.concat(lazy.map((p) => Buffer.from(p.contents))), { level: 9 }).length
+    : 0;
   const top = Object.entries(meta.inputs)
     .map(([f, v]) => ({ file: f.replace(/^.*node_modules\//, ''), bytes: v.bytesInOutput }))
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, 5);
-  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, top };
+  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, top, lazyGzip };
 }

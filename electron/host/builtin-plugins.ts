@@ -5,4 +5,5 @@
 export { default as console } from '../../plugins/console/host/index.js';
 export { default as example } from '../../plugins/example/host/index.js';
 export { default as network } from '../../plugins/network/host/index.js';
+export { default as react } from '../../plugins/react/host/index.js';
 export { default as state } from '../../plugins/state/host/index.js';

@@ -6,7 +6,7 @@ import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore } from '../testing.js';
 import { connectMcpClient } from './mcp-testing.js';
 
-// Every built-in plugin's tools together: at most 45 tools and 36 KB (DESIGN.md, MCP).
+// With every built-in plugin: at most 45 tools in 36 KB (DESIGN.md, MCP), each plugin within its share.
 const CAP = 36 * 1024;
 const MAX_TOOLS = 45;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

@@ -1,0 +1,4 @@
+// The bench page without Porthole.
+import { commits } from './app.js';
+
+Object.assign(window, { bench: { commits } });

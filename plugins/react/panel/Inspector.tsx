@@ -1,0 +1,149 @@
+import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import { toDisplay } from '../../../renderer/src/components/serialized-value.js';
+import type { InspectResult, RenderSummary } from '../protocol.js';
+
+/** One component as React DevTools' right-hand pane shows it: props, state, hooks, contexts, owners, source. */
+export function Inspector({
+  item,
+  renders,
+  onSelect,
+  onHighlight,
+}: {
+  item: InspectResult;
+  renders?: RenderSummary;
+  onSelect(id: string): void;
+  onHighlight(): void;
+}) {
+  const props = Object.keys(item.props);
+  return (
+    <section className="rx-inspector" aria-label={`${item.name} inspected`} data-testid="react-inspector">
+      <div className="rx-inspector-bar">
+        <h2>
+          {item.name}
+          {item.key !== undefined && <span className="muted"> key="{item.key}"</span>}
+        </h2>
+        <span className="muted">
+          {item.kind} · #{item.id}
+        </span>
+        <span className="spacer" />
+        <button type="button" onClick={onHighlight} data-testid="react-highlight">
+          Highlight in page
+        </button>
+      </div>
+      {item.notes?.map((note) => (
+        <div key={note} className="banner warn">
+          {note}
+        </div>
+      ))}
+      <div className="rx-sections">
+        <Section title="Renders">
+          <p data-testid="react-renders">
+            {item.renders} render{item.renders === 1 ? '' : 's'} counted
+            {renders && Object.keys(renders.why).length > 0 && (
+              <>
+                {' '}
+                · why:{' '}
+                {Object.entries(renders.why)
+                  .map(([why, n]) => `${why} ×${n}`)
+                  .join(', ')}
+              </>
+            )}
+            {renders?.ms !== undefined && <> · {renders.ms} ms self</>}
+          </p>
+        </Section>
+        <Section title="Props">
+          {props.length ? (
+            <JsonTree value={toDisplay(item.props)} expandDepth={1} label="Props" />
+          ) : (
+            <p className="muted">none</p>
+          )}
+        </Section>
+        {item.state !== undefined && (
+          <Section title="State">
+            <JsonTree value={toDisplay(item.state)} expandDepth={1} label="State" />
+          </Section>
+        )}
+        {item.hooks && (
+          <Section title="Hooks">
+            <ol className="rx-hooks" start={0} data-testid="react-hooks">
+              {item.hooks.map((hook, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a hook is known by its place
+                <li key={i}>
+                  <span className="rx-hook-kind">{hook.kind}</span>
+                  {hook.value !== undefined && (
+                    <JsonTree value={toDisplay(hook.value)} expandDepth={0} label={`Hook ${i} ${hook.kind}`} />
+                  )}
+                  {hook.deps !== undefined && (
+                    <span className="muted rx-deps">deps: {JSON.stringify(toDisplay(hook.deps))?.slice(0, 120)}</span>
+                  )}
+                </li>
+              ))}
+            </ol>
+          </Section>
+        )}
+        {item.contexts && (
+          <Section title="Contexts">
+            {item.contexts.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: contexts are read in order
+              <JsonTree key={i} value={{ [c.name]: toDisplay(c.value) }} expandDepth={1} label={`Context ${c.name}`} />
+            ))}
+          </Section>
+        )}
+        {item.owners.length > 0 && (
+          <Section title="Rendered by">
+            <ul className="rx-owners">
+              {item.owners.map((o, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: owners are a chain
+                <li key={i}>
+                  {o.id ? (
+                    <button type="button" className="link" onClick={() => onSelect(o.id!)}>
+                      {o.name}
+                    </button>
+                  ) : (
+                    o.name
+                  )}
+                </li>
+              ))}
+            </ul>
+          </Section>
+        )}
+        {item.source && (
+          <Section title="Source">
+            <code className="rx-source" data-testid="react-source">
+              {item.source}
+            </code>
+            {item.stack && (
+              <ul className="rx-stack">
+                {item.stack.map((frame) => (
+                  <li key={frame}>
+                    <code>{frame}</code>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+        )}
+        {item.hosts && (
+          <Section title="DOM">
+            <ul className="rx-hosts">
+              {item.hosts.map((h) => (
+                <li key={h}>
+                  <code>{h}</code>
+                </li>
+              ))}
+            </ul>
+          </Section>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="rx-section" aria-label={title}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
