@@ -10,6 +10,7 @@ import {
   ToolResultContentSchema,
   ToolResultJsonSchema,
 } from './call-record.js';
+import { LinkStatusSchema } from './link-status.js';
 import {
   AskAnswerSchema,
   CallDecisionSchema,
@@ -130,6 +131,8 @@ export const SnapshotSchema = z.object({
   plugins: z.array(PluginSummarySchema),
   sessions: z.array(SessionInfoSchema),
   mcp: McpStatusSchema,
+  /** What the debuggee link refused or cut off; `pairing` is there when apps may connect from the LAN. */
+  link: LinkStatusSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -211,6 +214,8 @@ export const bridgeEvents = {
   'call:started': z.object({ call: CallSummarySchema }),
   'call:finished': z.object({ call: CallSummarySchema }),
   'mcp:status': z.object({ status: McpStatusSchema }),
+  /** The link refused a LAN app's pairing or cut off an app that did not read (at most 4 a second). */
+  'link:stats': LinkStatusSchema,
   'tools:changed': z.object({}),
   /** The policy or the session grants changed: fetch `permissions.get`. */
   'permissions:changed': z.object({}),

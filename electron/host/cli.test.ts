@@ -122,15 +122,51 @@ describe('porthole serve', () => {
     expect(readFileSync(join(dir, 'mcp-token'), 'utf8')).toBe('abc123\n');
   });
 
-  it('refuses a short LAN pairing token and an origin with a path', async () => {
-    const p = run(['serve', '--lan', 'abc']);
-    expect(await p.exit).toBe(2);
-    expect(p.output().trim()).toBe(
-      'porthole: --lan needs a pairing token of at least 8 characters; apps on the LAN present it in their hello',
-    );
+  it('refuses a weak LAN pairing token (8 characters were enough before) and an origin with a path', async () => {
+    for (const weak of ['abc', 'sesame12', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
+      const p = run(['serve', '--lan', weak]);
+      expect(await p.exit).toBe(2);
+      expect(p.output().trim()).toMatch(
+        /^porthole: --lan needs a pairing token of at least 24 random characters .* pass --lan without a value and the inspector makes one/,
+      );
+    }
     const q = run(['serve', '--allow-origin', 'http://myapp.test/']);
     expect(await q.exit).toBe(2);
     expect(q.output()).toContain('--allow-origin must be an origin such as http://myapp.test:*');
+  });
+});
+
+describe('porthole serve --lan without a value', () => {
+  it('makes a token of 256 bits, keeps it in <data-dir>/lan-token (0600), prints it, and reuses it next time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-cli-'));
+    try {
+      const tokens: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const p = run([
+          'serve',
+          '--data-dir',
+          dir,
+          '--debuggee-port',
+          '0',
+          '--control-port',
+          '0',
+          '--no-open',
+          '--lan',
+        ]);
+        await waitFor(() => p.output().includes('Press Ctrl+C'), `the inspector to start (${p.output()})`, 15_000);
+        expect(p.output()).toContain('(LAN enabled)');
+        const token = /LAN pairing token: (\S+)/.exec(p.output())?.[1];
+        expect(token).toMatch(/^[\w-]{43}$/);
+        tokens.push(token!);
+        p.child.kill('SIGTERM');
+        expect(await p.exit).toBe(0);
+      }
+      expect(tokens[1]).toBe(tokens[0]);
+      expect(readFileSync(join(dir, 'lan-token'), 'utf8').trim()).toBe(tokens[0]);
+      expect(statSync(join(dir, 'lan-token')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

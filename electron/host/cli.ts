@@ -3,7 +3,14 @@ import { parseArgs } from 'node:util';
 import { callCommand, toolsCommand } from './cli-call.js';
 import type { CoreOptions } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { coreOptionsFromFlags, describeStartupError, LAUNCH_FLAG_OPTIONS, type Launched, launch } from './launch.js';
+import {
+  coreOptionsFromFlags,
+  describeStartupError,
+  LAUNCH_FLAG_OPTIONS,
+  type Launched,
+  launch,
+  normalizeLaunchArgs,
+} from './launch.js';
 import { tokenPath } from './mcp/mcp-token.js';
 import { runStdioBridge } from './mcp/stdio-bridge.js';
 import { VERSION } from './version.js';
@@ -28,7 +35,8 @@ Flags:
   --debuggee-port <port>   the debuggee link (WebSocket) port, default 7360; 0 = any free port
   --control-port <port>    the MCP endpoint and UI port, default 7361; 0 = any free port
   --no-open                do not open the UI in a browser
-  --lan <pairing-token>    also accept debuggees from the LAN; they must present this token
+  --lan [<pairing-token>]  also accept debuggees from the LAN; they must present this token in their
+                           hello (without a value: a random one, kept in <data-dir>/lan-token and printed)
   --allow-origin <origin>  allow browser debuggees from this origin (repeatable), e.g. http://myapp.test:*
   --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 (MiB);
                            units KiB, MiB, GiB; past it the oldest data is dropped and counted
@@ -59,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
 
 function parse(argv: string[]) {
   return parseArgs({
-    args: argv,
+    args: normalizeLaunchArgs(argv),
     allowPositionals: true,
     options: {
       ...LAUNCH_FLAG_OPTIONS,
@@ -92,7 +100,8 @@ async function serve(values: Flags): Promise<number> {
   const mcpAuth = options.mcp?.auth;
 
   console.log(`Porthole ${VERSION} is running (headless).`);
-  console.log(`  Debuggee link: ${urls.debuggeeUrl}${values.lan ? '  (LAN enabled)' : ''}`);
+  console.log(`  Debuggee link: ${urls.debuggeeUrl}${options.lanPairingToken ? '  (LAN enabled)' : ''}`);
+  if (options.lanPairingToken) console.log(`  LAN pairing token: ${launched.core.lanPairingToken}`);
   console.log(`  MCP endpoint:  ${urls.mcpUrl}`);
   console.log(
     mcpAuth === 'token'

@@ -1,6 +1,7 @@
 import { Core, type CoreOptions, type CoreUrls, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
 import { removeInstance, writeInstance } from './instance-file.js';
+import { weakPairingToken } from './link/pairing.js';
 import { VERSION } from './version.js';
 
 /** The flags `porthole serve` and the desktop app share, as parseArgs gives them. */
@@ -9,7 +10,8 @@ export interface LaunchFlags {
   'debuggee-port'?: string;
   'control-port'?: string;
   'mcp-auth'?: string;
-  lan?: string;
+  /** A token, or `''`/`true` (a bare `--lan`): the token kept in `<data-dir>/lan-token`. */
+  lan?: string | boolean;
   'allow-origin'?: string[];
   'memory-budget'?: string;
   'max-sessions'?: string;
@@ -25,6 +27,13 @@ export const LAUNCH_FLAG_OPTIONS = {
   'memory-budget': { type: 'string' },
   'max-sessions': { type: 'string' },
 } as const;
+
+/** `--lan` may stand alone (then a token is made): parseArgs wants a value, so a bare one becomes `--lan=`. */
+export function normalizeLaunchArgs(argv: readonly string[]): string[] {
+  return argv.map((arg, i) =>
+    arg === '--lan' && (i + 1 >= argv.length || argv[i + 1]!.startsWith('-')) ? '--lan=' : arg,
+  );
+}
 
 const SIZE_UNITS: Record<string, number> = {
   '': 1024 ** 2,
@@ -70,9 +79,9 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
   const mcpAuth = flags['mcp-auth'] ?? 'token';
   if (mcpAuth !== 'token' && mcpAuth !== 'none')
     throw new Error(`--mcp-auth must be "token" or "none", got "${mcpAuth}"`);
-  if (flags.lan !== undefined && flags.lan.trim().length < 8) {
-    throw new Error('--lan needs a pairing token of at least 8 characters; apps on the LAN present it in their hello');
-  }
+  const lan = flags.lan === undefined || flags.lan === false ? undefined : flags.lan === '' ? true : flags.lan;
+  const weak = typeof lan === 'string' ? weakPairingToken(lan) : undefined;
+  if (weak) throw new Error(weak);
   for (const origin of flags['allow-origin'] ?? []) {
     if (!ORIGIN_PATTERN.test(origin)) {
       throw new Error(
@@ -85,7 +94,7 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
     debuggeePort: parsePort(flags['debuggee-port'] ?? '7360', '--debuggee-port'),
     controlPort: parsePort(flags['control-port'] ?? '7361', '--control-port'),
     mcp: { auth: mcpAuth },
-    lanPairingToken: flags.lan,
+    lanPairingToken: lan,
     allowedOrigins: flags['allow-origin'],
     memoryBudgetBytes: flags['memory-budget'] === undefined ? undefined : parseMemoryBudget(flags['memory-budget']),
     maxActiveSessions:

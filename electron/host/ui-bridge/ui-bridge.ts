@@ -13,6 +13,7 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '../../../shared/bridge.js';
+import type { LinkStatus } from '../../../shared/link-status.js';
 import { boundMessage } from '../../../shared/protocol/codec.js';
 import { overJsonBudget } from '../../../shared/protocol/json-budget.js';
 import { Limits } from '../../../shared/protocol/limits.js';
@@ -33,6 +34,8 @@ export interface UiBridgeDeps {
   history: BridgeHistory;
   mcp: BridgeMcp;
   permissions: BridgePermissions;
+  /** The debuggee link's refusals (LAN pairing) and cut-offs. */
+  link?: () => LinkStatus;
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -113,6 +116,7 @@ class Connection implements BridgeConnection {
       bus.on('plugin:event', forward('plugin:event')),
       bus.on('permission:ask', forward('permission:ask')),
       bus.on('permission:settled', forward('permission:settled')),
+      bus.on('link:stats', forward('link:stats')),
     );
     this.unsubscribe.push(
       deps.history.subscribe((event, call) => this.push(event, { call })),
@@ -209,6 +213,7 @@ class Connection implements BridgeConnection {
         })),
         sessions: deps.sessions.list(),
         mcp: deps.mcp.status(),
+        link: deps.link?.(),
       }),
       'sessions.remove': ({ sessionId }) => {
         const session = deps.sessions.get(sessionId);
