@@ -37,6 +37,8 @@ export class ControlServer {
 
   constructor() {
     this.http = createServer((req, res) => void this.dispatch(req, res));
+    // `Expect: 100-continue` is answered by the route that reads the body, after it looked at the headers.
+    this.http.on('checkContinue', (req, res) => void this.dispatch(req, res));
     this.http.on('upgrade', (req, socket, head) => this.dispatchUpgrade(req, socket, head));
   }
 

@@ -128,9 +128,10 @@ export class McpHttpEndpoint {
 
     let body: unknown;
     if (req.method === 'POST') {
-      const read = await readJsonBody(req, this.options.maxBodyBytes);
-      if (read.error)
-        return refuse(res, read.error.status, read.error.message, { connection: 'close' }, read.error.code);
+      const read = await readJsonBody(req, res, this.options.maxBodyBytes);
+      if (read.error) {
+        return refuse(res, read.error.status, read.error.message, read.error.headers ?? {}, read.error.code);
+      }
       body = read.body;
     } else if (req.method !== 'GET' && req.method !== 'DELETE') {
       return refuse(res, 405, `Method ${req.method} is not allowed on /mcp; use POST, GET or DELETE`, {
@@ -322,23 +323,42 @@ export class McpHttpEndpoint {
   }
 }
 
-type BodyRead = { body: unknown; error?: undefined } | { error: { status: number; code: number; message: string } };
+type BodyRead =
+  | { body: unknown; error?: undefined }
+  | { error: { status: number; code: number; message: string; headers?: Record<string, string> } };
 
-async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  const tooLarge = {
+/**
+ * The request's JSON body, to `maxBytes`. A body announced larger is refused at its headers (413, no
+ * byte of it read first); the rest is still read and thrown away, to a bound, because a client that
+ * is busy sending reads the answer only when it has sent it all (Node fetch does). Past that bound,
+ * or when the announced size is past it, the connection closes once the 413 is out.
+ */
+async function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<BodyRead> {
+  const drainLimit = Math.max(maxBytes * 16, 64 * 1024 * 1024);
+  const declared = Number(req.headers['content-length']);
+  const tooLarge = (close: boolean): BodyRead => ({
     error: {
       status: 413,
       code: -32600,
       message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes; send less in one request (smaller arguments, or split the work into several calls)`,
+      headers: close ? { connection: 'close' } : undefined,
     },
-  };
+  });
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > drainLimit) req.destroy();
+    });
+    req.on('error', () => {});
+    return tooLarge(declared > drainLimit);
+  }
+  // `Expect: 100-continue`: the client waits for this before it sends the body.
+  if (/100-continue/i.test(req.headers.expect ?? '')) res.writeContinue();
   const chunks: Buffer[] = [];
   const outcome = await new Promise<'ok' | 'too-large' | 'failed'>((resolve) => {
     let size = 0;
-    const declared = Number(req.headers['content-length']);
-    let over = Number.isFinite(declared) && declared > maxBytes;
-    // A client reads the 413 only once it has sent its body: read the rest (keeping none of it), to a bound.
-    const drainLimit = Math.max(maxBytes * 16, 64 * 1024 * 1024);
+    let over = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) over = true;
@@ -349,9 +369,16 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bod
     req.once('error', () => resolve(over ? 'too-large' : 'failed'));
     req.once('close', () => resolve(over ? 'too-large' : 'failed'));
   });
-  if (outcome === 'too-large') return tooLarge;
+  if (outcome === 'too-large') return tooLarge(true);
   if (outcome === 'failed')
-    return { error: { status: 400, code: -32600, message: 'Bad request: the body could not be read' } };
+    return {
+      error: {
+        status: 400,
+        code: -32600,
+        message: 'Bad request: the body could not be read',
+        headers: { connection: 'close' },
+      },
+    };
   try {
     return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch (e) {
