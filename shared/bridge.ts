@@ -182,6 +182,12 @@ export const bridgeRequests = {
   'history.get': { params: z.object({ id }), result: z.object({ call: CallDetailSchema }) },
   'history.clear': { params: z.object({}), result: z.object({ cleared: z.number().int() }) },
   'mcp.status': { params: z.object({}), result: McpStatusSchema },
+  /**
+   * Headless mode: a new UI key. Every window's access ends (their bridges close with 4009, and the
+   * unused links stop working); the answer is this window's own way back in, a one-time link path
+   * to open at once (within a minute).
+   */
+  'ui.newLink': { params: z.object({}), result: z.object({ path: z.string() }) },
   /** The MCP bearer token, only when the user asks to reveal or copy it. */
   'mcp.token': { params: z.object({}), result: z.object({ token: z.string().optional() }) },
   /** Agent permissions: the policy, every tool's permission, the questions waiting, the session grants. */

@@ -136,6 +136,37 @@ describe('porthole serve', () => {
   });
 });
 
+describe('porthole ui and one-time window links', () => {
+  it('keeps the unused link in instance.json: the printed one works once, porthole ui prints the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-cli-'));
+    const p = run(['serve', '--data-dir', dir, '--debuggee-port', '0', '--control-port', '0', '--no-open']);
+    try {
+      await waitFor(() => p.output().includes('Press Ctrl+C'), `the inspector to start (${p.output()})`, 15_000);
+      const printed = /UI: +(\S+)/.exec(p.output())![1]!;
+      expect(p.output()).toContain('the link works once; porthole ui opens the next one');
+      const instance = () => JSON.parse(readFileSync(join(dir, 'instance.json'), 'utf8')) as { uiUrl: string };
+      expect(instance().uiUrl).toBe(printed);
+      const open = (url: string) => fetch(url, { redirect: 'manual' }).then((r) => r.headers.get('set-cookie'));
+      expect(await open(printed)).toMatch(/^porthole_ui_\d+=/);
+      expect(await open(printed)).toBeNull();
+      await waitFor(() => instance().uiUrl !== printed, 'instance.json to hold the next link');
+      const ui = run(['ui', '--data-dir', dir, '--no-open']);
+      expect(await ui.exit).toBe(0);
+      const next = ui.output().trim();
+      expect(next).toBe(instance().uiUrl);
+      expect(await open(next)).toMatch(/^porthole_ui_\d+=/);
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exit;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const none = run(['ui', '--data-dir', dir, '--no-open']);
+    expect(await none.exit).toBe(3);
+    expect(none.output()).toContain('no inspector is running');
+    expect(coreOptionsFromFlags({ 'new-ui-token': true }).ui).toEqual({ newKey: true });
+  });
+});
+
 describe('porthole serve --lan without a value', () => {
   it('makes a token of 256 bits, keeps it in <data-dir>/lan-token (0600), prints it, and reuses it next time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'porthole-cli-'));

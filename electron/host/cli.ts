@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { callCommand, toolsCommand } from './cli-call.js';
 import type { CoreOptions } from './core.js';
 import { resolveDataDir } from './data-dir.js';
+import { readInstance } from './instance-file.js';
 import {
   coreOptionsFromFlags,
   describeStartupError,
@@ -22,6 +23,9 @@ Usage:
   porthole mcp [--data-dir <dir>]
                            an MCP server on stdio for clients that start one (Claude Desktop, …);
                            it bridges to the running inspector of that data dir
+  porthole ui [--data-dir <dir>] [--no-open]
+                           opens the running inspector's window link (links work once; this
+                           is always the unused one) in a browser, and prints it
   porthole tools [--json]  the running inspector's tools with their arguments
   porthole call <tool> [--<argument> <value> …] [--json '{…}'] [--session <id>] [--text] [--out <file>]
                            calls one tool and prints its value as JSON; --help after the tool
@@ -41,6 +45,7 @@ Flags:
   --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 (MiB);
                            units KiB, MiB, GiB; past it the oldest data is dropped and counted
   --max-sessions <n>       apps connected at once, default 256; the next is refused (too-many-sessions)
+  --new-ui-token           renew the UI key: browsers that opened the window before must open the new link
   --mcp-auth <token|none>  MCP over HTTP needs the bearer token in <data-dir>/mcp-token (default),
                            or nothing with "none" (any local process can then call the tools)
 `;
@@ -61,6 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   const command = positionals[0] ?? 'serve';
   if (command === 'serve') return serve(values);
   if (command === 'mcp') return runStdioBridge({ dataDir: resolveDataDir(values['data-dir']) });
+  if (command === 'ui') return openUi(resolveDataDir(values['data-dir']), !values['no-open']);
   console.error(`porthole: unknown command "${command}"\n\n${HELP}`);
   return 2;
 }
@@ -108,10 +114,12 @@ async function serve(values: Flags): Promise<number> {
       ? `                 (bearer token in ${tokenPath(dataDir)})`
       : '                 (no token: --mcp-auth none)',
   );
-  console.log(`  UI:            ${urls.uiUrl}`);
+  const uiUrl = urls.uiUrl;
+  console.log(`  UI:            ${uiUrl}`);
+  console.log('                 (the link works once; porthole ui opens the next one)');
   console.log(`  Data dir:      ${dataDir}`);
   console.log('Press Ctrl+C to stop.');
-  if (!values['no-open'] && !process.env.CI) openInBrowser(urls.uiUrl);
+  if (!values['no-open'] && !process.env.CI) openInBrowser(uiUrl);
 
   return await new Promise<number>((resolve) => {
     let stopping = false;
@@ -125,6 +133,18 @@ async function serve(values: Flags): Promise<number> {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
+}
+
+/** `porthole ui`: the window link that is unused now, from instance.json (the inspector keeps it current). */
+function openUi(dataDir: string, open: boolean): number {
+  const instance = readInstance(dataDir);
+  if (!instance) {
+    console.error(`porthole: no inspector is running for ${dataDir}; start one with porthole serve`);
+    return 3;
+  }
+  console.log(instance.uiUrl);
+  if (open && !process.env.CI) openInBrowser(instance.uiUrl);
+  return 0;
 }
 
 function openInBrowser(url: string): void {

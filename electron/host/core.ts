@@ -58,7 +58,8 @@ export interface CoreUrls {
   debuggeeUrl: string;
   controlUrl: string;
   mcpUrl: string;
-  uiUrl: string;
+  /** The window's one-time link (headless): each read gives the link unused now. */
+  readonly uiUrl: string;
 }
 
 /** A port the user asked for is taken; the message names the flag that changes it. */
@@ -130,7 +131,7 @@ export class Core {
     );
     this.history = new CallHistory(options.dataDir, this.bus, {
       ...options.history,
-      secrets: () => [this.ui?.token, this.mcp?.token(), this.lanToken],
+      secrets: () => [...(this.ui?.secrets() ?? []), this.mcp?.token(), this.lanToken],
     });
     const registry = new ToolRegistry(this.bus);
     this.permissions = new Permissions({
@@ -232,7 +233,16 @@ export class Core {
       await this.link.close();
       throw e;
     }
-    this.urls = { debuggeeUrl, controlUrl, mcpUrl: `${controlUrl}/mcp`, uiUrl: this.ui.url(controlUrl) };
+    const ui = this.ui;
+    this.urls = {
+      debuggeeUrl,
+      controlUrl,
+      mcpUrl: `${controlUrl}/mcp`,
+      // One-time: once opened, the next unused link.
+      get uiUrl() {
+        return ui.url(controlUrl);
+      },
+    };
     this.mcp.start(controlUrl);
     return this.urls;
   }

@@ -15,6 +15,7 @@ export interface LaunchFlags {
   'allow-origin'?: string[];
   'memory-budget'?: string;
   'max-sessions'?: string;
+  'new-ui-token'?: boolean;
 }
 
 export const LAUNCH_FLAG_OPTIONS = {
@@ -26,6 +27,7 @@ export const LAUNCH_FLAG_OPTIONS = {
   'allow-origin': { type: 'string', multiple: true },
   'memory-budget': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'new-ui-token': { type: 'boolean' },
 } as const;
 
 /** `--lan` may stand alone (then a token is made): parseArgs wants a value, so a bare one becomes `--lan=`. */
@@ -99,6 +101,7 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
     memoryBudgetBytes: flags['memory-budget'] === undefined ? undefined : parseMemoryBudget(flags['memory-budget']),
     maxActiveSessions:
       flags['max-sessions'] === undefined ? undefined : parseCount(flags['max-sessions'], '--max-sessions'),
+    ...(flags['new-ui-token'] === true && { ui: { newKey: true } }),
   };
 }
 
@@ -113,13 +116,24 @@ export interface Launched {
 export async function launch(options: CoreOptions): Promise<Launched> {
   const core = new Core(options);
   const urls = await core.start();
-  writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
+  const startedAt = Date.now();
+  const announce = () => writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt, ...urls });
+  announce();
+  // instance.json always holds the window link that is unused now (`porthole ui` opens it).
+  const offUrl = core.ui.onUrlChanged(() => {
+    try {
+      announce();
+    } catch (e) {
+      console.error(`[porthole] could not update instance.json: ${(e as Error).message}`);
+    }
+  });
   let stopped: Promise<void> | undefined;
   return {
     core,
     urls,
     stop: () =>
       (stopped ??= core.stop().finally(() => {
+        offUrl();
         removeInstance(options.dataDir);
       })),
   };

@@ -36,6 +36,8 @@ export interface UiBridgeDeps {
   permissions: BridgePermissions;
   /** The debuggee link's refusals (LAN pairing) and cut-offs. */
   link?: () => LinkStatus;
+  /** Headless mode: who may open the window (a new UI key, and this window's one-time link back in). */
+  access?: { newLink(): string };
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -251,6 +253,12 @@ class Connection implements BridgeConnection {
       'history.clear': async () => ({ cleared: await history.clear() }),
       'mcp.status': () => deps.mcp.status(),
       'mcp.token': () => ({ token: deps.mcp.token() }),
+      'ui.newLink': () => {
+        if (!deps.access) {
+          throw new BridgeError('unavailable', 'the desktop window needs no link: only headless windows open one');
+        }
+        return { path: deps.access.newLink() };
+      },
       'permissions.get': () => deps.permissions.view(),
       'permissions.set': ({ policy }) => deps.permissions.set(policy),
       'permissions.preset': ({ preset }) => deps.permissions.preset(preset),
