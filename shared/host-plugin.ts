@@ -28,6 +28,14 @@ export interface AppStore {
   watch<T>(key: string, listener: (value: T) => void): () => void;
 }
 
+/** A place in a script, as a stack frame names it (line and column from 1). */
+export interface SourceFrame {
+  file: string;
+  line: number;
+  column: number;
+  fn?: string;
+}
+
 export interface HostPluginContext<P extends PluginProtocol> {
   readonly sessionId: string;
   /** The session as it is now (active flag, app, device). */
@@ -57,6 +65,13 @@ export interface HostPluginContext<P extends PluginProtocol> {
    * `fileName`, never outside that folder) and returns its absolute path and size.
    */
   saveExport(fileName: string, data: string): { path: string; bytes: number };
+  /**
+   * The inspector's source maps for this session: a frame's place in the app's original source, or
+   * undefined when no map says. Scripts and maps are fetched and read only where the session's
+   * connection allows (docs/plugins.md, "Source maps"); maps are shared by the session's plugins and
+   * count against the memory budget.
+   */
+  readonly sourceMaps: { map(frame: SourceFrame): Promise<SourceFrame | undefined> };
 }
 
 type RequestHandlers<P extends PluginProtocol> = {

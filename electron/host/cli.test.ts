@@ -214,6 +214,10 @@ describe('--memory-budget and --max-sessions', () => {
       );
     }
     expect(coreOptionsFromFlags({ 'max-sessions': '10' }).maxActiveSessions).toBe(10);
+    expect(coreOptionsFromFlags({ 'source-maps': ['.'] }).sourceMaps).toEqual({ folders: [process.cwd()] });
+    expect(() => coreOptionsFromFlags({ 'source-maps': ['no/such/folder'] })).toThrow(
+      '--source-maps must be a folder of source maps (*.map), got "no/such/folder"',
+    );
     expect(() => coreOptionsFromFlags({ 'max-sessions': '0' })).toThrow('--max-sessions must be a whole number');
   });
 });

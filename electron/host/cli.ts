@@ -46,6 +46,8 @@ Flags:
                            units KiB, MiB, GiB; past it the oldest data is dropped and counted
   --max-sessions <n>       apps connected at once, default 256; the next is refused (too-many-sessions)
   --new-ui-token           renew the UI key: browsers that opened the window before must open the new link
+  --source-maps <dir>      a folder of source maps (repeatable), for stacks of apps whose scripts the
+                           inspector may not fetch (LAN apps, other origins): <dir>/<script>.map
   --mcp-auth <token|none>  MCP over HTTP needs the bearer token in <data-dir>/mcp-token (default),
                            or nothing with "none" (any local process can then call the tools)
 `;

@@ -16,6 +16,7 @@ import { SessionPersistence } from './persistence.js';
 import { PluginHost } from './plugin-host.js';
 import { loadOrCreateSecretFile } from './secrets.js';
 import { SessionRegistry } from './sessions.js';
+import type { SourceMapOptions } from './source-maps/index.js';
 import { createHostTools } from './tools/host-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import { ToolService } from './tools/tool-service.js';
@@ -48,6 +49,8 @@ export interface CoreOptions {
   maxActiveSessions?: number;
   /** Keep sessions and their captured data across restarts (default true). */
   persistSessions?: boolean;
+  /** Source maps: folders of maps the user pointed at (`--source-maps <dir>`), and limits. */
+  sourceMaps?: SourceMapOptions;
   /** Desktop mode: captures the inspector window as a PNG (the `inspector_screenshot` tool). */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
   /** How MCP clients start this build's CLI for `porthole mcp` (default: Node and bin/porthole.js). */
@@ -118,6 +121,7 @@ export class Core {
       options.dataDir,
       this.budget,
       this.persistence,
+      options.sourceMaps,
     );
     this.link = new LinkServer(
       {

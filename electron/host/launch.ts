@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Core, type CoreOptions, type CoreUrls, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
 import { removeInstance, writeInstance } from './instance-file.js';
@@ -16,6 +18,7 @@ export interface LaunchFlags {
   'memory-budget'?: string;
   'max-sessions'?: string;
   'new-ui-token'?: boolean;
+  'source-maps'?: string[];
 }
 
 export const LAUNCH_FLAG_OPTIONS = {
@@ -28,6 +31,7 @@ export const LAUNCH_FLAG_OPTIONS = {
   'memory-budget': { type: 'string' },
   'max-sessions': { type: 'string' },
   'new-ui-token': { type: 'boolean' },
+  'source-maps': { type: 'string', multiple: true },
 } as const;
 
 /** `--lan` may stand alone (then a token is made): parseArgs wants a value, so a bare one becomes `--lan=`. */
@@ -102,7 +106,17 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
     maxActiveSessions:
       flags['max-sessions'] === undefined ? undefined : parseCount(flags['max-sessions'], '--max-sessions'),
     ...(flags['new-ui-token'] === true && { ui: { newKey: true } }),
+    ...(flags['source-maps'] && { sourceMaps: { folders: flags['source-maps'].map(sourceMapFolder) } }),
   };
+}
+
+/** `--source-maps <dir>`: a folder that exists, as an absolute path. */
+function sourceMapFolder(dir: string): string {
+  const path = resolve(dir);
+  if (!existsSync(path) || !statSync(path).isDirectory()) {
+    throw new Error(`--source-maps must be a folder of source maps (*.map), got "${dir}" which is not a folder`);
+  }
+  return path;
 }
 
 export interface Launched {

@@ -16,6 +16,8 @@ export interface Session {
   info: SessionInfo;
   secret: string;
   link: SessionLink | undefined;
+  /** The `Origin` of the app's current connection (a browser page's own origin); undefined for other apps. */
+  connectionOrigin?: string;
 }
 
 export interface AttachInput {
@@ -25,6 +27,8 @@ export interface AttachInput {
   remoteAddress: string;
   security: ConnectionSecurity;
   link: SessionLink;
+  /** The `Origin` header of the WebSocket upgrade, when there was one. */
+  connectionOrigin?: string;
 }
 
 /**
@@ -99,6 +103,7 @@ export class SessionRegistry {
       if (!previous.link) this.activeCount++;
       this.inactive.delete(previous.info.id);
       previous.link = input.link;
+      previous.connectionOrigin = input.connectionOrigin;
       previous.info = {
         ...previous.info,
         app: input.hello.app,
@@ -118,6 +123,7 @@ export class SessionRegistry {
     const session: Session = {
       secret: newSecret(24),
       link: input.link,
+      connectionOrigin: input.connectionOrigin,
       info: {
         id: randomUUID(),
         app: input.hello.app,

@@ -146,14 +146,14 @@ export class LinkServer {
           `Origin ${shown} is not allowed to connect; start the inspector with --allow-origin ${shown}`,
         );
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, address));
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, address, origin));
     } catch (e) {
       console.error(`[porthole] the debuggee link refused an upgrade it could not handle: ${(e as Error).message}`);
       socket.destroy();
     }
   }
 
-  private accept(ws: WebSocket, remoteAddress: string): void {
+  private accept(ws: WebSocket, remoteAddress: string, connectionOrigin: string | undefined): void {
     this.sockets.add(ws);
     const { sessions, plugins, bus } = this.deps;
     const heartbeatMs = this.options.heartbeatIntervalMs ?? Limits.heartbeatIntervalMs;
@@ -274,6 +274,7 @@ export class LinkServer {
         remoteAddress,
         security: loopback ? 'loopback' : 'lan',
         link,
+        connectionOrigin,
       });
       const current = attached.session;
       session = current;
