@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { expect, type Page, test } from '@playwright/test';
 import { connect } from '../agent/index.js';
 import { example } from '../plugins/example/agent/index.js';
@@ -125,5 +126,35 @@ test('names an app chose are shown inert (bidi controls as [RLO] …), a javascr
     await screenshot(page, 'inert-names');
   } finally {
     agent.disconnect();
+  }
+});
+
+test('with --lan the window lists the paired LAN apps and the refused pairings', async ({ page }) => {
+  const lanAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+  test.skip(!lanAddress, 'no LAN address on this machine');
+  await inspector.stop();
+  inspector = await startInspector({ args: ['--lan'] });
+  const token = /LAN pairing token: (\S+)/.exec(inspector.output())![1]!;
+  await openWindow(page, inspector);
+  await expect(page.getByTestId('lan-status')).toContainText('pairing on · no app paired');
+  const url = `ws://${lanAddress}:${new URL(inspector.info.debuggeeUrl).port}`;
+  const stranger = connect({ url, app: { id: 'com.e2e.stranger', name: 'Stranger' }, pairingToken: 'wrong' });
+  const paired = connect({
+    url,
+    app: { id: 'com.e2e.phone', name: 'Phone App' },
+    device: { id: 'phone', name: 'Phone', platform: 'react-native' },
+    pairingToken: token,
+    plugins: [example()],
+  });
+  try {
+    await expect(page.getByTestId('lan-status')).toContainText(`paired: Phone App (${lanAddress})`);
+    await expect(page.getByTestId('lan-refused')).toContainText(`refused · last from ${lanAddress}`);
+    await expect(page.locator('.badge.lan').last()).toBeVisible();
+    await screenshot(page, 'lan-status');
+  } finally {
+    stranger.disconnect();
+    paired.disconnect();
   }
 });
