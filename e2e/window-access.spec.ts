@@ -1,4 +1,5 @@
 import { networkInterfaces } from 'node:os';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { connect } from '../agent/index.js';
 import { example } from '../plugins/example/agent/index.js';
@@ -19,6 +20,25 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await inspector.stop();
 });
+
+/** Critical or serious axe-core violations inside `selector`, in the light and the dark theme. */
+async function axeBothThemes(page: Page, selector: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => {
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    const results = await new AxeBuilder({ page })
+      .include(selector)
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    await page.bringToFront();
+    for (const v of results.violations) {
+      if (v.impact === 'critical' || v.impact === 'serious') found.push(`${theme} ${v.id}: ${v.help}`);
+    }
+  }
+  return found;
+}
 
 /** CSP violations the page reports, from its first script on. */
 async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
@@ -80,6 +100,7 @@ test('"Renew UI key" ends every browser\'s access and brings this window straigh
 
   await page.getByRole('button', { name: 'MCP server' }).click();
   await expect(page.getByTestId('window-access')).toBeVisible();
+  expect(await axeBothThemes(page, '[data-testid="window-access"]')).toEqual([]);
   await screenshot(page, 'window-access');
   await page.getByTestId('renew-ui-key').click();
   await page.waitForURL((url) => !url.searchParams.has('token') && url.hash === '');
@@ -152,6 +173,7 @@ test('with --lan the window lists the paired LAN apps and the refused pairings',
     await expect(page.getByTestId('lan-status')).toContainText(`paired: Phone App (${lanAddress})`);
     await expect(page.getByTestId('lan-refused')).toContainText(`refused · last from ${lanAddress}`);
     await expect(page.locator('.badge.lan').last()).toBeVisible();
+    expect(await axeBothThemes(page, 'nav.sidebar')).toEqual([]);
     await screenshot(page, 'lan-status');
   } finally {
     stranger.disconnect();
