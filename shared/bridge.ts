@@ -10,6 +10,7 @@ import {
   ToolResultContentSchema,
   ToolResultJsonSchema,
 } from './call-record.js';
+import { LinkStatusSchema } from './link-status.js';
 import {
   AskAnswerSchema,
   CallDecisionSchema,
@@ -130,6 +131,8 @@ export const SnapshotSchema = z.object({
   plugins: z.array(PluginSummarySchema),
   sessions: z.array(SessionInfoSchema),
   mcp: McpStatusSchema,
+  /** What the debuggee link refused or cut off; `pairing` is there when apps may connect from the LAN. */
+  link: LinkStatusSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -179,6 +182,12 @@ export const bridgeRequests = {
   'history.get': { params: z.object({ id }), result: z.object({ call: CallDetailSchema }) },
   'history.clear': { params: z.object({}), result: z.object({ cleared: z.number().int() }) },
   'mcp.status': { params: z.object({}), result: McpStatusSchema },
+  /**
+   * Headless mode: a new UI key. Every window's access ends (their bridges close with 4009, and the
+   * unused links stop working); the answer is this window's own way back in, a one-time link path
+   * to open at once (within a minute).
+   */
+  'ui.newLink': { params: z.object({}), result: z.object({ path: z.string() }) },
   /** The MCP bearer token, only when the user asks to reveal or copy it. */
   'mcp.token': { params: z.object({}), result: z.object({ token: z.string().optional() }) },
   /** Agent permissions: the policy, every tool's permission, the questions waiting, the session grants. */
@@ -211,6 +220,8 @@ export const bridgeEvents = {
   'call:started': z.object({ call: CallSummarySchema }),
   'call:finished': z.object({ call: CallSummarySchema }),
   'mcp:status': z.object({ status: McpStatusSchema }),
+  /** The link refused a LAN app's pairing or cut off an app that did not read (at most 4 a second). */
+  'link:stats': LinkStatusSchema,
   'tools:changed': z.object({}),
   /** The policy or the session grants changed: fetch `permissions.get`. */
   'permissions:changed': z.object({}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type LinkStatus, LinkStatusSchema } from '../../../shared/link-status.js';
 import { PermissionSchema, PermissionSourceSchema } from '../../../shared/permissions.js';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
@@ -22,6 +23,8 @@ export interface HostToolDeps {
   urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
   budget?: MemoryBudget;
   mcpClients(): McpClientInfo[];
+  /** What the debuggee link refused or cut off since the start. */
+  link?: () => LinkStatus;
   permissions?: Permissions;
   /** Desktop mode only: captures the inspector window. */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
@@ -179,6 +182,9 @@ export function createHostTools(deps: HostToolDeps) {
             ),
         })
         .optional(),
+      link: LinkStatusSchema.optional().describe(
+        'Since the start: apps cut off for not reading their socket (close 4005); with --lan, pairing refusals.',
+      ),
       mcpClients: z.array(
         z.object({
           name: z.string(),
@@ -231,6 +237,7 @@ export function createHostTools(deps: HostToolDeps) {
           usedBytes: deps.budget.usedBytes,
           dropped: { ...deps.budget.dropped },
         },
+        link: deps.link?.(),
         mcpClients: deps.mcpClients(),
         dataDir: deps.dataDir,
         permissions: deps.permissions && permissionsFor(deps.permissions, deps.registry, ctx.client),

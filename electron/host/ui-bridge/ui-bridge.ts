@@ -13,6 +13,7 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '../../../shared/bridge.js';
+import type { LinkStatus } from '../../../shared/link-status.js';
 import { boundMessage } from '../../../shared/protocol/codec.js';
 import { overJsonBudget } from '../../../shared/protocol/json-budget.js';
 import { Limits } from '../../../shared/protocol/limits.js';
@@ -33,6 +34,10 @@ export interface UiBridgeDeps {
   history: BridgeHistory;
   mcp: BridgeMcp;
   permissions: BridgePermissions;
+  /** The debuggee link's refusals (LAN pairing) and cut-offs. */
+  link?: () => LinkStatus;
+  /** Headless mode: who may open the window (a new UI key, and this window's one-time link back in). */
+  access?: { newLink(): string };
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -113,6 +118,7 @@ class Connection implements BridgeConnection {
       bus.on('plugin:event', forward('plugin:event')),
       bus.on('permission:ask', forward('permission:ask')),
       bus.on('permission:settled', forward('permission:settled')),
+      bus.on('link:stats', forward('link:stats')),
     );
     this.unsubscribe.push(
       deps.history.subscribe((event, call) => this.push(event, { call })),
@@ -209,6 +215,7 @@ class Connection implements BridgeConnection {
         })),
         sessions: deps.sessions.list(),
         mcp: deps.mcp.status(),
+        link: deps.link?.(),
       }),
       'sessions.remove': ({ sessionId }) => {
         const session = deps.sessions.get(sessionId);
@@ -246,6 +253,12 @@ class Connection implements BridgeConnection {
       'history.clear': async () => ({ cleared: await history.clear() }),
       'mcp.status': () => deps.mcp.status(),
       'mcp.token': () => ({ token: deps.mcp.token() }),
+      'ui.newLink': () => {
+        if (!deps.access) {
+          throw new BridgeError('unavailable', 'the desktop window needs no link: only headless windows open one');
+        }
+        return { path: deps.access.newLink() };
+      },
       'permissions.get': () => deps.permissions.view(),
       'permissions.set': ({ policy }) => deps.permissions.set(policy),
       'permissions.preset': ({ preset }) => deps.permissions.preset(preset),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AskAnswer, PermissionAsk } from '../../../shared/permissions.js';
 import { useBridge } from '../bridge/context.js';
+import { inertText } from '../inert-text.js';
 import { usePermissions } from '../stores/permissions.js';
 import { JsonTree } from './JsonTree.js';
 
@@ -44,7 +45,7 @@ function Ask({ ask, waiting }: { ask: PermissionAsk; waiting: number }) {
     }
   };
 
-  const who = ask.client ? `${ask.client.name} ${ask.client.version}` : 'An MCP client';
+  const who = ask.client ? inertText(`${ask.client.name} ${ask.client.version}`) : 'An MCP client';
   return (
     <dialog
       ref={dialog}

@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import type { SessionInfo } from '../../../shared/session.js';
+import { useConnection } from '../stores/connection.js';
 import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
@@ -39,6 +40,7 @@ function SessionTree() {
       <div className="nav-section">
         Apps <span className="muted">{total > 0 ? `${active} active · ${total - active} inactive` : ''}</span>
       </div>
+      <LanStatus />
       {groups.length === 0 && <div className="device">No app connected</div>}
       {groups.map(({ device, apps }) => (
         <div key={device.id} data-testid="device-group">
@@ -61,6 +63,32 @@ function SessionTree() {
         </div>
       ))}
     </section>
+  );
+}
+
+/** With `--lan`: which apps are paired from the LAN now, and the pairing attempts refused. */
+function LanStatus() {
+  const pairing = useConnection((s) => s.link?.pairing);
+  const sessions = useSessions((s) => s.sessions);
+  if (!pairing) return null;
+  const paired = Object.values(sessions).filter((s) => s.security === 'lan' && s.active);
+  const last = pairing.lastRefused;
+  return (
+    <div className="device lan-status small" data-testid="lan-status">
+      <div>
+        <span className="badge lan">LAN</span> pairing on ·{' '}
+        {paired.length === 0
+          ? 'no app paired'
+          : `paired: ${paired.map((s) => `${s.app.name} (${s.remoteAddress})`).join(', ')}`}
+      </div>
+      {pairing.refused > 0 && (
+        <div className="muted" data-testid="lan-refused">
+          {pairing.refused} refused
+          {last && ` · last from ${last.address} at ${formatTimeOfDay(last.at)}`}
+          {pairing.waiting > 0 && ` · ${pairing.waiting} address${pairing.waiting === 1 ? '' : 'es'} waiting`}
+        </div>
+      )}
+    </div>
   );
 }
 
