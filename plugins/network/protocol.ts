@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { compileRegex } from '../../shared/safe-regex.js';
 import { MAX_BODY_BYTES_LIMIT, NETWORK_PROTOCOL_ID, NETWORK_PROTOCOL_VERSION } from './constants.js';
 import { HarSchema } from './har-schema.js';
-import { compileRegex } from './url-pattern.js';
 
+export { compileRegex, globToRegExp } from '../../shared/safe-regex.js';
 export * from './constants.js';
-export { compileRegex, globToRegExp, type UrlMatcher } from './url-pattern.js';
+
+/** Added to the advice when a mock rule's regex cannot be run safely. */
+export const MOCK_REGEX_HINT = 'or use kind "glob" or "contains"';
 
 // The network plugin's one source of truth: what its agent part sends, what its host part keeps,
 // what the MCP tools, the HAR export and the panel read. Everything here is plain JSON.
@@ -247,7 +250,7 @@ const RedactionPatternSchema = z
     try {
       compileRegex(pattern);
     } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message.replace('mock rules', 'redaction patterns') });
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
     }
   });
 
@@ -297,7 +300,7 @@ const UrlMatchSchema = z
   .superRefine((m, ctx) => {
     if (m.kind !== 'regex') return;
     try {
-      compileRegex(m.value, m.flags);
+      compileRegex(m.value, m.flags, MOCK_REGEX_HINT);
     } catch (e) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: (e as Error).message });
     }

@@ -1,4 +1,6 @@
 import { type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
+import { textFilterRegex } from '../../../shared/safe-regex.js';
+import { timeSlices } from '../../../shared/time-slice.js';
 import {
   type AgentMessage,
   type ErrorGroup,
@@ -12,6 +14,7 @@ import {
   type StackFrame,
   type Stats,
   sourceOf,
+  TEXT_REGEX_HINT,
 } from '../protocol.js';
 import { messageText } from './format.js';
 import { frameSite, parseStack } from './stack.js';
@@ -271,9 +274,10 @@ export class ConsoleStore {
 
   /**
    * A page of matching entries, oldest first. Without a cursor: the newest `limit` (after `since`, the
-   * oldest `limit` after it). Cursors `o<seq>` (older than) and `n<seq>` (newer than) continue.
+   * oldest `limit` after it). Cursors `o<seq>` (older than) and `n<seq>` (newer than) continue. The
+   * messages stored when it began are looked at, giving the event loop a turn every few ms.
    */
-  page(filter: MessageFilter, limit: number, cursor?: string) {
+  async page(filter: MessageFilter, limit: number, cursor?: string) {
     const match = matcher(filter);
     let direction: 'older' | 'newer' = filter.since !== undefined ? 'newer' : 'older';
     let bound = direction === 'newer' ? (filter.since ?? 0) : Number.POSITIVE_INFINITY;
@@ -286,22 +290,18 @@ export class ConsoleStore {
     }
     const found: Entry[] = [];
     let remaining = 0;
-    if (direction === 'older') {
-      for (let i = this.entries.length - 1; i >= this.head; i--) {
-        const e = this.entries[i]!;
-        if (e.seq >= bound || !match(e)) continue;
-        if (found.length < limit) found.push(e);
-        else remaining++;
-      }
-      found.reverse();
-    } else {
-      for (let i = this.head; i < this.entries.length; i++) {
-        const e = this.entries[i]!;
-        if (e.lastSeq <= bound || !match(e)) continue;
-        if (found.length < limit) found.push(e);
-        else remaining++;
-      }
+    const entries = this.entries.slice(this.head);
+    if (direction === 'older') entries.reverse();
+    const pause = timeSlices();
+    for (const e of entries) {
+      const turn = pause();
+      if (turn) await turn;
+      if (direction === 'older' ? e.seq >= bound : e.lastSeq <= bound) continue;
+      if (!match(e)) continue;
+      if (found.length < limit) found.push(e);
+      else remaining++;
     }
+    if (direction === 'older') found.reverse();
     const first = found[0];
     const last = found[found.length - 1];
     return {
@@ -472,13 +472,9 @@ function matcher(filter: MessageFilter): (e: Entry) => boolean {
     (!text || text(e.text));
 }
 
+/** The `text` filter: plain text ignoring case, or a `/regex/` run in linear time (RE2). */
 export function textMatcher(text: string | undefined): ((s: string) => boolean) | undefined {
   if (!text) return undefined;
-  const m = /^\/(.*)\/([a-z]*)$/s.exec(text);
-  if (m) {
-    const re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
-    return (s) => re.test(s);
-  }
-  const needle = text.toLowerCase();
-  return (s) => s.toLowerCase().includes(needle);
+  const re = textFilterRegex(text, TEXT_REGEX_HINT);
+  return (s) => re.test(s);
 }

@@ -149,7 +149,7 @@ class NetworkHostImpl implements NetworkHost {
       if (!tx) throw unknownTransaction(id);
       return this.exportHar(undefined, [this.forAgent(tx)]).log.entries[0] as never;
     },
-    search: (query) => searchTransactions(this.store.all(), query),
+    search: (query, signal) => searchTransactions(this.store.all(), query, signal),
     agentView: ({ id }, signal) => this.agentView(id, signal),
     redactionRules: () => this.redactionRules(),
     setRedactionRules: (rules) => this.setRedactionRules(rules),

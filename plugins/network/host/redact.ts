@@ -1,3 +1,4 @@
+import { compileRegex } from '../../../shared/safe-regex.js';
 import {
   type Body,
   type Header,
@@ -6,7 +7,6 @@ import {
   type Transaction,
   type TransactionSummary,
 } from '../protocol.js';
-import { compileReplacer } from '../url-pattern.js';
 
 // The one place that decides what leaves the inspector: every MCP result carrying request data, the
 // HAR exports and the window's "Agent view" go through `redactForAgent` (the window keeps all).
@@ -31,7 +31,10 @@ function compile(rules: RedactionRules): Compiled {
     query: lower(rules.query),
     fieldNames: new Set(fields.filter((f) => !f.includes('.'))),
     fieldPaths: new Set(fields.filter((f) => f.includes('.'))),
-    patterns: rules.patterns.map((p) => compileReplacer(p)),
+    patterns: rules.patterns.map((p) => {
+      const re = compileRegex(p);
+      return (text: string, replacement: string) => re.replaceAll(text, replacement);
+    }),
   };
   compiledRules.set(rules, compiled);
   return compiled;
