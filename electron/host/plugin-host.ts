@@ -11,6 +11,7 @@ import { type IncomingRequest, RequestError, type RequestOptions } from '../../s
 import { MemoryBudget, type RecordStore, type RecordStoreOptions, type RecordsApi } from '../../shared/records.js';
 import type { SessionInfo } from '../../shared/session.js';
 import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
+import { readUserFile } from './data-dir-user-file.js';
 import type { EventBus } from './event-bus.js';
 import type { SessionPersistence } from './persistence.js';
 import type { Session, SessionRegistry } from './sessions.js';
@@ -181,6 +182,8 @@ export class PluginHost {
         writeFileAtomic(path, data);
         return { path, bytes: Buffer.byteLength(data) };
       },
+      readUserFile: (path: string, maxBytes: number, what: string) =>
+        readUserFile(path, { dataDir: this.dataDir, maxBytes, what }),
     } as HostPluginContext<PluginProtocol>;
   }
 

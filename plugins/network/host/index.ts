@@ -301,6 +301,10 @@ class NetworkHostImpl implements NetworkHost {
     return this.ctx.saveExport(fileName, data);
   }
 
+  readUserFile(path: string, maxBytes: number, what: string): Promise<string> {
+    return this.ctx.readUserFile(path, maxBytes, what);
+  }
+
   importHar(har: unknown, source = 'HAR file'): { imported: number } {
     const entries = fromHar(har, source);
     for (const tx of entries) this.changed(this.store.add(tx));
