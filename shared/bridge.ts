@@ -19,6 +19,7 @@ import {
   PermissionsViewSchema,
 } from './permissions.js';
 import { SessionInfoSchema } from './session.js';
+import { StorageStatusSchema } from './storage-status.js';
 import { CallSurfaceSchema, McpSurfaceSchema } from './tool.js';
 
 /**
@@ -130,6 +131,8 @@ export const SnapshotSchema = z.object({
   plugins: z.array(PluginSummarySchema),
   sessions: z.array(SessionInfoSchema),
   mcp: McpStatusSchema,
+  /** Whether the data dir can be written (absent from older cores). */
+  storage: StorageStatusSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -211,6 +214,8 @@ export const bridgeEvents = {
   'call:started': z.object({ call: CallSummarySchema }),
   'call:finished': z.object({ call: CallSummarySchema }),
   'mcp:status': z.object({ status: McpStatusSchema }),
+  /** Writing the data dir failed or works again. */
+  'storage:changed': z.object({ storage: StorageStatusSchema }),
   'tools:changed': z.object({}),
   /** The policy or the session grants changed: fetch `permissions.get`. */
   'permissions:changed': z.object({}),

@@ -30,8 +30,9 @@ Flags:
   --no-open                do not open the UI in a browser
   --lan <pairing-token>    also accept debuggees from the LAN; they must present this token
   --allow-origin <origin>  allow browser debuggees from this origin (repeatable), e.g. http://myapp.test:*
-  --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 (MiB);
-                           units KiB, MiB, GiB; past it the oldest data is dropped and counted
+  --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 MiB or
+                           1/16 of this machine's memory if less; units KiB, MiB, GiB; past it the
+                           oldest data is dropped and counted
   --max-sessions <n>       apps connected at once, default 256; the next is refused (too-many-sessions)
   --mcp-auth <token|none>  MCP over HTTP needs the bearer token in <data-dir>/mcp-token (default),
                            or nothing with "none" (any local process can then call the tools)

@@ -1,17 +1,19 @@
 import { join } from 'node:path';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
-import { DEFAULT_MEMORY_BUDGET_BYTES, MemoryBudget } from '../../shared/records.js';
+import { MemoryBudget } from '../../shared/records.js';
 import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
 import { securePrivateTree } from './data-dir.js';
 import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
+import { machineMemoryBudget } from './machine-budget.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
 import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
 import { loadOrCreateToken } from './mcp/mcp-token.js';
 import { Permissions } from './permissions/permissions.js';
 import { SessionPersistence } from './persistence.js';
+import { DataDirHealth } from './persistence-health.js';
 import { PluginHost } from './plugin-host.js';
 import { SessionRegistry } from './sessions.js';
 import { createHostTools } from './tools/host-tools.js';
@@ -73,6 +75,8 @@ export class Core {
   readonly bus = new EventBus();
   /** The byte budget every record store the link feeds shares. */
   readonly budget: MemoryBudget;
+  /** Whether the data dir can be written (a full disk, a file replaced by a folder): status tool and window. */
+  readonly storage = new DataDirHealth();
   readonly sessions: SessionRegistry;
   /** Sessions and their plugins' records on disk, for resuming after a restart. */
   readonly persistence: SessionPersistence | undefined;
@@ -92,7 +96,7 @@ export class Core {
   private urls: CoreUrls | undefined;
 
   constructor(readonly options: CoreOptions) {
-    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES);
+    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? machineMemoryBudget());
     this.sessions = new SessionRegistry(this.bus, { budget: this.budget, maxActive: options.maxActiveSessions });
     this.persistence =
       options.persistSessions === false
@@ -101,6 +105,8 @@ export class Core {
             join(options.dataDir, 'sessions'),
             () => this.sessions.persisted(),
             () => this.budget.dropped,
+            undefined,
+            this.storage,
           );
     this.plugins = new PluginHost(
       options.plugins ?? builtinPlugins,
@@ -123,6 +129,7 @@ export class Core {
     this.history = new CallHistory(options.dataDir, this.bus, {
       ...options.history,
       secrets: () => [this.ui?.token, this.mcp?.token(), options.lanPairingToken],
+      health: this.storage,
     });
     const registry = new ToolRegistry(this.bus);
     this.permissions = new Permissions({
@@ -158,6 +165,7 @@ export class Core {
         registry,
         urls: () => this.urls,
         budget: this.budget,
+        storage: () => this.storage.status(),
         mcpClients: () => this.mcp.clients(),
         permissions: this.permissions,
         windowCapture: options.windowCapture,
@@ -179,6 +187,7 @@ export class Core {
         history: this.history,
         mcp: this.mcp,
         permissions: this.permissions,
+        storage: this.storage,
       },
       options.ui,
     );

@@ -1,6 +1,6 @@
 import { Core, type CoreOptions, type CoreUrls, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { removeInstance, writeInstance } from './instance-file.js';
+import { instancePath, removeInstance, writeInstance } from './instance-file.js';
 import { VERSION } from './version.js';
 
 /** The flags `porthole serve` and the desktop app share, as parseArgs gives them. */
@@ -104,13 +104,29 @@ export interface Launched {
 export async function launch(options: CoreOptions): Promise<Launched> {
   const core = new Core(options);
   const urls = await core.start();
-  writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
+  const info = { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls };
+  // A data dir that cannot be written (a full disk) does not stop the start: instance.json is tried
+  // again until it is written, and the status tool and the window say so meanwhile.
+  let retry: NodeJS.Timeout | undefined;
+  const announce = () => {
+    retry = undefined;
+    try {
+      writeInstance(options.dataDir, info);
+      core.storage.succeeded('instance');
+    } catch (e) {
+      core.storage.failed('instance', instancePath(options.dataDir), e);
+      retry = setTimeout(announce, 5000);
+      retry.unref();
+    }
+  };
+  announce();
   let stopped: Promise<void> | undefined;
   return {
     core,
     urls,
     stop: () =>
       (stopped ??= core.stop().finally(() => {
+        clearTimeout(retry);
         removeInstance(options.dataDir);
       })),
   };

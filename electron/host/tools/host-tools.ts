@@ -3,6 +3,7 @@ import { PermissionSchema, PermissionSourceSchema } from '../../../shared/permis
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
 import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
+import { type StorageStatus, StorageStatusSchema } from '../../../shared/storage-status.js';
 import { type ClientInfo, defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
@@ -21,6 +22,8 @@ export interface HostToolDeps {
   /** Undefined until the core has started. */
   urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
   budget?: MemoryBudget;
+  /** Whether the data dir can be written now. */
+  storage?: () => StorageStatus;
   mcpClients(): McpClientInfo[];
   permissions?: Permissions;
   /** Desktop mode only: captures the inspector window. */
@@ -179,6 +182,9 @@ export function createHostTools(deps: HostToolDeps) {
             ),
         })
         .optional(),
+      storage: StorageStatusSchema.optional().describe(
+        'Whether the data dir can be written. While it cannot (a full disk, a file replaced by a folder), everything works from memory and the writes are tried again; problems say what to do.',
+      ),
       mcpClients: z.array(
         z.object({
           name: z.string(),
@@ -231,6 +237,7 @@ export function createHostTools(deps: HostToolDeps) {
           usedBytes: deps.budget.usedBytes,
           dropped: { ...deps.budget.dropped },
         },
+        storage: deps.storage?.(),
         mcpClients: deps.mcpClients(),
         dataDir: deps.dataDir,
         permissions: deps.permissions && permissionsFor(deps.permissions, deps.registry, ctx.client),

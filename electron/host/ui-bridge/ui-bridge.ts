@@ -16,6 +16,7 @@ import {
 import { boundMessage } from '../../../shared/protocol/codec.js';
 import { overJsonBudget } from '../../../shared/protocol/json-budget.js';
 import { Limits } from '../../../shared/protocol/limits.js';
+import type { StorageStatus } from '../../../shared/storage-status.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
@@ -33,6 +34,8 @@ export interface UiBridgeDeps {
   history: BridgeHistory;
   mcp: BridgeMcp;
   permissions: BridgePermissions;
+  /** Whether the data dir can be written (shown in the window while it cannot). */
+  storage?: { status(): StorageStatus; onChange(listener: (status: StorageStatus) => void): () => void };
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -120,6 +123,8 @@ class Connection implements BridgeConnection {
       deps.tools.onChanged(() => this.push('tools:changed', {})),
       deps.permissions.onChanged(() => this.push('permissions:changed', {})),
     );
+    if (deps.storage)
+      this.unsubscribe.push(deps.storage.onChange((storage) => this.push('storage:changed', { storage })));
   }
 
   receive(raw: unknown): void {
@@ -209,6 +214,7 @@ class Connection implements BridgeConnection {
         })),
         sessions: deps.sessions.list(),
         mcp: deps.mcp.status(),
+        storage: deps.storage?.status(),
       }),
       'sessions.remove': ({ sessionId }) => {
         const session = deps.sessions.get(sessionId);

@@ -1,4 +1,4 @@
-import { type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
+import { estimateBytes, type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
 import { textFilterRegex } from '../../../shared/safe-regex.js';
 import { timeSlices } from '../../../shared/time-slice.js';
 import {
@@ -40,7 +40,6 @@ export interface Entry {
   count: number;
   group: number;
   bytes: number;
-  repeatKey: string;
   errorKey?: string;
 }
 
@@ -89,6 +88,8 @@ export class ConsoleStore {
   private readonly groups = new Map<string, Group>();
   private counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0, refused: 0 };
   private lastRefusal: string | undefined;
+  /** What the newest entry would repeat on (only it can be repeated): kept once, not per entry. */
+  private lastRepeatKey: string | undefined;
   /**
    * The entries again as records under the inspector's global byte budget (the budget may drop the
    * oldest to make room for any session), kept across restarts with the session.
@@ -170,7 +171,7 @@ export class ConsoleStore {
     if (level === 'warn') this.counters.warnings++;
 
     const last = this.entries[this.entries.length - 1];
-    if (last && this.size > 0 && last.repeatKey === repeatKey && last.group === this.depth) {
+    if (last && this.size > 0 && this.lastRepeatKey === repeatKey && last.group === this.depth) {
       last.count++;
       last.lastSeq = seq;
       last.time = m.time;
@@ -189,8 +190,7 @@ export class ConsoleStore {
       args,
       count: 1,
       group: this.depth,
-      bytes: argsJson.length + text.length + (shownStack?.length ?? 0) + 150,
-      repeatKey,
+      bytes: 0,
     };
     if (m.label !== undefined) entry.label = m.label;
     if (m.value !== undefined) entry.value = m.value;
@@ -201,6 +201,8 @@ export class ConsoleStore {
     if (level === 'error' || level === 'warn')
       entry.errorKey = `${text.split('\n', 1)[0]!.slice(0, 300)}\u0000${stack?.[0] ? frameSite(stack[0]) : site}`;
     if (m.kind === 'group' || m.kind === 'groupCollapsed') this.depth = Math.min(this.depth + 1, 100);
+    entry.bytes = estimateBytes(entry); // what it holds in memory, as the budget counts records
+    this.lastRepeatKey = repeatKey;
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.noteError(entry, seq, m.time);
@@ -224,9 +226,10 @@ export class ConsoleStore {
       args: [],
       count: 1,
       group: 0,
-      bytes: 200 + text.length,
-      repeatKey: `mark\u0000${seq}`,
+      bytes: 0,
     };
+    entry.bytes = estimateBytes(entry); // what it holds in memory, as the budget counts records
+    this.lastRepeatKey = undefined;
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.records.set(String(entry.seq), entry);
@@ -360,6 +363,7 @@ export class ConsoleStore {
     this.records.dropped.count = 0;
     this.records.dropped.bytes = 0;
     this.lastRefusal = undefined;
+    this.lastRepeatKey = undefined;
     return n;
   }
 

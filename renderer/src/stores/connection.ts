@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { Snapshot } from '../../../shared/bridge.js';
+import type { StorageStatus } from '../../../shared/storage-status.js';
 import type { ConnectionState } from '../bridge/bridge-client.js';
 
 export interface ConnectionStore {
@@ -10,8 +11,11 @@ export interface ConnectionStore {
   detail?: string;
   /** What the core is (from the last snapshot). */
   core?: Pick<Snapshot, 'version' | 'mode' | 'debuggeeUrl'>;
+  /** Whether the core can write its data dir (a full disk, a file replaced by a folder). */
+  storage?: StorageStatus;
   setState(state: ConnectionState, detail?: string): void;
   setCore(core: ConnectionStore['core']): void;
+  setStorage(storage: StorageStatus | undefined): void;
 }
 
 export const useConnection = create<ConnectionStore>()((set) => ({
@@ -19,4 +23,5 @@ export const useConnection = create<ConnectionStore>()((set) => ({
   epoch: 0,
   setState: (state, detail) => set((s) => ({ state, detail, epoch: state === 'open' ? s.epoch + 1 : s.epoch })),
   setCore: (core) => set({ core }),
+  setStorage: (storage) => set({ storage }),
 }));
