@@ -5,10 +5,7 @@ import { startTestCore } from '../electron/host/testing.js';
 // with its memory after two full collections and what the global budget counts.
 
 const budgetBytes = Number(process.env.BENCH_BUDGET_BYTES);
-const t = await startTestCore({
-  memoryBudgetBytes: budgetBytes,
-  persistSessions: process.env.BENCH_PERSIST !== '0',
-});
+const t = await startTestCore({ memoryBudgetBytes: budgetBytes });
 const gc = (globalThis as { gc?: () => void }).gc;
 
 process.on('message', async (m: { id: number; cmd: 'measure' | 'stop' }) => {
@@ -18,15 +15,13 @@ process.on('message', async (m: { id: number; cmd: 'measure' | 'stop' }) => {
     process.disconnect();
     return;
   }
-  // Let pending journal writes finish, then collect twice (the second frees what finalizers released).
-  await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SETTLE_MS ?? 1500)));
+  // Let the last messages arrive and every write finish, then collect twice (the second frees what
+  // finalizers released).
+  await new Promise((r) => setTimeout(r, 1500));
+  await t.core.persistence?.flush();
   gc?.();
   await new Promise((r) => setImmediate(r));
   gc?.();
-  const flushStart = performance.now();
-  await t.core.persistence?.flush();
-  if (process.env.BENCH_DEBUG) console.error(`flush took ${(performance.now() - flushStart).toFixed(0)} ms`);
-  if (process.env.BENCH_SNAPSHOT) (await import('node:v8')).writeHeapSnapshot(process.env.BENCH_SNAPSHOT);
   const mem = process.memoryUsage();
   const stats = t.core.budget.stats();
   process.send!({

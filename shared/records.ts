@@ -87,8 +87,8 @@ export const RECORD_OVERHEAD_BYTES = 256;
 
 /**
  * The default global budget for a machine: at most 512 MiB, at most 1/16 of its memory and 1/4 of
- * the JavaScript heap's limit, at least 64 MiB. Resident memory runs at about twice the budget at
- * most (bench/scenarios/memory-per-byte.ts; docs/data-dir.md), so a full budget stays far from both.
+ * the JavaScript heap's limit, at least 64 MiB. A full budget costs one to three times itself in
+ * resident memory (bench/scenarios/memory-per-byte.ts; docs/data-dir.md): far from either bound.
  */
 export function defaultMemoryBudgetBytes(machine: { totalMemoryBytes: number; heapLimitBytes: number }): number {
   const bound = Math.min(DEFAULT_MEMORY_BUDGET_BYTES, machine.totalMemoryBytes / 16, machine.heapLimitBytes / 4);

@@ -526,21 +526,17 @@ export class SessionPersistence {
     const rewrite = journal.rewrite;
     try {
       const write = (text: string) => rewrite.handle.write(text);
+      // A slice (about SLICE_CHARS) per write, the deadline looked at between writes.
+      let slice = '';
       while (rewrite.next < rewrite.keys.length) {
-        if (performance.now() > deadline) return false;
-        const end = Math.min(rewrite.keys.length, rewrite.next + 256);
-        const keys = rewrite.keys.slice(rewrite.next, end);
-        rewrite.next = end;
-        rewrite.chars += await writeSlices(
-          (function* () {
-            for (const key of keys) {
-              if (rewrite.since.has(key)) continue;
-              const value = store.get(key);
-              if (value !== undefined) yield recordLine(key, value);
-            }
-          })(),
-          write,
-        );
+        const key = rewrite.keys[rewrite.next++]!;
+        const value = rewrite.since.has(key) ? undefined : store.get(key);
+        if (value !== undefined) slice += recordLine(key, value);
+        if (slice.length < SLICE_CHARS && rewrite.next < rewrite.keys.length) continue;
+        if (slice) await write(slice);
+        rewrite.chars += slice.length;
+        slice = '';
+        if (performance.now() > deadline && rewrite.next < rewrite.keys.length) return false;
       }
       // The changes since the keys were taken, as they are now; nothing can be marked in between.
       const since = [...rewrite.since, ...journal.changed, ...journal.deleted];
