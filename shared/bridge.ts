@@ -20,6 +20,7 @@ import {
   PermissionsViewSchema,
 } from './permissions.js';
 import { SessionInfoSchema } from './session.js';
+import { StorageStatusSchema } from './storage-status.js';
 import { CallSurfaceSchema, McpSurfaceSchema } from './tool.js';
 
 /**
@@ -133,6 +134,8 @@ export const SnapshotSchema = z.object({
   mcp: McpStatusSchema,
   /** What the debuggee link refused or cut off; `pairing` is there when apps may connect from the LAN. */
   link: LinkStatusSchema.optional(),
+  /** Whether the data dir can be written (absent from older cores). */
+  storage: StorageStatusSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -222,6 +225,8 @@ export const bridgeEvents = {
   'mcp:status': z.object({ status: McpStatusSchema }),
   /** The link refused a LAN app's pairing or cut off an app that did not read (at most 4 a second). */
   'link:stats': LinkStatusSchema,
+  /** Writing the data dir failed or works again. */
+  'storage:changed': z.object({ storage: StorageStatusSchema }),
   'tools:changed': z.object({}),
   /** The policy or the session grants changed: fetch `permissions.get`. */
   'permissions:changed': z.object({}),

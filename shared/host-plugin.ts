@@ -75,6 +75,13 @@ export interface HostPluginContext<P extends PluginProtocol> {
    * count against the memory budget.
    */
   readonly sourceMaps: { map(frame: SourceFrame): Promise<SourceFrame | undefined> };
+  /**
+   * The text of a file the user named (an import), at most `maxBytes`: opened once without blocking
+   * (a FIFO or device is refused, never waited on), checked on the opened handle (a regular file,
+   * its size), then read. Files in the data dir are refused, except its `exports/`. Rejects with an
+   * Error that says why (`what` names the file, e.g. "HAR file") and quotes nothing of the file.
+   */
+  readUserFile(path: string, maxBytes: number, what: string): Promise<string>;
 }
 
 /**

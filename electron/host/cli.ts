@@ -42,8 +42,9 @@ Flags:
   --lan [<pairing-token>]  also accept debuggees from the LAN; they must present this token in their
                            hello (without a value: a random one, kept in <data-dir>/lan-token and printed)
   --allow-origin <origin>  allow browser debuggees from this origin (repeatable), e.g. http://myapp.test:*
-  --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 (MiB);
-                           units KiB, MiB, GiB; past it the oldest data is dropped and counted
+  --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 MiB or
+                           1/16 of this machine's memory if less; units KiB, MiB, GiB; past it the
+                           oldest data is dropped and counted
   --max-sessions <n>       apps connected at once, default 256; the next is refused (too-many-sessions)
   --new-ui-token           renew the UI key: browsers that opened the window before must open the new link
   --source-maps <dir>      a folder of source maps (repeatable), for stacks of apps whose scripts the

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
-import { DEFAULT_MEMORY_BUDGET_BYTES, MemoryBudget } from '../../shared/records.js';
+import { MemoryBudget } from '../../shared/records.js';
 import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
 import { securePrivateTree } from './data-dir.js';
@@ -8,11 +8,13 @@ import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
 import { weakPairingToken } from './link/pairing.js';
+import { machineMemoryBudget } from './machine-budget.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
 import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
 import { loadOrCreateToken } from './mcp/mcp-token.js';
 import { Permissions } from './permissions/permissions.js';
 import { SessionPersistence } from './persistence.js';
+import { DataDirHealth } from './persistence-health.js';
 import { PluginHost } from './plugin-host.js';
 import { loadOrCreateSecretFile } from './secrets.js';
 import { SessionRegistry } from './sessions.js';
@@ -82,6 +84,8 @@ export class Core {
   readonly bus = new EventBus();
   /** The byte budget every record store the link feeds shares. */
   readonly budget: MemoryBudget;
+  /** Whether the data dir can be written (a full disk, a file replaced by a folder): status tool and window. */
+  readonly storage = new DataDirHealth();
   readonly sessions: SessionRegistry;
   /** Sessions and their plugins' records on disk, for resuming after a restart. */
   readonly persistence: SessionPersistence | undefined;
@@ -104,7 +108,7 @@ export class Core {
   constructor(readonly options: CoreOptions) {
     const weakLanToken = typeof options.lanPairingToken === 'string' && weakPairingToken(options.lanPairingToken);
     if (weakLanToken) throw new Error(weakLanToken);
-    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES);
+    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? machineMemoryBudget());
     this.sessions = new SessionRegistry(this.bus, { budget: this.budget, maxActive: options.maxActiveSessions });
     this.persistence =
       options.persistSessions === false
@@ -113,6 +117,8 @@ export class Core {
             join(options.dataDir, 'sessions'),
             () => this.sessions.persisted(),
             () => this.budget.dropped,
+            undefined,
+            this.storage,
           );
     this.plugins = new PluginHost(
       options.plugins ?? builtinPlugins,
@@ -136,6 +142,7 @@ export class Core {
     this.history = new CallHistory(options.dataDir, this.bus, {
       ...options.history,
       secrets: () => [...(this.ui?.secrets() ?? []), this.mcp?.token(), this.lanToken],
+      health: this.storage,
     });
     const registry = new ToolRegistry(this.bus);
     this.permissions = new Permissions({
@@ -171,6 +178,7 @@ export class Core {
         registry,
         urls: () => this.urls,
         budget: this.budget,
+        storage: () => this.storage.status(),
         mcpClients: () => this.mcp.clients(),
         link: () => this.link.stats,
         permissions: this.permissions,
@@ -194,6 +202,7 @@ export class Core {
         mcp: this.mcp,
         permissions: this.permissions,
         link: () => this.link.stats,
+        storage: this.storage,
       },
       options.ui,
     );

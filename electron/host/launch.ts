@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Core, type CoreOptions, type CoreUrls, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { removeInstance, writeInstance } from './instance-file.js';
+import { instancePath, removeInstance, writeInstance } from './instance-file.js';
 import { weakPairingToken } from './link/pairing.js';
 import { VERSION } from './version.js';
 
@@ -131,16 +131,24 @@ export async function launch(options: CoreOptions): Promise<Launched> {
   const core = new Core(options);
   const urls = await core.start();
   const startedAt = Date.now();
-  const announce = () => writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt, ...urls });
-  announce();
-  // instance.json always holds the window link that is unused now (`porthole ui` opens it).
-  const offUrl = core.ui.onUrlChanged(() => {
+  // A data dir that cannot be written (a full disk) does not stop the start: instance.json is tried
+  // again until it is written, and the status tool and the window say so meanwhile. It always holds
+  // the window link that is unused now (`porthole ui` opens it).
+  let retry: NodeJS.Timeout | undefined;
+  const announce = () => {
+    clearTimeout(retry);
+    retry = undefined;
     try {
-      announce();
+      writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt, ...urls });
+      core.storage.succeeded('instance');
     } catch (e) {
-      console.error(`[porthole] could not update instance.json: ${(e as Error).message}`);
+      core.storage.failed('instance', instancePath(options.dataDir), e);
+      retry = setTimeout(announce, 5000);
+      retry.unref();
     }
-  });
+  };
+  announce();
+  const offUrl = core.ui.onUrlChanged(announce);
   let stopped: Promise<void> | undefined;
   return {
     core,
@@ -148,6 +156,7 @@ export async function launch(options: CoreOptions): Promise<Launched> {
     stop: () =>
       (stopped ??= core.stop().finally(() => {
         offUrl();
+        clearTimeout(retry);
         removeInstance(options.dataDir);
       })),
   };

@@ -13,6 +13,7 @@ import { MemoryBudget, type RecordStore, type RecordStoreOptions, type RecordsAp
 import type { SessionInfo } from '../../shared/session.js';
 import { mergeTimeline, type TimelineEntry, type TimelinePage, timelinePage } from '../../shared/timeline.js';
 import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
+import { readUserFile } from './data-dir-user-file.js';
 import type { EventBus } from './event-bus.js';
 import type { SessionPersistence } from './persistence.js';
 import type { Load, Session, SessionRegistry } from './sessions.js';
@@ -192,6 +193,8 @@ export class PluginHost {
         return { path, bytes: Buffer.byteLength(data) };
       },
       timeline: this.timeline(sessionId),
+      readUserFile: (path: string, maxBytes: number, what: string) =>
+        readUserFile(path, { dataDir: this.dataDir, maxBytes, what }),
     } as HostPluginContext<PluginProtocol>;
   }
 

@@ -2,7 +2,13 @@ import type { ClientInfo, ToolResultJson } from '../../../shared/call-record.js'
 import { type CallDecision, isGatedSurface } from '../../../shared/permissions.js';
 import type { CallSurface, PluginToolContext, ToolCallContext, ToolDefinition } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
-import { closestName, executeTool, parseToolArguments, type ToolOutcome } from '../../../shared/tool-runner.js';
+import {
+  closestName,
+  executeTool,
+  parseToolArguments,
+  quoteName,
+  type ToolOutcome,
+} from '../../../shared/tool-runner.js';
 import type { EventBus } from '../event-bus.js';
 import type { CallHistory, FinishedStatus } from '../history/call-history.js';
 import type { Gate, Permissions } from '../permissions/permissions.js';
@@ -202,12 +208,20 @@ export class ToolService {
   }
 }
 
+/** The longest name a tool can have (`^[a-zA-Z0-9_-]{1,64}$`). */
+const MAX_TOOL_NAME_CHARS = 64;
+
+/** Constant time whatever the name's length: a name no tool can have gets no closest-name search. */
 function unknownToolMessage(name: string, registry: ToolRegistry): string {
-  const near = closestName(
-    name,
-    registry.list().map((t) => t.name),
-  );
-  return `there is no tool named "${name}"${near ? ` (did you mean "${near}"?)` : ''}; call tools/list to see the tools`;
+  const near =
+    name.length <= MAX_TOOL_NAME_CHARS
+      ? closestName(
+          name,
+          registry.list().map((t) => t.name),
+        )
+      : undefined;
+  const quoted = quoteName(name, `a tool name has at most ${MAX_TOOL_NAME_CHARS}`);
+  return `there is no tool named ${quoted}${near ? ` (did you mean "${near}"?)` : ''}; call tools/list to see the tools`;
 }
 
 function failed(message: string): ToolOutcome {

@@ -17,6 +17,7 @@ import type { LinkStatus } from '../../../shared/link-status.js';
 import { boundMessage } from '../../../shared/protocol/codec.js';
 import { overJsonBudget } from '../../../shared/protocol/json-budget.js';
 import { Limits } from '../../../shared/protocol/limits.js';
+import type { StorageStatus } from '../../../shared/storage-status.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
@@ -38,6 +39,8 @@ export interface UiBridgeDeps {
   link?: () => LinkStatus;
   /** Headless mode: who may open the window (a new UI key, and this window's one-time link back in). */
   access?: { newLink(): string };
+  /** Whether the data dir can be written (shown in the window while it cannot). */
+  storage?: { status(): StorageStatus; onChange(listener: (status: StorageStatus) => void): () => void };
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -126,6 +129,8 @@ class Connection implements BridgeConnection {
       deps.tools.onChanged(() => this.push('tools:changed', {})),
       deps.permissions.onChanged(() => this.push('permissions:changed', {})),
     );
+    if (deps.storage)
+      this.unsubscribe.push(deps.storage.onChange((storage) => this.push('storage:changed', { storage })));
   }
 
   receive(raw: unknown): void {
@@ -216,6 +221,7 @@ class Connection implements BridgeConnection {
         sessions: deps.sessions.list(),
         mcp: deps.mcp.status(),
         link: deps.link?.(),
+        storage: deps.storage?.status(),
       }),
       'sessions.remove': ({ sessionId }) => {
         const session = deps.sessions.get(sessionId);

@@ -27,6 +27,7 @@ export async function load(client: BridgeClient): Promise<void> {
     const { version, mode, debuggeeUrl } = snapshot;
     useConnection.getState().setCore({ version, mode, debuggeeUrl });
     useConnection.getState().setLink(snapshot.link);
+    useConnection.getState().setStorage(snapshot.storage);
     useSessions.getState().load(snapshot.sessions, snapshot.plugins);
     useMcp.getState().setStatus(snapshot.mcp);
     selectDefaultSession();
@@ -69,6 +70,9 @@ export function applyEvents(events: BridgeEvent[], hub: PluginEventHub, client?:
         break;
       case 'link:stats':
         useConnection.getState().setLink(e.data);
+        break;
+      case 'storage:changed':
+        useConnection.getState().setStorage(e.data.storage);
         break;
       case 'tools:changed':
         void client
