@@ -188,7 +188,7 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     const ask = await waitFor(() => t.core.permissions.asks()[0], 'the window to be asked');
     expect(ask).toMatchObject({
       tool: 'storage_set',
-      change: `Writes "settings" in the app's files: "{\\"theme\\":\\"light\\"}" (17 characters), replacing what is there.`,
+      change: `Writes "settings" in the app's files: {"theme":"light"} (17 characters), replacing what is there.`,
       destructive: true,
     });
     expect(files.get('settings')).toBe('{"theme":"dark"}');

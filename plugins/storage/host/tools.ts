@@ -248,8 +248,7 @@ function notFound(view: Value, area: string, key: string): Value {
   };
 }
 
-const preview = (value: string) =>
-  value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}…` : JSON.stringify(value);
+const preview = (value: string) => (value.length > 80 ? `${value.slice(0, 80)}…` : value);
 const change = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 export const setValue = tool({

@@ -20,13 +20,13 @@ export function hideTokens(text: string): string {
 
 /**
  * A storage key whose values are secrets: a secret-looking name (SECRET_KEY_NAMES), whole or as
- * its last part after `.`, `:` or `/` (`supabase.auth.token`, `app:accessToken`).
+ * its last part after `.`, `:` or `/` (`supabase.auth.token`, `app:accessToken`), and the agent's
+ * own resume ticket (`porthole.session.<app id>` in sessionStorage).
  */
 export function isSecretStorageKey(key: string): boolean {
-  return (
-    isSecretKey(key) ||
-    isSecretKey(key.slice(Math.max(key.lastIndexOf('.'), key.lastIndexOf(':'), key.lastIndexOf('/')) + 1))
-  );
+  if (key.startsWith('porthole.session.')) return true;
+  const last = key.slice(Math.max(key.lastIndexOf('.'), key.lastIndexOf(':'), key.lastIndexOf('/')) + 1);
+  return isSecretKey(key) || isSecretKey(last);
 }
 
 /** What the app read, as storage_get answers it: text that is JSON parsed, other text as text, structures as they came. */
