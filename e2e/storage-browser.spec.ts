@@ -1,5 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
+import { connectMcpClient } from '../electron/host/mcp/mcp-testing.js';
+import { startTestCore } from '../electron/host/testing.js';
 import { type DebuggeeWindow, type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
 import { type RunningInspector, startInspector } from './support/inspector.js';
 import { buildRenderer, mcpClient, openWindow, screenshot } from './window.helpers.js';
@@ -215,4 +217,61 @@ test('the page’s own storage calls answer the same with and without the plugin
   const expected = await demo(without, (d) => d.script());
   expect(expected.find((line) => line.startsWith('quota'))).toMatch(/^quota threw QuotaExceededError/);
   expect(await demo(withPlugin, (d) => d.script())).toEqual(expected);
+});
+
+test('storage that throws on access (a sandboxed frame): each area says why; nothing breaks', async () => {
+  // A core of this process that accepts the frame's opaque origin ("null"), which the CLI never
+  // allows, and a Chromium that lets such a frame reach loopback (Local Network Access blocks it).
+  const core = await startTestCore({ allowedOrigins: ['null'] });
+  const own = await chromium.launch({
+    executablePath: test.info().project.use.launchOptions?.executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-features=LocalNetworkAccessChecks'],
+  });
+  const context = await own.newContext();
+  // The frame's opaque origin loads the page's module scripts in CORS mode.
+  await context.route(`${served.url}**`, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+  });
+  await context.route(`${served.url}sandbox.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>sandbox</title><iframe sandbox="allow-scripts" src="${served.pageUrl({
+        inspector: core.urls.debuggeeUrl,
+        plugins: ['storage'],
+        appId: 'com.porthole.sandboxed',
+      })}"></iframe>`,
+    }),
+  );
+  const page = await context.newPage();
+  await page.goto(`${served.url}sandbox.html`);
+  await expect(page.frameLocator('iframe').locator('#status')).toHaveText('connected');
+  const mcp = await connectMcpClient('http', {
+    mcpUrl: core.urls.mcpUrl,
+    dataDir: core.dataDir,
+    token: core.core.mcp.token(),
+  });
+  try {
+    const listed = (await mcp.client.callTool({ name: 'storage_list', arguments: {} })) as Result;
+    const areas = listed.structuredContent!.areas as { area: string; error?: string }[];
+    expect(areas.map((a) => a.area)).toEqual([
+      'localStorage',
+      'sessionStorage',
+      'cookies',
+      'indexedDB',
+      'cacheStorage',
+    ]);
+    for (const area of areas)
+      expect(area.error, area.area).toMatch(/cannot be read here \(SecurityError: .*sandboxed frame/);
+    const read = (await mcp.client.callTool({
+      name: 'storage_get',
+      arguments: { area: 'localStorage', key: 'x' },
+    })) as Result;
+    expect(read.isError).toBe(true);
+    expect(textOf(read)).toMatch(/SecurityError/);
+  } finally {
+    await mcp.close();
+    await own.close();
+    await core.stop();
+  }
 });

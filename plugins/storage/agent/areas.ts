@@ -22,12 +22,30 @@ export interface Areas {
   readonly adapters: readonly StorageAdapter[];
 }
 
+const hasDocument = () => (globalThis as { document?: unknown }).document !== undefined;
+
+/** A family of areas, or the reason it cannot be read here (a sandboxed frame throws on access). */
+async function unavailable(kind: 'indexedDB' | 'cacheStorage', list: () => Promise<Area[]>): Promise<Area[]> {
+  try {
+    return await list();
+  } catch (e) {
+    const err = e as Error;
+    return [
+      {
+        area: kind,
+        kind,
+        error: `it cannot be read here (${err?.name}: ${err?.message}): a sandboxed frame, or site data blocked by the browser`,
+      },
+    ];
+  }
+}
+
 const isOption = (x: MMKVLike | MMKVOption): x is MMKVOption => 'instance' in x && typeof x.instance === 'object';
 
 /** The app's areas: the web ones where there is a page, the React Native stores it gave, its own adapters. */
 export function createAreas(options: AreaOptions, own: readonly StorageAdapter[]): Areas {
   const builtIn: [StorageAdapter, AreaKind][] = [];
-  if (options.web !== false && (globalThis as { document?: unknown }).document) {
+  if (options.web !== false && hasDocument()) {
     builtIn.push(
       [webStorage('localStorage'), 'localStorage'],
       [webStorage('sessionStorage'), 'sessionStorage'],
@@ -45,12 +63,17 @@ export function createAreas(options: AreaOptions, own: readonly StorageAdapter[]
     async list() {
       const areas: Area[] = [];
       for (const [adapter, kind] of all()) areas.push(await adapterArea(adapter, kind).summary());
-      if (options.web !== false) areas.push(...(await indexedDbAreas()), ...(await cacheAreas()));
+      if (options.web !== false && hasDocument()) {
+        areas.push(
+          ...(await unavailable('indexedDB', indexedDbAreas)),
+          ...(await unavailable('cacheStorage', cacheAreas)),
+        );
+      }
       return areas;
     },
     reader(area) {
       for (const [adapter, kind] of all()) if (adapter.name === area) return adapterArea(adapter, kind);
-      const store = options.web === false ? undefined : (indexedDbStore(area) ?? cacheStore(area));
+      const store = options.web === false || !hasDocument() ? undefined : (indexedDbStore(area) ?? cacheStore(area));
       if (store) return store;
       const names = all().map(([a]) => a.name);
       throw fail(

@@ -82,7 +82,7 @@ export async function indexedDbAreas(): Promise<Area[]> {
       {
         area: 'indexedDB',
         kind: 'indexedDB',
-        error: `the databases cannot be listed here (${(e as Error).name}: ${(e as Error).message}): this browser has no indexedDB.databases(), or site data is blocked`,
+        error: `it cannot be read here (${(e as Error).name}: ${(e as Error).message}): a sandboxed frame, site data blocked by the browser, or a browser without indexedDB.databases()`,
       },
     ];
   }
