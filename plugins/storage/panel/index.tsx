@@ -13,16 +13,16 @@ const columns: GridColumn<KeyInfo>[] = [
   {
     id: 'key',
     title: 'Key',
-    width: 260,
-    minWidth: 120,
+    width: 160,
+    minWidth: 100,
     cell: (k) => <span className="mono">{k.key}</span>,
     tooltip: (k) => k.key,
   },
   {
     id: 'value',
     title: 'Value',
-    width: 500,
-    minWidth: 120,
+    width: 220,
+    minWidth: 100,
     cell: (k) => (
       <span className="mono st-preview">
         {k.preview}
@@ -30,7 +30,7 @@ const columns: GridColumn<KeyInfo>[] = [
       </span>
     ),
   },
-  { id: 'size', title: 'Size', width: 80, minWidth: 60, align: 'right', cell: (k) => formatSize(k.size) },
+  { id: 'size', title: 'Size', width: 64, minWidth: 56, align: 'right', cell: (k) => formatSize(k.size) },
 ];
 const rowKey = (k: KeyInfo) => k.key;
 
@@ -299,24 +299,26 @@ export default function StoragePanel({ session }: PanelProps) {
                 </div>
               </fieldset>
             )}
-            <div className={`st-split${selected !== undefined ? ' with-detail' : ''}`}>
-              {keys.length === 0 ? (
-                <div className="empty" data-testid="storage-empty">
-                  {page ? 'No keys.' : 'Reading…'}
-                </div>
-              ) : (
-                <VirtualGrid
-                  label={`Keys of ${areaLabel(current)}`}
-                  testId="storage-keys"
-                  rowTestId="storage-key"
-                  rows={shown}
-                  rowKey={rowKey}
-                  columns={columns}
-                  template="minmax(120px, 1fr) minmax(120px, 2fr) 80px"
-                  selectedKey={selected}
-                  onSelect={setSelected}
-                />
-              )}
+            <div className="st-split">
+              <div className="st-table">
+                {keys.length === 0 ? (
+                  <div className="empty" data-testid="storage-empty">
+                    {page ? 'No keys.' : 'Reading…'}
+                  </div>
+                ) : (
+                  <VirtualGrid
+                    label={`Keys of ${areaLabel(current)}`}
+                    testId="storage-keys"
+                    rowTestId="storage-key"
+                    rows={shown}
+                    rowKey={rowKey}
+                    columns={columns}
+                    template="minmax(100px, 1fr) minmax(100px, 2fr) 64px"
+                    selectedKey={selected}
+                    onSelect={setSelected}
+                  />
+                )}
+              </div>
               {page?.after !== undefined && (
                 <button
                   type="button"
