@@ -77,7 +77,7 @@ export function explain(e: unknown, what: string): RequestError {
   const err = e as { name?: string; message?: string };
   const name = typeof err?.name === 'string' ? err.name : 'Error';
   const message = typeof err?.message === 'string' ? err.message : String(e);
-  if (name === 'QuotaExceededError' || /quota/i.test(message)) {
+  if (name === 'QuotaExceededError' || /quota|disk is full|SQLITE_FULL/i.test(message)) {
     return fail(
       `${what}: the app's storage is full (${name}: ${message}); nothing was written. Remove keys (storage_remove) or write a shorter value; Safari's private mode accepts nothing at all.`,
     );
