@@ -18,7 +18,7 @@ export interface MMKVLike {
   getBoolean?(key: string): boolean | undefined;
   getBuffer?(key: string): ArrayBufferLike | ArrayBufferView | undefined;
   contains?(key: string): boolean;
-  set(key: string, value: string | number | boolean): void;
+  set(key: string, value: string | number | boolean | ArrayBuffer): void;
   delete?(key: string): void;
   remove?(key: string): unknown;
   clearAll(): void;
