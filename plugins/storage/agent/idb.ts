@@ -124,35 +124,50 @@ export async function indexedDbAreas(): Promise<Area[]> {
   return areas;
 }
 
-/** Reads up to `limit` records of `range`, one cursor step (one task) each, in one transaction. */
-function readCursor<T>(
+/** About the bytes of values one request brings back: each reply is one task of the page's thread. */
+const CHUNK_BYTES = 128 * 1024;
+
+/**
+ * Reads up to `limit` records of `range` in one transaction, a few at a time (getAll with a count
+ * that adapts to the records' size): a cursor would let the browser prefetch up to a hundred large
+ * values into one reply, one long task of the page's thread.
+ */
+async function readRecords<T>(
   store: IDBObjectStore,
   range: IDBKeyRange | undefined,
   limit: number,
-  visit: (key: IDBValidKey, value: unknown) => T,
+  visit: (key: IDBValidKey, value: unknown, size: number) => T,
 ): Promise<{ items: T[]; more: boolean }> {
-  return new Promise((resolve, reject) => {
-    const items: T[] = [];
-    const request = store.openCursor(range);
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const cursor = request.result;
-      if (!cursor) return resolve({ items, more: false });
-      if (items.length === limit) return resolve({ items, more: true });
-      try {
-        items.push(visit(cursor.primaryKey, cursor.value));
-      } catch (e) {
-        return reject(e);
-      }
-      cursor.continue();
-    };
-  });
+  const items: T[] = [];
+  let part = range;
+  let count = 4;
+  for (;;) {
+    const want = Math.min(count, limit - items.length + 1);
+    const [keys, values] = await Promise.all([done(store.getAllKeys(part, want)), done(store.getAll(part, want))]);
+    let bytes = 0;
+    for (let i = 0; i < keys.length; i++) {
+      if (items.length === limit) return { items, more: true };
+      const size = sizeOf(values[i]);
+      bytes += size;
+      items.push(visit(keys[i]!, values[i], size));
+    }
+    if (keys.length < want) return { items, more: false };
+    part = rangeOf(keys.at(-1), true, range?.upper, range?.upperOpen) ?? undefined;
+    count = bytes > CHUNK_BYTES ? Math.max(1, count >> 1) : bytes < CHUNK_BYTES / 4 ? Math.min(64, count * 2) : count;
+  }
 }
 
-function rangeOf(lower: IDBValidKey | undefined, lowerOpen: boolean, upper: IDBValidKey | undefined) {
+function rangeOf(
+  lower: IDBValidKey | undefined,
+  lowerOpen: boolean,
+  upper: IDBValidKey | undefined,
+  upperOpen = false,
+) {
   try {
-    if (lower === undefined) return upper === undefined ? undefined : IDBKeyRange.upperBound(upper);
-    return upper === undefined ? IDBKeyRange.lowerBound(lower, lowerOpen) : IDBKeyRange.bound(lower, upper, lowerOpen);
+    if (lower === undefined) return upper === undefined ? undefined : IDBKeyRange.upperBound(upper, upperOpen);
+    return upper === undefined
+      ? IDBKeyRange.lowerBound(lower, lowerOpen)
+      : IDBKeyRange.bound(lower, upper, lowerOpen, upperOpen);
   } catch (e) {
     // lower above upper, or not a key: nothing is in that range
     if ((e as Error).name === 'DataError') return null;
@@ -183,13 +198,13 @@ export function indexedDbStore(area: string): AreaReader | undefined {
         const { items, more } =
           range === null
             ? { items: [], more: false }
-            : await readCursor(
+            : await readRecords(
                 store,
                 range,
                 limit,
-                (key, value): KeyInfo => ({
+                (key, value, size): KeyInfo => ({
                   ...cutKey(keyText(key)),
-                  size: sizeOf(value),
+                  size,
                   ...previewOf(value, PREVIEW_CHARS),
                 }),
               );
@@ -212,13 +227,13 @@ export function indexedDbStore(area: string): AreaReader | undefined {
       if (range === null) return { entries: [] };
       const pending: Promise<unknown>[] = [];
       const { items, more } = await use('readonly', (store) =>
-        readCursor(store, range, limit, (k, value): Entry => {
+        readRecords(store, range, limit, (k, value, size): Entry => {
           const tagged = taggedSync(value, maxChars);
           pending.push(withBlobHeads(tagged.blobs));
           return {
             key: keyText(k),
             found: true,
-            size: sizeOf(value),
+            size,
             value: tagged.value,
             ...(tagged.cut ? { more: true } : {}),
           };
