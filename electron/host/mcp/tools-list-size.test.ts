@@ -6,7 +6,9 @@ import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore } from '../testing.js';
 import { connectMcpClient } from './mcp-testing.js';
 
-const CAP = 24 * 1024;
+/** Every built-in plugin's tools together (DESIGN: ≤ 45 tools, ≤ 36 KB). */
+const CAP = 36 * 1024;
+const MAX_TOOLS = 45;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 type Schema = { properties?: Record<string, Schema>; items?: Schema; description?: string; required?: string[] };
 
@@ -49,6 +51,7 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
       .map(({ name, size }) => `${name} ${kb(size)}`)
       .join(', ');
     expect(size, `tools/list is ${kb(size)}: ${perTool}`).toBeLessThan(CAP);
+    expect(listed.tools.length).toBeLessThanOrEqual(MAX_TOOLS);
 
     // Loadable as sent by a strict validator (unknown keywords, formats or misplaced limits fail).
     const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));
