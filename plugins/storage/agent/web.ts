@@ -85,7 +85,7 @@ export function cookies(): StorageAdapter {
       return { ...rest, expires: typeof c.expires === 'number' ? new Date(c.expires).toISOString() : 'session' };
     },
     set: async (name, value) => {
-      if (/[;\p{Cc}]/u.test(value) || /[=;\s]/.test(name) || !name) {
+      if ([...value].some((c) => c === ';' || c < ' ' || c === '\u007f') || /[=;\s]/.test(name) || !name) {
         throw new Error(
           'a cookie value cannot hold ";" or control characters, nor a name "=", ";" or spaces: encode the value first (encodeURIComponent)',
         );

@@ -54,6 +54,15 @@ function structuredStore(): StorageAdapter {
 }
 
 describe('storage tools with an app that registers its own stores (Node)', () => {
+  it('a Node app without adapters has no areas, and the answer says how to add one', async () => {
+    const t = await startPlugin(storagePlugin, storage());
+    const areas = await t.mcp.call('storage_list');
+    expect(areas.structuredContent).toEqual({ areas: [], note: expect.stringMatching(/storage\(\{ adapters: /) });
+    // A store added later is listed from then on.
+    t.agent.addAdapter({ name: 'late', keys: () => ['a'], get: () => '1' });
+    expect((await t.mcp.call('storage_list')).structuredContent).toMatchObject({ areas: [{ area: 'late', count: 1 }] });
+  });
+
   it('lists areas and keys with sizes, pages with a cursor, filters by prefix', async () => {
     const files = fileStore('files');
     for (let i = 0; i < 250; i++) files.write(`item:${String(i).padStart(3, '0')}`, JSON.stringify({ i }));

@@ -98,6 +98,12 @@ export const listStorage = tool({
         throw new ToolArgumentError('prefix needs an area: call storage_list without it for the areas');
       const from = Number(cursorOf(cursor, 'a') ?? 0);
       const all = await instance.areas(signal);
+      if (all.length === 0) {
+        return {
+          areas: [],
+          note: 'the app has no storage the plugin can see: a Node app (or a store of its own) passes it as an adapter, storage({ adapters: [{ name, keys, get, set?, remove? }] })',
+        };
+      }
       const areas = all.slice(from, from + PAGE_AREAS);
       const rest = all.length - from - areas.length;
       return rest > 0
