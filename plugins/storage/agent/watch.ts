@@ -4,6 +4,8 @@ import type { Changed } from '../protocol.js';
 const BATCH_MS = 100;
 /** Keys of one area remembered per batch; past it the area is reported changed as a whole. */
 const KEYS_PER_AREA = 50;
+/** Changes in one notification (the protocol's bound). */
+const MAX_CHANGES = 1000;
 
 type Method = 'setItem' | 'removeItem' | 'clear';
 type Global = {
@@ -46,9 +48,16 @@ export class Changes {
     const pending = this.pending;
     this.pending = new Map();
     if (pending.size === 0) return;
-    this.send(() => ({
-      changes: [...pending].flatMap(([area, keys]) => (keys ? [...keys].map((key) => ({ area, key })) : [{ area }])),
-    }));
+    this.send(() => {
+      const changes = [...pending].flatMap(([area, keys]) =>
+        keys ? [...keys].map((key) => ({ area, key })) : [{ area }],
+      );
+      // Past what one notification holds, each area is reported changed as a whole.
+      return {
+        changes:
+          changes.length <= MAX_CHANGES ? changes : [...pending.keys()].slice(0, MAX_CHANGES).map((area) => ({ area })),
+      };
+    });
   };
 }
 
