@@ -7,3 +7,4 @@ export { default as example } from '../../plugins/example/host/index.js';
 export { default as network } from '../../plugins/network/host/index.js';
 export { default as react } from '../../plugins/react/host/index.js';
 export { default as state } from '../../plugins/state/host/index.js';
+export { default as storage } from '../../plugins/storage/host/index.js';
