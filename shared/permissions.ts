@@ -48,6 +48,8 @@ export const DEFAULT_POLICY: PermissionPolicy = PermissionPolicySchema.parse({})
 export interface PermissionSubject {
   name: string;
   annotations: { readOnlyHint?: boolean };
+  /** The tool's own default (`ask` for tools that run code in the app); `allow` without it. */
+  defaultPermission?: Permission;
 }
 
 /** Why a tool has the permission it has. */
@@ -63,9 +65,12 @@ export function isReadOnlyTool(tool: PermissionSubject): boolean {
   return tool.annotations.readOnlyHint === true;
 }
 
-/** The default of a tool with no entry: read-only tools and tools that change things alike are allowed. */
-export function defaultPermission(_tool: PermissionSubject): Permission {
-  return 'allow';
+/**
+ * The default of a tool with no entry: read-only tools and tools that change things alike are
+ * allowed, unless the tool itself asks by default (it runs code in the app).
+ */
+export function defaultPermission(tool: PermissionSubject): Permission {
+  return tool.defaultPermission ?? 'allow';
 }
 
 /**
@@ -165,6 +170,10 @@ export const ToolPermissionViewSchema = z.object({
   destructive: z.boolean(),
   /** The entry in the policy, if any. */
   setting: PermissionSchema.optional(),
+  /** The tool's own default, when it is not allow. */
+  defaultPermission: PermissionSchema.optional(),
+  /** Calls that ask although the tool is allowed by default, in words ("destructive actions"). */
+  asksFor: z.string().optional(),
   permission: PermissionSchema,
   source: PermissionSourceSchema,
 });

@@ -5,3 +5,4 @@
 export { default as console } from '../../plugins/console/host/index.js';
 export { default as example } from '../../plugins/example/host/index.js';
 export { default as network } from '../../plugins/network/host/index.js';
+export { default as ui } from '../../plugins/ui/host/index.js';

@@ -1,0 +1,57 @@
+import type { Screenshot } from '../../protocol.js';
+
+// ui_screenshot in a page: the DOM rendered to an image (modern-screenshot, loaded on first use) —
+// the viewport as scrolled, the whole page, or one element. Large captures are scaled down.
+
+const MAX_PIXELS = 8_000_000;
+const JPEG_ABOVE = 2_000_000;
+
+export async function capture(
+  doc: Document,
+  el: Element | undefined,
+  fullPage: boolean,
+  overlay: Element | null,
+): Promise<Screenshot> {
+  const { domToDataUrl } = await import('modern-screenshot');
+  const win = doc.defaultView ?? window;
+  const root = doc.documentElement;
+  const node = el ?? root;
+  let width: number;
+  let height: number;
+  let style: Partial<CSSStyleDeclaration> | undefined;
+  if (el) {
+    const rect = el.getBoundingClientRect();
+    width = Math.ceil(rect.width);
+    height = Math.ceil(rect.height);
+  } else if (fullPage) {
+    width = Math.max(root.scrollWidth, win.innerWidth);
+    height = Math.max(root.scrollHeight, win.innerHeight);
+  } else {
+    width = win.innerWidth;
+    height = win.innerHeight;
+    const x = win.scrollX;
+    const y = win.scrollY;
+    if (x || y) style = { transform: `translate(${-x}px, ${-y}px)` };
+  }
+  width = Math.max(1, width);
+  height = Math.max(1, height);
+  const scale = Math.min(1, Math.sqrt(MAX_PIXELS / (width * height)));
+  const type = width * height * scale * scale > JPEG_ABOVE ? 'image/jpeg' : 'image/png';
+  const background = win.getComputedStyle(doc.body ?? root).backgroundColor;
+  const dataUrl = await domToDataUrl(node, {
+    width,
+    height,
+    scale,
+    type,
+    quality: 0.85,
+    backgroundColor: !background || background === 'rgba(0, 0, 0, 0)' ? '#ffffff' : background,
+    style,
+    filter: (n) => n !== overlay,
+  });
+  return {
+    base64: dataUrl.slice(dataUrl.indexOf(',') + 1),
+    mimeType: dataUrl.startsWith('data:image/jpeg') ? 'image/jpeg' : 'image/png',
+    width: Math.round(width * scale),
+    height: Math.round(height * scale),
+  };
+}
