@@ -98,7 +98,7 @@ export type Dialog = z.infer<typeof DialogSchema>;
 
 export const ActResultSchema = z.object({
   /** Refused before any event was sent: why, and the element in the way. */
-  refused: z.object({ reason: text(2000), by: UiNodeSchema.optional() }).optional(),
+  refused: z.object({ reason: text(2000), by: UiNodeSchema.optional(), within: UiNodeSchema.optional() }).optional(),
   /** The app's clock when the first event was sent. */
   startedAt: z.number(),
   /** The element acted on, as it is now. */
@@ -226,6 +226,8 @@ export const uiProtocol = definePluginProtocol({
       watch: { params: z.object({ on: z.boolean() }), result: z.object({}) },
     },
     notifications: {
+      /** The last act's effects are all known: stop watching the page for it (and answering its dialogs). */
+      close: z.object({}),
       /** Outlines one element in the page, as DevTools' inspect does; without `id`, removes it. */
       highlight: z.object({ id: z.number().int().positive().optional() }),
     },

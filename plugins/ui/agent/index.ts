@@ -105,6 +105,12 @@ export function ui(options: UiOptions = {}) {
       (await ui()).watch(on ? () => ctx.notify('changed', {}) : undefined);
       return {};
     });
+    ctx.on('close', () => {
+      source?.then(
+        (s) => s.close(),
+        () => {},
+      );
+    });
     ctx.on('highlight', ({ id }) => {
       ui().then(
         (s) => s.highlight(id),

@@ -1,7 +1,7 @@
 import type { HostPluginContext, HostPluginInstance } from '../../../shared/host-plugin.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import type { RecordStore } from '../../../shared/records.js';
-import type { SerializedValue } from '../../../shared/serialized-value.js';
+import { plainSerialized, type SerializedValue } from '../../../shared/serialized-value.js';
 import { type TimelineEntry, timelinePage, timelineSummary } from '../../../shared/timeline.js';
 import { ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
@@ -20,7 +20,6 @@ import type {
   UiProtocol,
 } from '../protocol.js';
 import { type Load, RefTable } from './refs.js';
-import { plainValue } from './values.js';
 
 /** Outline characters a snapshot answers with by default (about 12 KB). */
 export const DEFAULT_SNAPSHOT_CHARS = 11_500;
@@ -251,7 +250,10 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
     since: number,
     signal?: AbortSignal,
   ): Promise<{ changes: Change[]; more: number } | undefined> => {
-    if (pendingSince(since).length === 0) return undefined;
+    if (pendingSince(since).length === 0) {
+      if (ctx.active) ctx.notify('close', {});
+      return undefined;
+    }
     await until(() => (pendingSince(since).length === 0 ? true : undefined), SETTLE_MS, signal);
     if (!ctx.active) return undefined;
     try {
@@ -323,7 +325,8 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
       load: before.seq || undefined,
     };
     if (result?.refused) {
-      const by = result.refused.by ? ` In the way: ${line(result.refused.by, l, 0)}` : '';
+      const { by: hit, within } = result.refused;
+      const by = hit ? ` In the way: ${line(hit, l, 0)}${within ? ` (in ${line(within, l, 0)})` : ''}` : '';
       const message = `${what} was not done: ${result.refused.reason}.${by}`;
       record({ ...entryBase, end: Date.now(), ok: false, result: message });
       throw new ToolError(message);
@@ -553,7 +556,7 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
       );
     }
     if (result.thrown !== undefined) return fail(`the code threw: ${thrownText(result.thrown as SerializedValue)}`);
-    const value = plainValue(result.value as SerializedValue);
+    const value = plainSerialized(result.value as SerializedValue);
     const answer = { value, ms: Math.round(result.ms * 10) / 10 };
     record({ ...entry, end: Date.now(), ok: true, result: timelineSummary(JSON.stringify(value) ?? 'undefined') });
     return ToolResult.json(answer);
@@ -697,5 +700,5 @@ function thrownText(v: SerializedValue): string {
     const stack = v.stack?.split('\n').slice(1, 6).join('\n');
     return `${v.name}: ${v.message}${stack ? `\n${stack}` : ''}`;
   }
-  return JSON.stringify(plainValue(v));
+  return JSON.stringify(plainSerialized(v));
 }

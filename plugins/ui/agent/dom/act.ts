@@ -41,7 +41,12 @@ const TEXT_INPUTS = new Set([
 ]);
 const FOCUSABLE =
   'a[href],area[href],button,input:not([type=hidden]),select,textarea,iframe,summary,[tabindex],[contenteditable]:not([contenteditable=false])';
+/** What usually covers a page: the in-the-way element's container named in a refusal. */
+const OVERLAYS = 'dialog,[role=dialog],[role=alertdialog],[aria-modal=true]';
 const CHECKABLE_ROLES = new Set(['checkbox', 'switch', 'radio', 'menuitemcheckbox', 'menuitemradio']);
+/** Settling: the page counts as done rendering after this long without a change, waiting at most the next. */
+const QUIET_MS = 50;
+const MAX_QUIET_WAIT_MS = 1000;
 /** How long an act keeps watching the page (and answering dialogs) for a settle, at most. */
 const OPEN_MS = 10_000;
 
@@ -90,7 +95,11 @@ export class Actor {
       unload();
       if (e instanceof Refusal) {
         return {
-          refused: { reason: e.message, ...(e.by ? { by: lineOf(e.by, doc) } : {}) },
+          refused: {
+            reason: e.message,
+            ...(e.by ? { by: lineOf(e.by, doc) } : {}),
+            ...(e.by?.closest(OVERLAYS) ? { within: lineOf(e.by.closest(OVERLAYS)!, doc) } : {}),
+          },
           startedAt,
           urlBefore,
           url: urlBefore,
@@ -134,6 +143,8 @@ export class Actor {
     const url = (doc.defaultView ?? window).location.href;
     if (!open) return { changes: [], moreChanges: 0, dialogs: [], url };
     await nextTask(doc.defaultView ?? window);
+    // What the answers brought is rendering: wait for the page to be quiet a moment.
+    await open.tracker.quiet(QUIET_MS, MAX_QUIET_WAIT_MS);
     const { changes, more } = open.tracker.take();
     const dialogs = open.dialogs.list.splice(0);
     this.close();
@@ -351,6 +362,8 @@ export class Actor {
         clickOnUp = true;
       } else if (printable) {
         if (send('keypress', key)) insertText(target, key.key, win);
+      } else if ((key.ctrlKey || key.metaKey) && key.key.toLowerCase() === 'a') {
+        selectAll(target);
       } else if (key.key === 'Tab') {
         moveFocus(target.ownerDocument, key.shiftKey ? -1 : 1);
       } else if (key.key === 'Backspace' || key.key === 'Delete') {
@@ -419,6 +432,12 @@ function insertText(target: Element, text: string, win: Win): void {
   setValue(target, field.value.slice(0, start) + text + field.value.slice(end), win);
   trySelect(field, start + text.length);
   target.dispatchEvent(new win.InputEvent('input', { bubbles: true, composed: true, inputType, data: text }));
+}
+
+/** Control+a: everything in the field (or the editable element) selected. */
+function selectAll(target: Element): void {
+  if ((target as HTMLElement).isContentEditable) target.ownerDocument.execCommand('selectAll');
+  else if (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA') (target as HTMLInputElement).select();
 }
 
 function deleteText(target: Element, backward: boolean, win: Win): void {
@@ -690,7 +709,9 @@ function answerDialogs(win: Win, answer: ActParams['dialog']) {
 
 /** One element as its outline line. */
 export function lineOf(el: Element, doc: Document): UiNode | undefined {
-  return new Walker({ limit: 1, maxChars: 1e6, depth: 0, focused: deepActiveElement(doc) }).root(el).nodes[0];
+  const line = new Walker({ limit: 1, maxChars: 1e6, depth: 0, focused: deepActiveElement(doc) }).root(el).nodes[0];
+  if (line) delete line.hidden;
+  return line;
 }
 
 /** After the current task and its microtasks: a message through a channel (no timer clamping). */

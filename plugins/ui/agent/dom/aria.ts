@@ -78,25 +78,16 @@ const NAME_FROM_CONTENT = new Set([
   'rowheader',
 ]);
 
-/** Roles a person acts on: they get a line even when they have no name. */
-export const INTERACTIVE = new Set([
-  'button',
-  'link',
+/** Roles whose element holds nothing more to show (a field shows its value). */
+export const LEAVES = new Set([
   'textbox',
   'searchbox',
-  'combobox',
-  'listbox',
-  'checkbox',
-  'radio',
-  'switch',
   'slider',
   'spinbutton',
-  'option',
-  'tab',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'treeitem',
+  'progressbar',
+  'meter',
+  'img',
+  'separator',
 ]);
 
 /** Roles that are containers in the outline only when they say something (a name). */
@@ -254,7 +245,14 @@ export function contentText(el: Element, max: number, skip?: Element): string {
         continue;
       }
       const tag = e.tagName;
-      if (tag === 'IMG') out += ` ${e.getAttribute('alt') ?? ''} `;
+      if (tag === 'SLOT') {
+        const assigned = (e as HTMLSlotElement).assignedNodes({ flatten: true });
+        if (assigned.length === 0) visit(e);
+        for (const node of assigned) {
+          if (node.nodeType === 3) out += (node as Text).data;
+          else if (node.nodeType === 1) visit(node);
+        }
+      } else if (tag === 'IMG') out += ` ${e.getAttribute('alt') ?? ''} `;
       else if (tag === 'INPUT' || tag === 'TEXTAREA') out += ` ${(e as HTMLInputElement).value} `;
       else if (tag === 'SELECT') out += ` ${(e as HTMLSelectElement).selectedOptions[0]?.text ?? ''} `;
       else if (tag === 'BR') out += ' ';

@@ -31,3 +31,31 @@ function sweep(): void {
   for (const [id, ref] of elements) if (!ref.deref()) elements.delete(id);
   sweepAt = Math.max(4096, elements.size * 2);
 }
+
+// Open shadow roots the outline went through: mutation observers watch them too (a document's
+// observer does not see inside them).
+const shadows = new Set<WeakRef<ShadowRoot>>();
+const seenShadows = new WeakSet<ShadowRoot>();
+
+export function noteShadowRoot(root: ShadowRoot): void {
+  if (seenShadows.has(root)) return;
+  seenShadows.add(root);
+  shadows.add(new WeakRef(root));
+}
+
+/** Observes `doc` and every shadow root of it an outline went through (and the root `el` is in). */
+export function observeAll(
+  observer: MutationObserver,
+  doc: Document,
+  options: MutationObserverInit,
+  el?: Element,
+): void {
+  observer.observe(doc, options);
+  const own = el?.getRootNode();
+  if (own && own !== doc && (own as ShadowRoot).host) noteShadowRoot(own as ShadowRoot);
+  for (const ref of shadows) {
+    const root = ref.deref();
+    if (!root) shadows.delete(ref);
+    else if (root.host.isConnected && root.host.ownerDocument === doc) observer.observe(root, options);
+  }
+}

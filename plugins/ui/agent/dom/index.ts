@@ -4,7 +4,7 @@ import type { UiSource } from '../source.js';
 import { Actor, lineOf } from './act.js';
 import { deepActiveElement } from './aria.js';
 import { Highlighter } from './highlight.js';
-import { elementOf, idOf } from './ids.js';
+import { elementOf, idOf, observeAll } from './ids.js';
 import { capture } from './screenshot.js';
 import { elementById, pageInfo, snapshot } from './snapshot.js';
 import { waitFor } from './wait.js';
@@ -51,6 +51,7 @@ export function domSource(doc: Document = document): UiSource {
       return result;
     },
     settle: () => actor.settle(doc),
+    close: () => actor.close(),
     waitFor: (params, signal) => {
       if (params.target?.id !== undefined && !params.gone) elementOf(params.target.id);
       return waitFor(doc, params, signal, overlay());
@@ -78,7 +79,7 @@ export function domSource(doc: Document = document): UiSource {
           changed();
         }, WATCH_THROTTLE_MS);
       });
-      watcher.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+      observeAll(watcher, doc, { subtree: true, childList: true, characterData: true, attributes: true });
     },
     navigate: (to, allowOrigins) => navigate(doc, to, allowOrigins),
   };

@@ -1,6 +1,6 @@
 import type { Change, UiNode } from '../../protocol.js';
 import { contentText, cut, deepActiveElement, ownName, roleOf } from './aria.js';
-import { knownId } from './ids.js';
+import { knownId, observeAll } from './ids.js';
 import { visibility, Walker } from './walk.js';
 
 // What an action changed in the page, from the DOM's own mutation records: elements added (+),
@@ -8,6 +8,8 @@ import { visibility, Walker } from './walk.js';
 // is open, so an idle page pays nothing.
 
 const MAX_CHANGES = 30;
+/** Attributes whose change can show or hide an element's content. */
+const REVEALING = new Set(['open', 'hidden', 'class', 'style', 'aria-hidden', 'aria-expanded']);
 const ATTRIBUTES = [
   'aria-expanded',
   'aria-checked',
@@ -43,17 +45,28 @@ export class ChangeTracker {
     this.observer = new View((records) => {
       if (this.records.length < 5000) this.records.push(...records);
     });
-    this.observer.observe(doc, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ATTRIBUTES,
-    });
+    observeAll(
+      this.observer,
+      doc,
+      { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES },
+      target,
+    );
   }
 
   stop(): void {
     this.observer.disconnect();
+  }
+
+  /** Resolves once no change came for `ms`, or after `max`. */
+  async quiet(ms: number, max: number): Promise<void> {
+    const end = Date.now() + max;
+    let seen = -1;
+    while (Date.now() < end) {
+      this.records.push(...this.observer.takeRecords());
+      if (this.records.length === seen) return;
+      seen = this.records.length;
+      await new Promise((r) => setTimeout(r, ms));
+    }
   }
 
   /** The changes recorded since the last call. */
@@ -63,6 +76,7 @@ export class ChangeTracker {
     const added = new Set<Element>();
     const removed = new Set<Element>();
     const changed = new Set<Element>();
+    const revealed = new Set<Element>();
     for (const r of records) {
       if (r.type === 'childList') {
         for (const n of r.addedNodes) {
@@ -77,17 +91,24 @@ export class ChangeTracker {
       } else {
         const el = r.target.nodeType === 1 ? (r.target as Element) : r.target.parentElement;
         if (el) changed.add(el);
+        if (el && r.attributeName && REVEALING.has(r.attributeName)) revealed.add(el);
       }
     }
     const changes: Change[] = [];
     let more = 0;
+    const targetId = this.target && knownId(this.target);
+    const shown = new Set<number>();
     const add = (lines: UiNode[], op: Change['op']) => {
-      if (lines.length === 0) return;
+      const fresh = lines.filter((l) => l.id === undefined || (l.id !== targetId && !shown.has(l.id)));
+      if (fresh.length === 0) return;
       if (changes.length >= MAX_CHANGES) {
         more++;
         return;
       }
-      for (const line of lines) changes.push({ ...line, op });
+      for (const line of fresh) {
+        if (line.id !== undefined && line.role !== 'text') shown.add(line.id);
+        changes.push({ ...line, op });
+      }
     };
     const focused = deepActiveElement(this.doc);
     const inside = (el: Element, set: Set<Element>) => {
@@ -109,7 +130,13 @@ export class ChangeTracker {
         if (id !== undefined) add(removedLine(el), '-');
         continue;
       }
-      add(new Walker({ limit: 1, maxChars: 1200, depth: 0, focused }).root(el).nodes, '~');
+      // A change that can show or hide what it holds (open, hidden, class, …): its content too.
+      const opened = revealed.has(el);
+      const lines = new Walker({ limit: opened ? 6 : 1, maxChars: 1200, depth: opened ? 2 : 0, focused }).root(
+        el,
+      ).nodes;
+      for (const l of lines) delete l.hidden;
+      add(lines, '~');
     }
     return { changes, more };
   }

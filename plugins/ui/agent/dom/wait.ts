@@ -1,6 +1,6 @@
 import type { WaitParams, WaitResult } from '../../protocol.js';
 import { cut, deepActiveElement } from './aria.js';
-import { elementOf } from './ids.js';
+import { elementOf, observeAll } from './ids.js';
 import { visibility, Walker } from './walk.js';
 
 // ui_wait_for's page side: a text or an element appearing or going, checked when the page changes
@@ -44,7 +44,7 @@ export function waitFor(
     const observer = new MutationObserver(() => {
       pending ??= setTimeout(attempt, THROTTLE_MS);
     });
-    observer.observe(doc, { subtree: true, childList: true, characterData: true, attributes: true });
+    observeAll(observer, doc, { subtree: true, childList: true, characterData: true, attributes: true });
     const ticker = setInterval(attempt, CHECK_EVERY_MS);
     const timeout = setTimeout(
       () => finish({ met: false, ms: performance.now() - started, seen: seen(doc, overlay) }),

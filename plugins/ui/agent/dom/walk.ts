@@ -4,7 +4,7 @@ import {
   cut,
   fieldValue,
   frameDocument,
-  INTERACTIVE,
+  LEAVES,
   levelOf,
   linkTarget,
   nameFromContent,
@@ -15,7 +15,7 @@ import {
   squash,
   statesOf,
 } from './aria.js';
-import { idOf } from './ids.js';
+import { idOf, noteShadowRoot } from './ids.js';
 
 // The outline of what the page shows: one depth-first pass over the flat tree (open shadow roots,
 // slots, same-origin frames), elements without a role of their own (div, span) folded away, runs of
@@ -115,9 +115,11 @@ export class Walker {
       if (tag === 'svg' || tag === 'SVG' || tag === 'IMG') return;
       const breaks = !INLINE.has(tag);
       if (breaks) this.flush();
-      // A label's text names its control; only what else it holds is shown.
-      if (tag === 'LABEL' && (el as HTMLLabelElement).control) this.children(el, d, inSection, true);
-      else this.children(el, d, inSection, false);
+      // A label's text names its control; only what else it holds is shown. A control hidden behind
+      // its label (a styled checkbox) is shown where the label is: clicking it goes to the label.
+      const control = tag === 'LABEL' ? (el as HTMLLabelElement).control : null;
+      if (control && visibility(control) === false) this.control(control, d);
+      this.children(el, d, inSection, control !== null);
       if (breaks) this.flush();
       return;
     }
@@ -125,7 +127,7 @@ export class Walker {
     let name = ownName(el, tag, role);
     const fromContent = nameFromContent(role);
     const leaf = fromContent && !el.querySelector(INTERACTIVE_INSIDE);
-    if (!name && fromContent) name = contentText(el, 200);
+    if (!name && leaf) name = contentText(el, 200);
     if (!name && !showsWithoutName(role)) {
       this.children(el, d, inSection, false);
       this.flush();
@@ -152,7 +154,7 @@ export class Walker {
       this.frame(el as HTMLIFrameElement, node, d + 1);
       return;
     }
-    if (leaf || INTERACTIVE.has(role) || tag === 'INPUT' || tag === 'TEXTAREA') return;
+    if (leaf || LEAVES.has(role) || tag === 'INPUT' || tag === 'TEXTAREA') return;
     if (d >= this.options.depth) {
       if (el.childElementCount > 0) node.hidden = el.childElementCount;
       return;
@@ -168,8 +170,21 @@ export class Walker {
     }
   }
 
+  private control(control: Element, d: number): void {
+    const role = roleOf(control, control.tagName, false);
+    if (!role) return;
+    const node: UiNode = { d, id: idOf(control), role };
+    const name = ownName(control, control.tagName, role);
+    if (name) node.name = cut(name, 300);
+    const states = statesOf(control, control.tagName, role, this.options.focused);
+    if (states) node.states = states;
+    this.push(node);
+  }
+
   private children(parent: Element, d: number, inSection: boolean, skipText: boolean): void {
-    const from: ParentNode = parent.shadowRoot ?? parent;
+    const shadow = parent.shadowRoot;
+    if (shadow) noteShadowRoot(shadow);
+    const from: ParentNode = shadow ?? parent;
     for (let c = from.firstChild; c && !this.full; c = c.nextSibling) this.child(c, parent, d, inSection, skipText);
   }
 
