@@ -162,6 +162,8 @@ export const ScreenshotSchema = z.object({
   mimeType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
   width: z.number().int().positive().optional(),
   height: z.number().int().positive().optional(),
+  /** A full page taller than what was captured: its whole height in CSS pixels. */
+  pageHeight: z.number().int().positive().optional(),
 });
 export type Screenshot = z.infer<typeof ScreenshotSchema>;
 

@@ -205,7 +205,7 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
     const now = load();
     if (!ctx.active) {
       throw new ToolError(
-        `the page did not come back within ${seconds(timeoutMs)}: the app has not reconnected since it left ${page?.url ?? 'its page'}. A page without Porthole's agent (another site, an error page) cannot be followed; check the app, then take a snapshot (ui_snapshot) once it is back`,
+        `the page did not come back within ${seconds(timeoutMs)}: the app has not reconnected since it left ${page?.url ?? 'its page'}. If the new page is another app (another app id), it has a session of its own: find it with inspector_list_sessions. A page without Porthole's agent (another site, an error page) cannot be followed`,
       );
     }
     if (now.id === before.id) {
@@ -568,12 +568,15 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
       ctx.request(
         'screenshot',
         { ...(id !== undefined ? { id } : {}), ...(fullPage ? { fullPage } : {}) },
-        { signal, timeoutMs: 30_000 },
+        { signal, timeoutMs: fullPage ? 60_000 : 30_000 },
       ),
     );
     const size = shot.width && shot.height ? ` (${shot.width}×${shot.height})` : '';
     const what = ref ? `${ref} of ` : fullPage ? 'the whole page of ' : '';
-    return ToolResult.image(shot.base64, shot.mimeType, `Screenshot of ${what}${ctx.session().app.name}${size}`);
+    const cut = shot.pageHeight
+      ? `; the top of a page ${shot.pageHeight} px tall: scroll (ui_act scroll) and take the viewport for the rest`
+      : '';
+    return ToolResult.image(shot.base64, shot.mimeType, `Screenshot of ${what}${ctx.session().app.name}${size}${cut}`);
   };
 
   const setWatch = (on: boolean) => {
