@@ -30,7 +30,9 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
     await expect(page.locator('#cart')).toHaveText('Loading the cart…');
     // The page's cart request has been answered (the agent's first call finds it at once).
     await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/cart'))))
+      .poll(() =>
+        page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/cart'))),
+      )
       .toBe(true);
     const token = readFileSync(join(inspector.dataDir, 'mcp-token'), 'utf8').trim();
     await client.connect(
@@ -54,7 +56,9 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
     let failing: Tx | undefined;
     await expect(async () => {
       const list = await call('network_list_transactions', { status: { min: 400, max: 599 } });
-      failing = (list.structured?.transactions as Tx[] | undefined)?.find((t) => t.url.endsWith('/api/cart'));
+      failing = (list.structured?.transactions as unknown as Tx[] | undefined)?.find((t) =>
+        t.url.endsWith('/api/cart'),
+      );
       expect(failing?.status).toBe(500);
     }).toPass({ timeout: 10_000 });
     const detail = await call('network_get_transaction', { id: failing!.id });
@@ -62,7 +66,7 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
 
     // 2. The uncaught error it caused, at its line in the source.
     const errors = await call('console_list_errors');
-    const group = (errors.structured?.groups as { text: string; site?: string }[]).find((g) =>
+    const group = ((errors.structured?.groups ?? []) as unknown as { text: string; site?: string }[]).find((g) =>
       g.text.includes("Cannot read properties of undefined (reading 'reduce')"),
     );
     expect(group?.text).toMatch(/^Uncaught \(in promise\) TypeError/);
@@ -75,7 +79,15 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
       action: {
         type: 'respond',
         status: 200,
-        body: { type: 'json', json: { items: [{ name: 'tea', price: 4.5 }, { name: 'cake', price: 8 }] } },
+        body: {
+          type: 'json',
+          json: {
+            items: [
+              { name: 'tea', price: 4.5 },
+              { name: 'cake', price: 8 },
+            ],
+          },
+        },
       },
     });
     expect(mocked.result.isError ?? false, mocked.text).toBe(false);
@@ -112,7 +124,9 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
       expect(seen.text).toContain('2 items, total 12.50');
       expect(reloaded.text).not.toMatch(/failed|console errors/);
     } else {
-      expect(cart.text).toMatch(/timed out after 5 s waiting for text "2 items, total 12\.50" to appear\. The page shows: .*Loading the cart…/);
+      expect(cart.text).toMatch(
+        /timed out after 5 s waiting for text "2 items, total 12\.50" to appear\. The page shows: .*Loading the cart…/,
+      );
       expect(reloaded.text).toMatch(
         /requests: 1, 1 failed\n {2}GET .*\/api\/cart → 500 \[[^\]]+\]\nconsole errors: 1\n {2}Uncaught \(in promise\) TypeError/,
       );

@@ -115,6 +115,8 @@ export const ActResultSchema = z.object({
   unloading: z.boolean().optional(),
   /** Something the agent should know (the value an input kept, a state that did not change). */
   note: text(1000).optional(),
+  /** Time the app's thread spent on the act (events, the app's handlers, describing), ms. */
+  ms: z.number().min(0).optional(),
 });
 export type ActResult = z.infer<typeof ActResultSchema>;
 
@@ -228,8 +230,8 @@ export const uiProtocol = definePluginProtocol({
       watch: { params: z.object({ on: z.boolean() }), result: z.object({}) },
     },
     notifications: {
-      /** The last act's effects are all known: stop watching the page for it (and answering its dialogs). */
-      close: z.object({}),
+      /** The last act started requests: keep watching the page for it (and answering its dialogs) until `settle`. */
+      hold: z.object({}),
       /** Outlines one element in the page, as DevTools' inspect does; without `id`, removes it. */
       highlight: z.object({ id: z.number().int().positive().optional() }),
     },

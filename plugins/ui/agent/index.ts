@@ -105,9 +105,9 @@ export function ui(options: UiOptions = {}) {
       (await ui()).watch(on ? () => ctx.notify('changed', {}) : undefined);
       return {};
     });
-    ctx.on('close', () => {
+    ctx.on('hold', () => {
       source?.then(
-        (s) => s.close(),
+        (s) => s.hold(),
         () => {},
       );
     });

@@ -22,8 +22,8 @@ export interface UiSource {
   act(params: ActParams): Promise<ActResult>;
   /** The changes since the last act (what its requests brought); ends that act's watch. */
   settle(): Promise<SettleResult>;
-  /** Ends the last act's watch without reading it. */
-  close(): void;
+  /** Keeps the last act's watch open until `settle` (its requests are still going). */
+  hold(): void;
   waitFor(params: WaitParams, signal: AbortSignal): Promise<WaitResult>;
   screenshot(params: { id?: number; fullPage?: boolean }): Promise<Screenshot>;
   /** Outlines an element in the app (undefined: none). */

@@ -66,6 +66,8 @@ export interface Outline {
 }
 
 export interface UiHost extends HostPluginInstance<UiProtocol> {
+  /** The app-side time of the last act (its events, handlers and description), ms. */
+  lastActMs(): number | undefined;
   snapshot(args: SnapshotArgs, signal?: AbortSignal): Promise<string>;
   outline(args: SnapshotArgs & { maxChars: number }, signal?: AbortSignal): Promise<Outline>;
   act(args: ActArgs, caller: Caller, signal?: AbortSignal, replay?: ActionEntry): Promise<string>;
@@ -88,6 +90,7 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
   for (const [key] of log.entries()) seq = Math.max(seq, Number(key) + 1 || 0);
   let page: (PageState & { loadId: string }) | undefined;
   let lastActionAt: number | undefined;
+  let lastActMs: number | undefined;
   let watchUntil = 0;
   let watchTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -250,10 +253,9 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
     since: number,
     signal?: AbortSignal,
   ): Promise<{ changes: Change[]; more: number } | undefined> => {
-    if (pendingSince(since).length === 0) {
-      if (ctx.active) ctx.notify('close', {});
-      return undefined;
-    }
+    // Nothing going: the app stops watching by itself. Requests going: it holds until settle.
+    if (pendingSince(since).length === 0) return undefined;
+    if (ctx.active) ctx.notify('hold', {});
     await until(() => (pendingSince(since).length === 0 ? true : undefined), SETTLE_MS, signal);
     if (!ctx.active) return undefined;
     try {
@@ -289,6 +291,7 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
     let gone = false;
     try {
       result = await ctx.request('act', params, { signal, timeoutMs: 15_000 });
+      lastActMs = result.ms;
     } catch (e) {
       if (e instanceof RequestError && e.code === 'peer-gone') gone = true;
       else {
@@ -673,6 +676,7 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
     evaluate,
     screenshot,
     log: () => [...log.values()],
+    lastActMs: () => lastActMs,
   };
 }
 

@@ -47,8 +47,12 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'switch', 'radio', 'menuitemcheckbo
 /** Settling: the page counts as done rendering after this long without a change, waiting at most the next. */
 const QUIET_MS = 50;
 const MAX_QUIET_WAIT_MS = 1000;
-/** How long an act keeps watching the page (and answering dialogs) for a settle, at most. */
-const OPEN_MS = 10_000;
+/**
+ * After its answer an act keeps watching the page (and answering dialogs) this long, unless the
+ * inspector asks it to hold (its requests are still going): then until `settle`, at most HELD_MS.
+ */
+const OPEN_MS = 300;
+const HELD_MS = 10_000;
 
 interface Open {
   tracker: ChangeTracker;
@@ -70,6 +74,7 @@ export class Actor {
     const top = doc.defaultView ?? window;
     const urlBefore = top.location.href;
     const startedAt = Date.now();
+    const t0 = performance.now();
     const focusedBefore = deepActiveElement(doc);
     const tracker = new ChangeTracker(owner, this.overlay(), el);
     const dialogs = answerDialogs(win, params.dialog);
@@ -110,8 +115,13 @@ export class Actor {
       }
       throw e;
     }
-    // Handlers that render in a microtask (Vue, Svelte) or the next task (React's scheduler) have run after this.
-    await nextTask(win);
+    let busy = performance.now() - t0;
+    // Renders the handlers scheduled in microtasks (React's sync updates, Vue, Svelte) are done after
+    // these; when they changed the page, so are the effects they scheduled for the next task (React's
+    // useEffect: a fetch it starts belongs to this act). A page the act did not change answers at once.
+    for (let i = 0; i < 3; i++) await Promise.resolve();
+    if (tracker.changed()) await nextTask(win);
+    const t1 = performance.now();
     const { changes, more } = tracker.take();
     const focused = deepActiveElement(doc);
     const result: ActResult = {
@@ -133,6 +143,8 @@ export class Actor {
     if (unloading) result.unloading = true;
     if (note) result.note = cut(note, 1000);
     if (scroll) result.scroll = scroll;
+    busy += performance.now() - t1;
+    result.ms = Math.round(busy * 100) / 100;
     this.open = { tracker, dialogs, unload, timer: setTimeout(() => this.close(), OPEN_MS) };
     return result;
   }
@@ -149,6 +161,13 @@ export class Actor {
     const dialogs = open.dialogs.list.splice(0);
     this.close();
     return { changes, moreChanges: more, dialogs, url: (doc.defaultView ?? window).location.href };
+  }
+
+  hold(): void {
+    const open = this.open;
+    if (!open) return;
+    clearTimeout(open.timer);
+    open.timer = setTimeout(() => this.close(), HELD_MS);
   }
 
   close(): void {
@@ -390,7 +409,7 @@ function enter(target: Element, win: Win, actor: Actor): string | undefined {
   }
   if (tag === 'INPUT' && !isButtonLike(target)) {
     const form = (target as HTMLInputElement).form;
-    if (!form) return 'Enter in a field outside a form submits nothing';
+    if (!form) return undefined;
     const submitter = form.querySelector(
       'button:not([type]),button[type=submit],input[type=submit],input[type=image]',
     ) as HTMLElement | null;

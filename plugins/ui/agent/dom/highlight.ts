@@ -47,8 +47,9 @@ export class Highlighter {
     const host = this.doc.createElement('porthole-highlight');
     host.setAttribute('aria-hidden', 'true');
     host.style.cssText = 'all: initial; position: fixed; inset: 0; pointer-events: none; z-index: 2147483647;';
-    const root = host.attachShadow({ mode: 'closed' });
+    const root = host.attachShadow({ mode: 'open' });
     const box = this.doc.createElement('div');
+    box.className = 'box';
     box.style.cssText =
       'position: fixed; background: rgba(111, 168, 220, 0.45); outline: 1px solid rgb(42, 112, 196); box-sizing: border-box;';
     const label = this.doc.createElement('div');

@@ -51,7 +51,7 @@ export function domSource(doc: Document = document): UiSource {
       return result;
     },
     settle: () => actor.settle(doc),
-    close: () => actor.close(),
+    hold: () => actor.hold(),
     waitFor: (params, signal) => {
       if (params.target?.id !== undefined && !params.gone) elementOf(params.target.id);
       return waitFor(doc, params, signal, overlay());

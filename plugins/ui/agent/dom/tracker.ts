@@ -57,6 +57,12 @@ export class ChangeTracker {
     this.observer.disconnect();
   }
 
+  /** Whether the page changed since the last take. */
+  changed(): boolean {
+    this.records.push(...this.observer.takeRecords());
+    return this.records.length > 0;
+  }
+
   /** Resolves once no change came for `ms`, or after `max`. */
   async quiet(ms: number, max: number): Promise<void> {
     const end = Date.now() + max;
