@@ -31,10 +31,11 @@ test('the UI panel: a live outline, inspect on hover and focus, the actions agen
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const inspector = await startInspector();
+  let id = 7;
   const served = await serveUiApps({
     '/api/todos': (req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7}'));
+      req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: id++ })));
     },
   });
   const mcp = await mcpClient(inspector, 'panel-agent');
@@ -95,6 +96,7 @@ test('the UI panel: a live outline, inspect on hover and focus, the actions agen
     await expect(entries.first()).toContainText('by panel-agent');
     await entries.first().locator('summary').click();
     await expect(entries.first().locator('.ui-result')).toContainText('POST http://127.0.0.1');
+    await expect(entries.first().locator('.ui-result')).toContainText('checkbox "Toggle call mum"');
     await expect(app.locator('.todo-list li')).toHaveCount(2);
     await entries
       .first()
@@ -105,6 +107,7 @@ test('the UI panel: a live outline, inspect on hover and focus, the actions agen
     await expect(app.locator('.todo-list li')).toHaveCount(3);
     await expect(app.locator('.todo-list li').last()).toHaveText('call mum×');
 
+    await expect(lines.filter({ hasText: 'text "3 items left"' })).toHaveCount(1);
     await screenshot(page, 'ui-panel-light');
     expect(await axe(page, 'ui-panel')).toEqual([]);
     await page.getByRole('button', { name: /Switch to the dark theme/ }).click();

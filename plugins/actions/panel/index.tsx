@@ -89,9 +89,16 @@ function ActionCard({
       {action.description && <p className="muted">{action.description}</p>}
       {action.problem ? (
         <div className="banner error">{action.problem}</div>
+      ) : !action.params ? (
+        <div className="row">
+          <button type="button" className="primary" disabled={busy || !active} onClick={() => void go({})}>
+            {busy ? 'Running…' : 'Run'}
+          </button>
+          <span className="muted small">No arguments.</span>
+        </div>
       ) : (
         <SchemaForm
-          schema={action.params ?? { type: 'object', properties: {} }}
+          schema={action.params}
           onSubmit={(args) => void go(args)}
           busy={busy || !active}
           submitLabel={busy ? 'Running…' : 'Run'}

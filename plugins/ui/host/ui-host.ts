@@ -253,8 +253,9 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
     since: number,
     signal?: AbortSignal,
   ): Promise<{ changes: Change[]; more: number } | undefined> => {
-    // Nothing going: the app stops watching by itself. Requests going: it holds until settle.
-    if (pendingSince(since).length === 0) return undefined;
+    // No request started: the app stops watching by itself. Otherwise it holds until settle, and
+    // what the answers rendered (even of requests already done) belongs to this act.
+    if (caused(since).requests.length === 0) return undefined;
     if (ctx.active) ctx.notify('hold', {});
     await until(() => (pendingSince(since).length === 0 ? true : undefined), SETTLE_MS, signal);
     if (!ctx.active) return undefined;

@@ -118,9 +118,11 @@ export class Actor {
     let busy = performance.now() - t0;
     // Renders the handlers scheduled in microtasks (React's sync updates, Vue, Svelte) are done after
     // these; when they changed the page, so are the effects they scheduled for the next task (React's
-    // useEffect: a fetch it starts belongs to this act). A page the act did not change answers at once.
+    // useEffect: a fetch it starts belongs to this act). A page the act did not change answers at once;
+    // one whose URL changed waits for the page to be quiet (hashchange and popstate come in later tasks).
     for (let i = 0; i < 3; i++) await Promise.resolve();
-    if (tracker.changed()) await nextTask(win);
+    if (top.location.href !== urlBefore) await tracker.quiet(QUIET_MS, MAX_QUIET_WAIT_MS);
+    else if (tracker.changed()) await nextTask(win);
     const t1 = performance.now();
     const { changes, more } = tracker.take();
     const focused = deepActiveElement(doc);
