@@ -34,6 +34,22 @@ export default defineScenario('agent bundle size', async () => {
       ),
       14.5,
     ],
+    [
+      'agent + ui (what loads with the app)',
+      "export { connect } from './agent/index.ts';\nexport { ui } from './plugins/ui/agent/index.ts';",
+      12,
+    ],
+    [
+      'ui: the DOM part (loads on the first ui request)',
+      "export { domSource } from './plugins/ui/agent/dom/index.ts';",
+      16,
+    ],
+    ['ui: ui_evaluate (loads on the first evaluate)', "export { evaluate } from './plugins/ui/agent/evaluate.ts';", 4],
+    [
+      'agent + actions',
+      "export { connect } from './agent/index.ts';\nexport { actions } from './plugins/actions/agent/index.ts';",
+      12,
+    ],
   ];
   const rows: BenchRow[] = [];
   const floor = { name: 'reactotron-core-client', median: peer.gzip / KB };
