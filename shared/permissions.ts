@@ -48,6 +48,8 @@ export const DEFAULT_POLICY: PermissionPolicy = PermissionPolicySchema.parse({})
 export interface PermissionSubject {
   name: string;
   annotations: { readOnlyHint?: boolean };
+  /** The tool's own default (e.g. `ask` for one that overwrites the app's data); else allow. */
+  defaultPermission?: Permission;
 }
 
 /** Why a tool has the permission it has. */
@@ -63,9 +65,12 @@ export function isReadOnlyTool(tool: PermissionSubject): boolean {
   return tool.annotations.readOnlyHint === true;
 }
 
-/** The default of a tool with no entry: read-only tools and tools that change things alike are allowed. */
-export function defaultPermission(_tool: PermissionSubject): Permission {
-  return 'allow';
+/**
+ * The default of a tool with no entry: what the tool declares (tools that overwrite or delete the
+ * app's data ask), else allowed, read-only tools and tools that change things alike.
+ */
+export function defaultPermission(tool: PermissionSubject): Permission {
+  return tool.defaultPermission ?? 'allow';
 }
 
 /**

@@ -100,6 +100,11 @@ interface ToolSpecBase<I extends AnyObject, N extends string = string> {
    * (agent permissions). Without it the prompt says what the annotations say.
    */
   describeChange?(args: z.output<I>): string;
+  /**
+   * What AI agents get for this tool while the person at the window set nothing for it: `ask` for
+   * tools that overwrite or delete the app's data or run code in it. Without it, `allow`.
+   */
+  defaultPermission?: 'allow' | 'ask';
   /** Tools with `output`: content blocks after the JSON text, e.g. a resource_link to a file the answer names. */
   links?(structured: Record<string, unknown>): ToolContent[];
 }

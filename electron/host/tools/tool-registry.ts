@@ -13,6 +13,8 @@ export interface ToolInfo {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
+  /** Set when the tool asks before it runs unless the person set otherwise (see ToolSpec.defaultPermission). */
+  defaultPermission?: 'ask';
 }
 
 export interface RegisteredTool {
@@ -71,6 +73,7 @@ export function registeredTool(definition: ToolDefinition<any>, plugin?: string)
       inputSchema: jsonSchema(input, 'input'),
       outputSchema: output && jsonSchema(output, 'output'),
       annotations: { ...definition.annotations },
+      ...(definition.defaultPermission === 'ask' ? { defaultPermission: 'ask' as const } : {}),
     };
   } catch (e) {
     throw new Error(`tool ${definition.name}: its schemas cannot be written as JSON Schema: ${(e as Error).message}`);
