@@ -192,6 +192,7 @@ async function respond(
   signal: AbortSignal | undefined,
 ) {
   const action = rule.action;
+  if (action.type === 'websocket') return; // never chosen for HTTP (findMatchingRule)
   if (action.delayMs) await sleep(action.delayMs);
   if (signal?.aborted) return; // the app gave up during the delay
   if (action.type === 'networkError') {

@@ -36,14 +36,22 @@ export function compileMockConfig(config: MockConfig): CompiledRule[] {
   });
 }
 
-/** The first enabled rule that matches, when mocking is on. */
+/**
+ * The first enabled rule that matches, when mocking is on. A WebSocket is answered only by a
+ * `websocket` or `networkError` rule; an HTTP request never by a `websocket` rule.
+ */
 export function findMatchingRule(
   enabled: boolean,
   rules: readonly CompiledRule[],
   request: MatchableRequest,
+  socket = false,
 ): MockRule | undefined {
   if (!enabled) return undefined;
-  for (const { rule, test } of rules) if (rule.enabled && test(request)) return rule;
+  for (const { rule, test } of rules) {
+    const kind = rule.action.type;
+    const fits = socket ? kind === 'websocket' || kind === 'networkError' : kind !== 'websocket';
+    if (rule.enabled && fits && test(request)) return rule;
+  }
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { makingOwnLink } from '../../../agent/websocket.js';
 import {
   type NodeBuffer,
   type NodeClientRequest,
@@ -6,6 +7,7 @@ import {
   type NodeSocket,
   nodeBuffer,
 } from './node-builtins.js';
+import { followUpgraded, injectInto } from './node-ws.js';
 import { BodyCollector, type Hub, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
 
 // Node's http/https client, observed. Every client built on it (axios, got, node-fetch, superagent,
@@ -38,6 +40,9 @@ interface Followed {
   resBody?: BodyCollector;
   resPush?: NodeIncoming['push'];
   resEmit?: NodeIncoming['emit'];
+  /** A WebSocket handshake (Upgrade: websocket): the `ws` socket it became, once upgraded. */
+  socket?: boolean;
+  ws?: Parameters<typeof injectInto>[0];
 }
 
 // Each request and response followed gets the same three functions (made once per tap, not per
@@ -62,19 +67,33 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   // A request is followed from the first write() or end(), once that call has returned: then its
   // headers are the ones on the wire (`_header`), and after end() its whole body is known, so one
   // notification says it all.
-  const begin = (req: NodeClientRequest, t0: number, startedAt: number, body: BodyCollector, ended: boolean) => {
+  const begin = (
+    req: NodeClientRequest,
+    t0: number,
+    startedAt: number,
+    body: BodyCollector,
+    ended: boolean,
+    socket: boolean,
+  ) => {
     const wire = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    let f: Followed | undefined;
     const obs = hub.observe({
-      initiator: 'http',
+      initiator: socket ? 'websocket' : 'http',
       method: req.method,
-      url: urlOf(req),
+      url: socket ? urlOf(req).replace(/^http/i, 'ws') : urlOf(req),
       headers: wire ?? appHeaders(req),
       body: ended && wire && body.seen.total > 0 ? body.seen : undefined,
       t0,
       startedAt,
+      inject: socket
+        ? (data) => {
+            if (!f?.ws) throw new Error('the WebSocket is not open');
+            injectInto(f.ws, data);
+          }
+        : undefined,
     });
     if (!obs) return null;
-    const f: Followed = {
+    f = {
       obs,
       started: true,
       body,
@@ -85,6 +104,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       timedOut: false,
       req,
       emit: req.emit,
+      socket,
     };
     hub.byRaw.set(req, obs);
     watchRequest(req, f);
@@ -99,14 +119,18 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       return result;
     }
     followed.set(req, null); // also when the call throws
-    if (!hub.active || req.getHeader('upgrade')) return original.apply(req, args);
+    if (!hub.active) return original.apply(req, args);
+    const upgrade = req.getHeader('upgrade');
+    const socket = typeof upgrade === 'string' && upgrade.toLowerCase() === 'websocket';
+    // Other upgrades, and the inspector's own link, are not followed.
+    if ((upgrade && !socket) || (socket && makingOwnLink())) return original.apply(req, args);
     const t0 = performance.now();
     const startedAt = Date.now();
     const result = original.apply(req, args);
     try {
       const body = new BodyCollector(hub.maxBodyBytes);
       copy(body, false, args[0], args[1]);
-      followed.set(req, begin(req, t0, startedAt, body, ended));
+      followed.set(req, begin(req, t0, startedAt, body, ended, socket));
     } catch {
       // the capture's problem, never the app's
     }
@@ -146,6 +170,18 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     const f = (this as Carrier | undefined)?.[FOLLOWED];
     // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
     if (!f) return passOn(this, arguments);
+    if (event === 'upgrade' && f.socket && !f.done) {
+      // The app's own listener first: `ws` hands the socket to its WebSocket there.
+      // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+      const result = f.emit.apply(this, arguments as unknown as [string | symbol, ...unknown[]]);
+      try {
+        // biome-ignore lint/complexity/noArguments: the upgraded socket is the event's second argument
+        upgraded(f, arg as NodeIncoming, arguments[2] as NodeSocket | undefined);
+      } catch {
+        // the capture's problem, never the app's
+      }
+      return result;
+    }
     try {
       onRequestEvent(f.req, f, event, arg);
     } catch {
@@ -187,6 +223,21 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
         }
         break;
     }
+  };
+
+  const upgraded = (f: Followed, res: NodeIncoming, socket: NodeSocket | undefined) => {
+    sendRequest(f.req, f);
+    f.responded = true;
+    f.obs.response({
+      status: res.statusCode ?? 101,
+      statusText: res.statusMessage ?? '',
+      headers: pairs(res.rawHeaders),
+      httpVersion: res.httpVersion,
+      remoteAddress: socket?.remoteAddress,
+      remotePort: socket?.remotePort,
+    });
+    finish(f); // the request's part is over; the socket's messages and close are node-ws's
+    f.ws = followUpgraded(f.obs, socket, () => hub.maxMessageBytes);
   };
 
   const watchResponse = (req: NodeClientRequest, f: Followed, res: NodeIncoming) => {

@@ -1,6 +1,14 @@
 import { byteLength } from '../../../shared/protocol/frame.js';
 import type { NodeDiagnosticsChannel, NodeSocket } from './node-builtins.js';
-import { BodyCollector, type Hub, headerOf, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
+import {
+  BodyCollector,
+  type Handshake,
+  type Hub,
+  headerOf,
+  type Observation,
+  parseHeaderBlock,
+  type RawHeaders,
+} from './observed.js';
 
 // undici, observed through its diagnostics channels: Node's global fetch (undici inside Node) and the
 // undici package's request/stream/fetch/dispatch publish to the same process-wide channels. The
@@ -20,6 +28,7 @@ interface UndiciRequest {
   contentLength?: number | null;
   /** 'websocket' for a WebSocket handshake (Node 22+'s WebSocket, the agent's own link among them). */
   upgrade?: unknown;
+  onUpgrade?: (statusCode: number, headers: unknown[], socket: NodeSocket) => unknown;
 }
 
 interface Followed {
@@ -33,6 +42,9 @@ interface Followed {
   /** The request's own onData and onBodySent, called after the tap's. */
   onData?: (chunk: Uint8Array) => unknown;
   onBodySent?: (chunk: Uint8Array | string) => unknown;
+  /** A WebSocket's handshake (websocket-tap follows the socket; this reports its headers). */
+  handshake?: Handshake;
+  onUpgrade?: UndiciRequest['onUpgrade'];
 }
 
 export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
@@ -53,7 +65,10 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   on('undici:request:create', ({ request }) => {
     if (!hub.active) return;
     const r = request as UndiciRequest;
-    if (r.upgrade) return;
+    if (r.upgrade) {
+      if (r.upgrade === 'websocket') followHandshake(r);
+      return;
+    }
     const headers = undiciHeaders(r.headers);
     if (headerOf(headers, 'upgrade')) return;
     const url = `${String(r.origin).replace(/\/$/, '')}${r.path}`;
@@ -72,6 +87,45 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
       r.onData = onData;
     }
   });
+
+  /** Node's own WebSocket's upgrade request: its headers go to the socket the WebSocket tap follows. */
+  const followHandshake = (r: UndiciRequest) => {
+    const url = `${String(r.origin).replace(/\/$/, '')}${r.path}`;
+    const at = hub.handshakes.findIndex((h) => h.url === url);
+    if (at < 0) return; // not followed (the inspector's own link, an ignored URL)
+    const handshake = hub.handshakes[at]!;
+    hub.handshakes.splice(at, 1);
+    const f: Followed = { obs: handshake.obs, body: new BodyCollector(0), sent: false, done: false, handshake };
+    followed.set(r, f);
+    if (typeof r.onUpgrade === 'function') {
+      f.onUpgrade = r.onUpgrade;
+      r.onUpgrade = onUpgrade;
+    }
+  };
+
+  function onUpgrade(this: UndiciRequest, statusCode: number, headers: unknown[], socket: NodeSocket) {
+    const f = followed.get(this);
+    try {
+      if (f?.handshake && !f.handshake.responded) {
+        f.handshake.responded = true;
+        sent(f);
+        f.obs.response({
+          status: statusCode,
+          statusText: 'Switching Protocols',
+          headers: rawPairs(headers),
+          httpVersion: '1.1',
+          remoteAddress: socket?.remoteAddress ?? f.socket?.remoteAddress,
+          remotePort: socket?.remotePort ?? f.socket?.remotePort,
+        });
+      }
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    if (!f?.onUpgrade) return passOn(this, 'onUpgrade', arguments);
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    return f.onUpgrade.apply(this, arguments as unknown as [number, unknown[], NodeSocket]);
+  }
 
   function onBodySent(this: UndiciRequest, chunk: Uint8Array | string) {
     const f = followed.get(this);
@@ -128,6 +182,20 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   on('undici:request:headers', ({ request, response }) => {
     const f = followed.get(request as object);
     if (!f || f.done) return;
+    if (f.handshake) {
+      // A refused upgrade (any status but 101) is the socket's answer; a 101 came through onUpgrade.
+      const res = response as { statusCode: number; statusText?: string; headers: unknown[] };
+      if (res.statusCode === 101 || f.handshake.responded) return;
+      f.handshake.responded = true;
+      sent(f);
+      f.obs.response({
+        status: res.statusCode,
+        statusText: res.statusText ?? '',
+        headers: rawPairs(res.headers),
+        httpVersion: '1.1',
+      });
+      return;
+    }
     sent(f);
     const res = response as { statusCode: number; statusText?: string; headers: unknown[] };
     if (res.statusCode < 200 && res.statusCode !== 101) return;
@@ -143,14 +211,14 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
 
   on('undici:request:trailers', ({ request }) => {
     const f = followed.get(request as object);
-    if (!f || f.done) return;
+    if (!f || f.done || f.handshake) return;
     f.done = true;
     f.obs.complete({ body: f.body.seen.total > 0 ? f.body.seen : undefined });
   });
 
   on('undici:request:error', ({ request, error }) => {
     const f = followed.get(request as object);
-    if (!f || f.done) return;
+    if (!f || f.done || f.handshake) return; // a socket's failure is the WebSocket tap's to report
     sent(f);
     f.done = true;
     f.obs.fail(error, isTimeout(error));
@@ -192,7 +260,7 @@ export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
 }
 
 /** A tap function called on something it does not follow (taken off a request and called elsewhere): the prototype's own. */
-function passOn(target: object, name: 'onData' | 'onBodySent', args: IArguments): unknown {
+function passOn(target: object, name: 'onData' | 'onBodySent' | 'onUpgrade', args: IArguments): unknown {
   const own = (Object.getPrototypeOf(target) as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name];
   return own?.apply(target, args as unknown as unknown[]);
 }

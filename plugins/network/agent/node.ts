@@ -11,6 +11,7 @@ import { type Decoder, zlibDecoder } from './node-decode.js';
 import { installHttpTap } from './node-http.js';
 import { installUndiciTap } from './node-undici.js';
 import type { Hub } from './observed.js';
+import { installWebSocketTap } from './websocket-tap.js';
 
 // The Node taps: http/https (node-http), undici and global fetch (node-undici). Nothing of the
 // app's is replaced: not fetch, not a dispatcher, not an agent.
@@ -56,5 +57,8 @@ function install(hub: Hub, m: Modules): Installed {
     installUndiciTap(hub, m.dc);
     kinds.push('undici', 'fetch');
   }
+  // The ws package's sockets go through http; Node's own WebSocket (22+) is the global one.
+  installWebSocketTap(hub);
+  if (m.http) kinds.push('websocket');
   return { kinds, decoder: m.zlib && zlibDecoder(m.zlib) };
 }
