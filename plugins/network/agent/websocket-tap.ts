@@ -1,5 +1,5 @@
 import { makingOwnLink } from '../../../agent/websocket.js';
-import type { Handshake, Hub, Observation, RawHeaders, SeenMessage } from './observed.js';
+import type { Handshake, Hub, RawHeaders, SeenMessage } from './observed.js';
 
 // The WHATWG WebSocket, observed: a page's, and Node's own global one (undici inside). The global
 // constructor is replaced by a Proxy of it that makes the very same socket (same class, prototype,
