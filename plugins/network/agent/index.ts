@@ -493,6 +493,12 @@ class Followed implements Observation {
     return true;
   }
 
+  private stopWaiting(): void {
+    if (!this.waiting) return;
+    this.waiting = undefined;
+    openBodies.set.delete(this);
+  }
+
   private goLive(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
     this.waiting = undefined;
     this.live = new LiveBody(this.agent, this.id, this.eventStream);
@@ -507,7 +513,7 @@ class Followed implements Observation {
   complete(end: SeenEnd): void {
     if (this.done) return;
     this.done = true;
-    this.waiting = undefined;
+    this.stopWaiting();
     this.agent.ended(this.id);
     const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
     const close = end.close && closeOf(end.close);
@@ -551,7 +557,7 @@ class Followed implements Observation {
   fail(error: unknown, timedOut?: boolean, end?: SeenEnd): void {
     if (this.done) return;
     this.done = true;
-    this.waiting = undefined;
+    this.stopWaiting();
     this.agent.ended(this.id);
     const { message, code } = describeError(error);
     const seen = end?.body;

@@ -270,6 +270,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
           f.obs.complete({ body: f.resBody!.seen.total > 0 ? f.resBody!.seen : undefined });
         } else if (chunk instanceof Uint8Array) {
           f.resBody!.add(chunk, true);
+          f.obs.chunk(f.resBody!.seen, chunk, true);
         }
       }
     } catch {

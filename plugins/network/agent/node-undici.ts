@@ -147,7 +147,10 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
     // biome-ignore lint/complexity/noArguments: passes the call on as it came
     if (!f?.onData) return passOn(this, 'onData', arguments);
     try {
-      if (!f.done && chunk instanceof Uint8Array) f.body.add(chunk, true);
+      if (!f.done && chunk instanceof Uint8Array) {
+        f.body.add(chunk, true);
+        f.obs.chunk(f.body.seen, chunk, true);
+      }
     } catch {
       // the capture's problem, never the app's
     }
