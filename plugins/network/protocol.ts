@@ -719,8 +719,30 @@ export type ReplayResult = z.infer<typeof ReplayResultSchema>;
 
 // ─── Messages (WebSocket, event streams) ─────────────────────────────────────
 
-/** A message as the inspector keeps it: `n` is its place in its connection (0 the first). */
-export const MessageSchema = SocketMessageSchema.extend({ n: z.number().int().nonnegative() });
+/** A socket.io or engine.io frame read from a message's text (socketio.ts). */
+export const SocketIoFrameSchema = z.object({
+  engine: z.enum(['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop']),
+  socket: z.enum(['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNECT_ERROR', 'BINARY_EVENT', 'BINARY_ACK']).optional(),
+  namespace: z.string().optional(),
+  /** An acknowledgement's id. */
+  ack: z.number().optional(),
+  /** An event's name. */
+  event: z.string().optional(),
+  /** The packet's JSON: an event's arguments after its name, a handshake, … */
+  data: z.unknown().optional(),
+  /** Binary attachments, sent in the messages after it. */
+  attachments: z.number().optional(),
+});
+export type SocketIoFrame = z.infer<typeof SocketIoFrameSchema>;
+
+/**
+ * A message as the inspector keeps it: `n` is its place in its connection (0 the first); on a
+ * socket.io (engine.io) connection, `socketio` is its text's framing, decoded when read.
+ */
+export const MessageSchema = SocketMessageSchema.extend({
+  n: z.number().int().nonnegative(),
+  socketio: SocketIoFrameSchema.optional(),
+});
 export type Message = z.infer<typeof MessageSchema>;
 
 /** Which messages of one connection to list. */

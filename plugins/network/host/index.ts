@@ -61,6 +61,7 @@ import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
 import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
+import { withFrames } from '../socketio.js';
 import { SseParser } from './sse.js';
 import { getTransaction, networkTools } from './tools.js';
 
@@ -273,7 +274,10 @@ class NetworkHostImpl implements NetworkHost {
     setRedactionRules: (rules) => this.setRedactionRules(rules),
     importHar: ({ har, source }) => this.importHar(har, source),
     replay: (request, signal) => this.replay(request, signal),
-    messages: (query) => this.listMessages(query),
+    messages: (query) => {
+      const page = this.listMessages(query);
+      return { ...page, messages: withFrames(page.messages, this.store.get(query.transactionId)?.request.url) };
+    },
     inject: (params, signal) => this.injectMessage(params, signal),
   };
 
