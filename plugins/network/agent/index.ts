@@ -526,7 +526,8 @@ class Followed implements Observation {
     const encodedSize = end.decoded || !seen ? undefined : seen.total;
     const finish = (parts: BodyParts | undefined) =>
       this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize, close }, parts?.attached);
-    if (!seen) return finish(undefined);
+    // A socket's last messages go before its close.
+    if (!seen) return this.messages ? this.messages.afterSent(() => finish(undefined)) : finish(undefined);
     if (seen.text !== undefined && seen.text.length >= ATTACH_BYTES && inPage()) {
       later(() => finish(this.agent.textParts(seen, type, declared)));
       return;
@@ -563,17 +564,22 @@ class Followed implements Observation {
     const seen = end?.body;
     const facts = bodyHeaders(this.responseHeaders);
     const body = seen && seen.total > 0 ? this.agent.body({ ...seen, cut: true }, facts.type) : undefined;
-    this.agent.send('failed', {
-      id: this.id,
-      message: message.slice(0, 4096),
-      code,
-      durationMs: this.elapsed(),
-      timedOut: timedOut || undefined,
-      mock: this.mock,
-      body,
-      close: end?.close && closeOf(end.close),
-      unknown: (error as { unknown?: boolean } | undefined)?.unknown || undefined,
-    });
+    const durationMs = this.elapsed();
+    const send = () =>
+      this.agent.send('failed', {
+        id: this.id,
+        message: message.slice(0, 4096),
+        code,
+        durationMs,
+        timedOut: timedOut || undefined,
+        mock: this.mock,
+        body,
+        close: end?.close && closeOf(end.close),
+        unknown: (error as { unknown?: boolean } | undefined)?.unknown || undefined,
+      });
+    // A socket's last messages go before its end.
+    if (this.messages) this.messages.afterSent(send);
+    else send();
   }
 
   mocked(mark: MockMark): void {

@@ -66,7 +66,8 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
     if (!hub.active) return;
     const r = request as UndiciRequest;
     if (r.upgrade) {
-      if (r.upgrade === 'websocket') followHandshake(r);
+      // Published inside the WebSocket's constructor, before the WebSocket tap has followed it.
+      if (r.upgrade === 'websocket') queueMicrotask(() => followHandshake(r));
       return;
     }
     const headers = undiciHeaders(r.headers);

@@ -24,10 +24,24 @@ interface Queued {
   waiting?: boolean;
 }
 
-/** One connection's messages, in the order the app saw them, sent at most one notification per batch. */
+/** Messages that leave in one notification; made into its params when it leaves. */
+interface Batch {
+  entries: Queued[];
+  /** Its notification was made: later messages go in another. */
+  sealed: boolean;
+}
+
+/**
+ * One connection's messages, in the order the app saw them. Each notification carries a batch that
+ * fills until the notification leaves (at most 1000); a Blob still being read holds its batch, and
+ * the ones after it, back until it is read, so the order never changes.
+ */
 export class MessageQueue {
-  private entries: Queued[] = [];
-  private queued = false;
+  /** Batches not handed to the link yet (waiting for a Blob), oldest first. */
+  private held: Batch[] = [];
+  /** The batch handed to the link whose notification is not made yet. */
+  private open: Batch | undefined;
+  private afterHeld: (() => void)[] = [];
 
   constructor(
     private readonly sink: StreamSink,
@@ -37,10 +51,9 @@ export class MessageQueue {
   push(m: SeenMessage): void {
     const entry: Queued = { m };
     if (typeof Blob === 'function' && m.data instanceof Blob) {
-      // Read apart from the app (a Blob cannot change); later messages wait for it, to keep the order.
-      const blob = m.data;
+      // Read apart from the app (a Blob cannot change).
       entry.waiting = true;
-      blob
+      m.data
         .slice(0, this.sink.maxMessageBytes)
         .arrayBuffer()
         .then(
@@ -53,34 +66,41 @@ export class MessageQueue {
         )
         .finally(() => {
           entry.waiting = false;
-          this.schedule();
+          this.release();
         });
     }
-    this.entries.push(entry);
-    this.schedule();
-  }
-
-  /** True when nothing waits to be sent. */
-  get idle(): boolean {
-    return this.entries.length === 0;
-  }
-
-  private schedule(): void {
-    if (this.queued || this.entries.length === 0 || this.entries[0]!.waiting) return;
-    this.queued = true;
-    this.sink.sendMessages(this.id, () => this.take());
-  }
-
-  private take(): { id: string; messages: SocketMessageIn[] } {
-    this.queued = false;
-    const cap = this.sink.maxMessageBytes;
-    const messages: SocketMessageIn[] = [];
-    while (this.entries.length > 0 && !this.entries[0]!.waiting && messages.length < MAX_PER_NOTIFICATION) {
-      const { m, bytes } = this.entries.shift()!;
-      messages.push(encodeMessage(m, bytes, cap));
+    const last = this.held.at(-1);
+    if (last || entry.waiting) {
+      if (last && last.entries.length < MAX_PER_NOTIFICATION) last.entries.push(entry);
+      else this.held.push({ entries: [entry], sealed: false });
+      return;
     }
-    this.schedule();
-    return { id: this.id, messages };
+    const open = this.open;
+    if (open && !open.sealed && open.entries.length < MAX_PER_NOTIFICATION) {
+      open.entries.push(entry);
+      return;
+    }
+    this.send({ entries: [entry], sealed: false });
+  }
+
+  /** Calls `then` once every message pushed so far was handed to the link (at once, unless a Blob is being read). */
+  afterSent(then: () => void): void {
+    if (this.held.length === 0) then();
+    else this.afterHeld.push(then);
+  }
+
+  private send(batch: Batch): void {
+    this.open = batch;
+    const cap = this.sink.maxMessageBytes;
+    this.sink.sendMessages(this.id, () => {
+      batch.sealed = true;
+      return { id: this.id, messages: batch.entries.map(({ m, bytes }) => encodeMessage(m, bytes, cap)) };
+    });
+  }
+
+  private release(): void {
+    while (this.held.length > 0 && !this.held[0]!.entries.some((e) => e.waiting)) this.send(this.held.shift()!);
+    if (this.held.length === 0) for (const then of this.afterHeld.splice(0)) then();
   }
 }
 

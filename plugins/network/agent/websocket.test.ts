@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Server as SocketIoServer } from 'socket.io';
+import { io as socketIo } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
@@ -122,4 +125,182 @@ describe('WebSockets in a Node app', () => {
       d.host.transactions().some((tx) => tx.request.url.includes(d.t.urls.debuggeeUrl.replace(/^ws:\/\//, ''))),
     ).toBe(false);
   });
+
+  it('decodes socket.io framing; the app gets the same events with and without Porthole', async () => {
+    const http = createServer();
+    const server = new SocketIoServer(http, { transports: ['websocket'] });
+    server.on('connection', (socket) => {
+      socket.on('chat', (text: string, ack: (n: number) => void) => {
+        socket.emit('chat', { from: 'server', text: text.toUpperCase() });
+        ack(text.length);
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const chat = async () => {
+      const client = socketIo(url, { transports: ['websocket'], forceNew: true });
+      const got: unknown[] = [];
+      const echoed = new Promise((resolve) => client.on('chat', (m) => resolve(got.push(m))));
+      const acked = await client.emitWithAck('chat', 'hi there');
+      await echoed;
+      client.close();
+      return { got, acked };
+    };
+    const plain = await chat();
+    const d = await debuggee();
+    expect(await chat()).toEqual(plain);
+
+    const tx = await socketOf(d, '/socket.io/');
+    const answer = await d.mcp.call('network_list_messages', { transactionId: tx.id, limit: 50 });
+    const frames = (answer.structuredContent as { messages: { direction: string; data: string; socketio?: unknown }[] })
+      .messages;
+    const chatFrames = frames.filter((m) => (m.socketio as { socket?: string } | undefined)?.socket);
+    expect(chatFrames.map((m) => [m.direction, m.socketio])).toEqual([
+      ['sent', { engine: 'message', socket: 'CONNECT' }],
+      ['received', expect.objectContaining({ engine: 'message', socket: 'CONNECT' })],
+      ['sent', { engine: 'message', socket: 'EVENT', ack: 0, event: 'chat', data: ['hi there'] }],
+      ['received', { engine: 'message', socket: 'EVENT', event: 'chat', data: [{ from: 'server', text: 'HI THERE' }] }],
+      ['received', { engine: 'message', socket: 'ACK', ack: 0, data: [8] }],
+      ['sent', { engine: 'message', socket: 'DISCONNECT' }],
+    ]);
+    expect(frames[0]).toMatchObject({ direction: 'received', socketio: { engine: 'open' } });
+  });
+
+  it('lists messages over MCP with filters and pages; injects one into the open socket when allowed', async () => {
+    const s = await server();
+    const d = await debuggee();
+    const ws = new WebSocket(`${s.url}/live?name=x`);
+    const got: string[] = [];
+    ws.on('message', (data, isBinary) => got.push(isBinary ? 'binary' : data.toString()));
+    await new Promise((resolve) => ws.once('open', resolve));
+    for (let i = 0; i < 5; i++) ws.send(`ping ${i}`);
+    await waitFor(() => got.length === 6 || undefined, 'six answers');
+    defer(() => ws.terminate());
+    const tx = await waitFor(
+      () => d.host.transactions({ urlContains: '/live' }).find((t) => (t.messages?.received ?? 0) === 6),
+      'the open socket with its messages',
+    );
+    expect(tx.state).toBe('pending');
+
+    const page = async (args: Record<string, unknown>) => {
+      const answer = await d.mcp.call('network_list_messages', { transactionId: tx.id, ...args });
+      expect(answer.isError, answer.text).toBe(false);
+      return answer.structuredContent as {
+        messages: { n: number; data: string }[];
+        nextCursor?: string;
+        next?: string;
+        total: number;
+      };
+    };
+    const first = await page({ direction: 'received', limit: 4 });
+    expect(first.total).toBe(6);
+    expect(first.messages.map((m) => m.data)).toEqual(['hello x', 'echo:ping 0', 'echo:ping 1', 'echo:ping 2']);
+    expect(first.next).toMatch(/^2 more: call again with cursor "m:\d+"/);
+    const rest = await page({ direction: 'received', limit: 4, cursor: first.nextCursor });
+    expect(rest.messages.map((m) => m.data)).toEqual(['echo:ping 3', 'echo:ping 4']);
+    expect((await page({ text: 'PING 3' })).messages.map((m) => m.data)).toEqual(['ping 3', 'echo:ping 3']);
+    const bad = await d.mcp.call('network_list_messages', { transactionId: 'nope' });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/there is no transaction "nope".*network_list_transactions/);
+
+    // Injecting asks the person at the window first: declined, nothing reaches the app.
+    const ask = async (answer: 'deny' | 'allow-once', data: string) => {
+      const call = d.mcp.call('network_inject_message', { transactionId: tx.id, data });
+      const asked = await waitFor(() => d.t.core.permissions.asks()[0], 'the question in the window');
+      expect(asked).toMatchObject({ tool: 'network_inject_message' });
+      expect(asked.change).toContain(`Hands the app's open WebSocket ${tx.id} a message`);
+      d.t.core.permissions.answer(asked.id, answer);
+      return call;
+    };
+    const declined = await ask('deny', '{"type":"price","eur":0}');
+    expect(declined.isError).toBe(true);
+    expect(got).toHaveLength(6);
+    // Allowed, the app's socket gets it as if the server had sent it.
+    const done = await ask('allow-once', '{"type":"price","eur":1}');
+    expect(done.isError, done.text).toBe(false);
+    expect(done.structuredContent).toEqual({ delivered: true });
+    expect(got.at(-1)).toBe('{"type":"price","eur":1}');
+    await d.window.run('network_inject_message', { transactionId: tx.id, data: 'AQID', base64: true });
+    expect(got.at(-1)).toBe('binary');
+    await waitFor(() => (d.host.get(tx.id)?.messages?.received ?? 0) === 8 || undefined, 'the injected ones recorded');
+
+    ws.close(1000, 'bye');
+    await waitFor(() => d.host.get(tx.id)?.state === 'complete' || undefined, 'the close');
+    const closed = await d.window.run('network_inject_message', { transactionId: tx.id, data: 'late' });
+    expect(closed.isError).toBe(true);
+    expect(closed.text).toMatch(/is not open \(complete, closed 1000\)/);
+  });
+
+  it('keeps at most 10,000 messages per connection and says how many went', async () => {
+    const s = await server();
+    const d = await debuggee();
+    const ws = new WebSocket(`${s.url}/flood`);
+    let got = 0;
+    ws.on('message', () => got++);
+    await new Promise((resolve) => ws.once('open', resolve));
+    for (let i = 0; i < 6000; i++) ws.send(`m${i}`);
+    await waitFor(() => got === 6001 || undefined, 'every echo', 20_000);
+    ws.close();
+    const tx = await socketOf(d, '/flood');
+    expect(tx.messages).toEqual({ sent: 6000, received: 6001, dropped: 2001 });
+    const page = d.host.listMessages({ transactionId: tx.id, limit: 1 });
+    expect(page).toMatchObject({ total: 10_000, dropped: 2001 });
+    expect(page.messages[0]?.n).toBe(2001);
+  });
+
+  // Node 22+ (e2e/network-node22.spec.ts runs this file there): the global WebSocket, undici's.
+  it.runIf(typeof globalThis.WebSocket === 'function')(
+    "records Node's own WebSocket with its handshake headers; the app gets the same",
+    async () => {
+      const s = await server();
+      const talk = async () => {
+        const ws = new globalThis.WebSocket(`${s.url}/native?name=node`, 'chat.v1');
+        ws.binaryType = 'arraybuffer';
+        const got: string[] = [];
+        const closed = new Promise<string>((resolve) => {
+          ws.onclose = (e) => resolve(`${e.code} ${e.reason} ${e.wasClean}`);
+        });
+        ws.onmessage = (e) => {
+          got.push(typeof e.data === 'string' ? e.data : `bin:${Buffer.from(e.data as ArrayBuffer).toString('hex')}`);
+          if (got.length === 1) {
+            ws.send('one');
+            ws.send(new Uint8Array([1, 2, 3]));
+          }
+          if (got.length === 3) ws.send('close');
+        };
+        return { got, closed: await closed, isWebSocket: ws instanceof globalThis.WebSocket };
+      };
+      const plain = await talk();
+      const d = await debuggee();
+      expect(await talk()).toEqual(plain);
+      expect(plain).toEqual({
+        got: ['hello node', 'echo:one', 'bin:030201'],
+        closed: '4001 asked true',
+        isWebSocket: true,
+      });
+      const tx = await socketOf(d, '/native');
+      expect(tx).toMatchObject({
+        initiator: 'websocket',
+        state: 'complete',
+        request: { url: `${s.url}/native?name=node` },
+        response: { status: 101, httpVersion: '1.1' },
+        close: { code: 4001, reason: 'asked', wasClean: true },
+        messages: { sent: 3, received: 3, dropped: 0 },
+      });
+      const header = (list: { name: string; value: string }[] | undefined, name: string) =>
+        list?.find((h) => h.name === name)?.value;
+      expect(header(tx.request.headers, 'sec-websocket-key')).toMatch(/==$/);
+      expect(header(tx.response?.headers, 'sec-websocket-accept')).toMatch(/=$/);
+      expect(header(tx.response?.headers, 'sec-websocket-protocol')).toBe('chat.v1');
+      expect(messages(d, tx).map((m) => [m.direction, m.data])).toEqual([
+        ['received', 'hello node'],
+        ['sent', 'one'],
+        ['sent', 'AQID'],
+        ['received', 'echo:one'],
+        ['received', 'AwIB'],
+        ['sent', 'close'],
+      ]);
+    },
+  );
 });

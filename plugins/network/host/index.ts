@@ -46,6 +46,7 @@ import {
   type Transaction,
   type TransactionFilter,
 } from '../protocol.js';
+import { withFrames } from '../socketio.js';
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import { LiveBodies } from './live-bodies.js';
@@ -61,7 +62,6 @@ import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
 import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
-import { withFrames } from '../socketio.js';
 import { SseParser } from './sse.js';
 import { getTransaction, networkTools } from './tools.js';
 

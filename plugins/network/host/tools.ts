@@ -32,10 +32,10 @@ import {
   TransactionFilterSchema,
   TransactionPageSchema,
 } from '../protocol.js';
+import { withFrames } from '../socketio.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import { summarizeRule, summarizeState } from './mock-summary.js';
-import { withFrames } from '../socketio.js';
 import { redactMessage, redactSummary, redactUrl } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
@@ -139,7 +139,9 @@ export const injectMessage = tool({
   defaultPermission: 'ask',
   describeChange: ({ transactionId, data, base64 }) =>
     `Hands the app's open WebSocket ${transactionId} a message as if its server had sent it: ${
-      base64 ? `${Math.floor((data.length * 3) / 4)} bytes of binary` : JSON.stringify(data.length > 200 ? `${data.slice(0, 200)}…` : data)
+      base64
+        ? `${Math.floor((data.length * 3) / 4)} bytes of binary`
+        : JSON.stringify(data.length > 200 ? `${data.slice(0, 200)}…` : data)
     }.`,
   title: 'Inject a WebSocket message',
   description: `Hands an open WebSocket of the app a message as if its server had sent it (the server sees nothing), to reproduce a socket bug.`,
