@@ -113,6 +113,22 @@ describe('WebSockets in a Node app', () => {
     ]);
     expect(list.map((m) => m.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     for (const m of list) expect(m.time).toBeGreaterThanOrEqual(tx.timing.startedAt);
+
+    // HAR: Chrome's _webSocketMessages out, and in again as a connection with its messages.
+    const har = await d.mcp.call('network_export_har', { urlContains: '/chat' });
+    const entry = (har.structuredContent as { log: { entries: Record<string, unknown>[] } }).log.entries[0]!;
+    expect(entry._resourceType).toBe('websocket');
+    expect((entry._webSocketMessages as { type: string; data: string }[]).map((m) => `${m.type} ${m.data}`)).toEqual(
+      list.map((m) => `${m.direction === 'sent' ? 'send' : 'receive'} ${m.data}`),
+    );
+    d.host.importHar(har.structuredContent, 'chat.har');
+    const imported = d.host.transactions().find((t) => t.imported);
+    expect(imported).toMatchObject({
+      initiator: 'websocket',
+      close: { code: 4001 },
+      messages: { sent: 4, received: 4 },
+    });
+    expect(messages(d, imported!).map((m) => m.data)).toEqual(list.map((m) => m.data));
   });
 
   it('never records the inspector link itself', async () => {

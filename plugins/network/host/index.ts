@@ -47,7 +47,7 @@ import {
   type TransactionFilter,
 } from '../protocol.js';
 import { withFrames } from '../socketio.js';
-import { fromHar, toHar } from './har.js';
+import { fromHar, importedMessages, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import { LiveBodies } from './live-bodies.js';
 import {
@@ -57,7 +57,7 @@ import {
   MessageStore,
 } from './message-store.js';
 import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
-import { redactForAgent } from './redact.js';
+import { redactForAgent, redactMessage } from './redact.js';
 import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
 import { searchTransactions } from './search.js';
@@ -452,10 +452,13 @@ class NetworkHostImpl implements NetworkHost {
 
   exportHar(filter?: TransactionFilter, transactions = this.store.all(filter)): Har {
     const session = this.ctx.session();
+    const rules = this.redactionRules();
+    // Exports leave the inspector: messages are redacted as bodies are.
     return toHar(
       transactions,
       { name: 'Porthole', version: networkProtocol.version },
       `${session.app.name} (${session.app.id}) on ${session.device.name}, session ${session.id}`,
+      (id) => this.messagesOf(id).map((m) => redactMessage(m, rules)),
     );
   }
 
@@ -465,7 +468,12 @@ class NetworkHostImpl implements NetworkHost {
 
   importHar(har: unknown, source = 'HAR file'): { imported: number } {
     const entries = fromHar(har, source);
-    for (const tx of entries) this.changed(this.store.add(tx));
+    for (const tx of entries) {
+      this.changed(this.store.add(tx));
+      const messages = importedMessages.get(tx);
+      for (let at = 0; messages && at < messages.length; at += 1000)
+        this.addMessages(tx.id, messages.slice(at, at + 1000));
+    }
     this.emit('imported', { count: entries.length });
     return { imported: entries.length };
   }

@@ -216,7 +216,14 @@ export class TransactionStore {
   add(tx: Omit<Transaction, 'seq'>): Change {
     const existing = this.byId.get(tx.id);
     if (existing) this.remove(existing);
-    return this.insert({ ...tx, seq: ++this.seq });
+    const added: Transaction = { ...tx, seq: ++this.seq };
+    const op = added.graphql ?? readGraphql(added);
+    const body = added.response?.body;
+    if (op && op.errors === undefined && body?.encoding === 'text') {
+      const errors = graphqlErrors(body.data);
+      if (errors > 0) op.errors = errors;
+    }
+    return this.insert(added);
   }
 
   get(id: string): Transaction | undefined {
@@ -349,12 +356,13 @@ function applyRequestSent(tx: Transaction, n: Omit<RequestSent, 'id'>): void {
   if (n.body && !tx.graphql) readGraphql(tx);
 }
 
-/** The GraphQL operation a request carries, read from its URL or its body. */
-export function readGraphql(tx: Transaction): void {
+/** The GraphQL operation a request carries, read from its URL or its body, set on it. */
+export function readGraphql(tx: Transaction): Graphql | undefined {
   const { method, url, headers, body } = tx.request;
-  if (body?.encoding === 'base64') return;
+  if (body?.encoding === 'base64') return undefined;
   const op = graphqlOf(method, url, body?.contentType ?? headerValue(headers, 'content-type'), body?.data);
   if (op) tx.graphql = op as Graphql;
+  return tx.graphql;
 }
 
 function appendPart(
