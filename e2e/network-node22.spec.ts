@@ -18,6 +18,7 @@ const SUITES = [
   'plugins/network/agent/index.test.ts',
   'plugins/network/agent/websocket.test.ts',
   'plugins/network/agent/streams.test.ts',
+  'plugins/network/agent/mock-socket.test.ts',
   'plugins/network/host/mock.test.ts',
 ];
 

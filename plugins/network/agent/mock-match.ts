@@ -1,3 +1,4 @@
+import { graphqlOf } from '../graphql.js';
 import type { MockConfig, MockMatch, MockRule } from '../protocol.js';
 import { compileRegex, globToRegExp } from '../url-pattern.js';
 
@@ -57,12 +58,14 @@ export function findMatchingRule(
 
 /** True when a rule needs the request body to decide. */
 export function needsBody(rules: readonly CompiledRule[]): boolean {
-  return rules.some(({ rule }) => rule.enabled && rule.match.bodyContains !== undefined);
+  return rules.some(
+    ({ rule }) => rule.enabled && (rule.match.bodyContains !== undefined || rule.match.graphql !== undefined),
+  );
 }
 
-/** True when some enabled rule could match a request with this method and URL. */
+/** True when some enabled rule for HTTP requests could match one with this method and URL. */
 export function mayMatchAny(enabled: boolean, rules: readonly CompiledRule[], method: string, url: string): boolean {
-  return enabled && rules.some((r) => r.rule.enabled && r.mayMatch(method, url));
+  return enabled && rules.some((r) => r.rule.enabled && r.rule.action.type !== 'websocket' && r.mayMatch(method, url));
 }
 
 export function compileMatch(match: MockMatch, early = compileEarly(match)): Test {
@@ -73,6 +76,13 @@ export function compileMatch(match: MockMatch, early = compileEarly(match)): Tes
   if (match.bodyContains !== undefined) {
     const needle = match.bodyContains;
     tests.push((r) => r.bodyText?.includes(needle) ?? false);
+  }
+  if (match.graphql !== undefined) {
+    const name = match.graphql;
+    tests.push((r) => {
+      const op = graphqlOf(r.method, r.url, r.header('content-type') ?? undefined, r.bodyText);
+      return op?.name?.split(',').includes(name) ?? false;
+    });
   }
   return (r) => tests.every((t) => t(r));
 }

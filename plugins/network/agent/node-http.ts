@@ -7,7 +7,7 @@ import {
   type NodeSocket,
   nodeBuffer,
 } from './node-builtins.js';
-import { followUpgraded, injectInto } from './node-ws.js';
+import { followUpgraded, injectInto, wsOf } from './node-ws.js';
 import { BodyCollector, type Hub, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
 
 // Node's http/https client, observed. Every client built on it (axios, got, node-fetch, superagent,
@@ -107,6 +107,8 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       socket,
     };
     hub.byRaw.set(req, obs);
+    const mark = hub.mockMarks.get(req);
+    if (mark) obs.mocked(mark);
     watchRequest(req, f);
     return f;
   };
@@ -171,16 +173,24 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
     if (!f) return passOn(this, arguments);
     if (event === 'upgrade' && f.socket && !f.done) {
-      // The app's own listener first: `ws` hands the socket to its WebSocket there.
-      // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
-      const result = f.emit.apply(this, arguments as unknown as [string | symbol, ...unknown[]]);
+      // biome-ignore lint/complexity/noArguments: the upgraded socket is the event's second argument
+      const socket = arguments[2] as (NodeSocket & { on?: (...a: unknown[]) => unknown }) | undefined;
+      let restore: (() => void) | undefined;
       try {
-        // biome-ignore lint/complexity/noArguments: the upgraded socket is the event's second argument
-        upgraded(f, arg as NodeIncoming, arguments[2] as NodeSocket | undefined);
+        restore = upgraded(f, arg as NodeIncoming, socket);
       } catch {
         // the capture's problem, never the app's
       }
-      return result;
+      try {
+        // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+        return f.emit.apply(this, arguments as unknown as [string | symbol, ...unknown[]]);
+      } finally {
+        try {
+          restore?.();
+        } catch {
+          // the capture's problem, never the app's
+        }
+      }
     }
     try {
       onRequestEvent(f.req, f, event, arg);
@@ -210,11 +220,14 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       case 'timeout':
         f.timedOut = true;
         break;
-      case 'error':
+      case 'error': {
         sendRequest(req, f);
         finish(f);
-        f.obs.fail(arg, f.timedOut || isTimeout(arg));
+        // After the response began, what came of its body stays with the failure.
+        const seen = f.resBody?.seen;
+        f.obs.fail(arg, f.timedOut || isTimeout(arg), seen?.total ? { body: { ...seen, cut: true } } : undefined);
         break;
+      }
       case 'close':
         if (!f.responded) {
           sendRequest(req, f);
@@ -225,7 +238,17 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     }
   };
 
-  const upgraded = (f: Followed, res: NodeIncoming, socket: NodeSocket | undefined) => {
+  /**
+   * The handshake was answered: reported now, and the socket followed once the app's listener has
+   * handed it to its WebSocket. `ws` emits 'open' inside that listener, where the app may already
+   * send: the `ws` socket is caught as soon as ws marks the net.Socket with it (its first `on` call
+   * after), and the returned function follows whatever socket it became when the listener is done.
+   */
+  const upgraded = (
+    f: Followed,
+    res: NodeIncoming,
+    socket: (NodeSocket & { on?: (...a: unknown[]) => unknown }) | undefined,
+  ) => {
     sendRequest(f.req, f);
     f.responded = true;
     f.obs.response({
@@ -237,7 +260,28 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       remotePort: socket?.remotePort,
     });
     finish(f); // the request's part is over; the socket's messages and close are node-ws's
-    f.ws = followUpgraded(f.obs, socket, () => hub.maxMessageBytes);
+    let followed = false;
+    const follow = () => {
+      followed = true;
+      f.ws = followUpgraded(f.obs, socket, () => hub.maxMessageBytes);
+    };
+    const on = socket?.on;
+    if (!socket || typeof on !== 'function' || Object.hasOwn(socket, 'on')) return () => follow();
+    Object.defineProperty(socket, 'on', {
+      configurable: true,
+      writable: true,
+      value: function on_(this: unknown, ...args: unknown[]) {
+        if (!followed && wsOf(socket)) {
+          delete (socket as { on?: unknown }).on;
+          follow();
+        }
+        return on.apply(this, args);
+      },
+    });
+    return () => {
+      if (Object.hasOwn(socket, 'on')) delete (socket as { on?: unknown }).on;
+      if (!followed) follow();
+    };
   };
 
   const watchResponse = (req: NodeClientRequest, f: Followed, res: NodeIncoming) => {
@@ -266,8 +310,12 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     try {
       if (!f.done) {
         if (chunk === null) {
-          finish(f);
-          f.obs.complete({ body: f.resBody!.seen.total > 0 ? f.resBody!.seen : undefined });
+          // The end of the body, unless it broke off: then its 'error' or 'close' says how (Node
+          // fails a response cut by its socket, then may end it as a body delimited by the close).
+          if (f.res?.complete !== false && !(f.res as { errored?: unknown } | undefined)?.errored) {
+            finish(f);
+            f.obs.complete({ body: f.resBody!.seen.total > 0 ? f.resBody!.seen : undefined });
+          }
         } else if (chunk instanceof Uint8Array) {
           f.resBody!.add(chunk, true);
           f.obs.chunk(f.resBody!.seen, chunk, true);
@@ -285,12 +333,13 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
     if (!f?.resEmit) return passOn(this, arguments);
     try {
+      const cut = () => ({ body: f.resBody!.seen.total > 0 ? { ...f.resBody!.seen, cut: true } : undefined });
       if (!f.done && event === 'error') {
         finish(f);
-        f.obs.fail(arg, f.timedOut || isTimeout(arg));
+        f.obs.fail(arg, f.timedOut || isTimeout(arg), cut());
       } else if (!f.done && event === 'close' && !f.res!.complete) {
         finish(f);
-        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut);
+        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut, cut());
       }
     } catch {
       // the capture's problem, never the app's

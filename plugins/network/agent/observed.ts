@@ -158,6 +158,8 @@ export class Hub {
   readonly taps = new Set<string>();
   /** The tap's observation of a runtime object (a ClientRequest), for the mock path to mark. */
   readonly byRaw = new WeakMap<object, Observation>();
+  /** Requests the mock path answers through Node's own http (a ws handshake): the http tap marks them. */
+  readonly mockMarks = new WeakMap<object, MockMark>();
   /** WebSockets whose handshake has not ended (websocket-tap, node-undici). */
   readonly handshakes: Handshake[] = [];
   /**
