@@ -81,6 +81,13 @@ export function graphqlErrors(body: string | undefined): number {
   return n;
 }
 
+/** A GraphQL filter (gql:, the list tool's graphql): the operation's type, or one of its names, case-insensitive. */
+export function graphqlMatches(op: GraphqlOperation | undefined, wanted: string): boolean {
+  if (!op) return false;
+  const w = wanted.trim().toLowerCase();
+  return op.type === w || (op.name?.toLowerCase().split(',').includes(w) ?? false);
+}
+
 function operationOf(p: Payload, hashType?: GraphqlType): GraphqlOperation | undefined {
   const name = typeof p.operationName === 'string' && p.operationName ? p.operationName : undefined;
   const persisted = (p.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;

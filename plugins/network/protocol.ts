@@ -213,7 +213,8 @@ export type AgentInfo = z.infer<typeof AgentInfoSchema>;
  * hash); `errors` counts the `errors` of an answer, which make the request a failure.
  */
 export const GraphqlSchema = z.object({
-  type: z.enum(['query', 'mutation', 'subscription']),
+  /** Absent for a persisted query POSTed by its hash alone (the text is on the server). */
+  type: z.enum(['query', 'mutation', 'subscription']).optional(),
   /** The operation's name (`operationName`, or the document's); several, comma-separated, for a batch. */
   name: z.string().optional(),
   /** A persisted query's sha256 hash (extensions.persistedQuery). */

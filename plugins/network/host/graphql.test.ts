@@ -30,13 +30,16 @@ describe('GraphQL traffic', () => {
         req.method === 'GET'
           ? Object.fromEntries(new URL(req.url!, 'http://x').searchParams)
           : JSON.parse(body.toString());
-      const result = await graphql({
-        schema,
-        source: params.query,
-        rootValue: root,
-        variableValues: typeof params.variables === 'string' ? JSON.parse(params.variables) : params.variables,
-        operationName: params.operationName,
-      });
+      // As Apollo answers a hash it has not seen: the client then sends the text.
+      const result = !params.query
+        ? { errors: [{ message: 'PersistedQueryNotFound' }] }
+        : await graphql({
+            schema,
+            source: params.query,
+            rootValue: root,
+            variableValues: typeof params.variables === 'string' ? JSON.parse(params.variables) : params.variables,
+            operationName: params.operationName,
+          });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
     });
     defer(() => s.close());
@@ -59,13 +62,22 @@ describe('GraphQL traffic', () => {
     expect(await ask('mutation Checkout { checkout(id: "7") }')).toMatchObject({
       errors: [{ message: 'payment declined' }],
     });
+    // A persisted query sent by its hash alone: named, without a type (the server holds its text).
+    await fetch(`${s.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        operationName: 'Saved',
+        extensions: { persistedQuery: { version: 1, sha256Hash: 'ab12' } },
+      }),
+    }).then((r) => r.text());
     const get = new URL(`${s.url}/graphql`);
     get.searchParams.set('query', '{ cart(id: "1") { id } }');
     await (await fetch(get)).json();
     const only = { urlContains: '/graphql' }; // the test's own MCP client is captured too
     await waitFor(
-      () => d.host.transactions({ ...only }).filter((t) => t.state !== 'pending').length === 3 || undefined,
-      'three answered',
+      () => d.host.transactions({ ...only }).filter((t) => t.state !== 'pending').length === 4 || undefined,
+      'four answered',
     );
 
     const list = await d.mcp.call('network_list_transactions', only);
@@ -73,6 +85,7 @@ describe('GraphQL traffic', () => {
       .transactions;
     expect(summaries.map((t) => t.graphql)).toEqual([
       { type: 'query' },
+      { name: 'Saved', hash: 'ab12', errors: 1 },
       { type: 'mutation', name: 'Checkout', errors: 1 },
       { type: 'query', name: 'GetCart' },
     ]);
@@ -84,10 +97,12 @@ describe('GraphQL traffic', () => {
     const failed = await d.mcp.call('network_list_transactions', { ...only, failedOnly: true });
     const failures = (failed.structuredContent as { transactions: { status: number; graphql?: { name?: string } }[] })
       .transactions;
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ status: 200, graphql: { name: 'Checkout' } });
+    expect(failures.map((f) => [f.status, f.graphql?.name])).toEqual([
+      [200, 'Saved'],
+      [200, 'Checkout'],
+    ]);
     const timeline = d.host.timeline!({ limit: 100 }).entries.filter((e) => e.summary.includes('/graphql'));
-    expect(timeline.map((e) => e.level)).toEqual(['info', 'error', 'info']);
+    expect(timeline.map((e) => e.level)).toEqual(['info', 'error', 'error', 'info']);
     expect(timeline[1]?.summary).toContain('(mutation Checkout) → 200 with 1 GraphQL errors');
   });
 

@@ -5,7 +5,7 @@ import {
   type RecordsApi,
   standaloneRecords,
 } from '../../../shared/records.js';
-import { graphqlErrors, graphqlOf } from '../graphql.js';
+import { graphqlErrors, graphqlMatches, graphqlOf } from '../graphql.js';
 import {
   type Body,
   type Graphql,
@@ -477,13 +477,6 @@ export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: str
   if (f.since !== undefined && tx.timing.startedAt < f.since) return false;
   if (f.until !== undefined && tx.timing.startedAt > f.until) return false;
   return true;
-}
-
-/** A GraphQL filter: the operation's type, or one of its names (case-insensitive). */
-export function graphqlMatches(op: Graphql | undefined, wanted: string): boolean {
-  if (!op) return false;
-  const w = wanted.trim().toLowerCase();
-  return op.type === w || (op.name?.toLowerCase().split(',').includes(w) ?? false);
 }
 
 export function headerValue(headers: { name: string; value: string }[] | undefined, name: string): string | undefined {
