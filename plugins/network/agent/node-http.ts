@@ -146,6 +146,16 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     return call(this, end as (...a: unknown[]) => unknown, args, true);
   };
 
+  // `Expect: 100-continue` sends the headers when the request gets its socket, and the app writes the
+  // body only on 'continue': a server that refuses it (417) is answered before any write or end.
+  const onSocket = proto.onSocket;
+  if (typeof onSocket === 'function') {
+    proto.onSocket = function onSocket_(this: NodeClientRequest, ...args: unknown[]) {
+      if (followed.get(this) !== undefined || !hub.active || !expectsContinue(this)) return onSocket.apply(this, args);
+      return call(this, onSocket as (...a: unknown[]) => unknown, args, false);
+    };
+  }
+
   const copy = (body: BodyCollector, sent: boolean, chunk: unknown, encoding: unknown) => {
     if (sent || chunk == null || typeof chunk === 'function') return;
     try {
@@ -396,3 +406,11 @@ function isTimeout(error: unknown): boolean {
 }
 
 export type { NodeBuffer };
+
+function expectsContinue(req: NodeClientRequest): boolean {
+  try {
+    return /100-continue/i.test(String(req.getHeader('expect') ?? ''));
+  } catch {
+    return false;
+  }
+}

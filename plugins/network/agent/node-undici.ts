@@ -37,6 +37,8 @@ interface Followed {
   requestBody?: BodyCollector;
   sentHeaders?: () => RawHeaders;
   socket?: NodeSocket;
+  /** '2.0' when the request went over an HTTP/2 session (undici's allowH2). */
+  httpVersion?: string;
   sent: boolean;
   done: boolean;
   /** The request's own onData and onBodySent, called after the tap's. */
@@ -175,7 +177,11 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
     const length =
       typeof r.contentLength === 'number' ? r.contentLength : body instanceof Uint8Array ? body.byteLength : undefined;
     const method = r.method;
-    f.sentHeaders = () => withFraming(parseHeaderBlock(headers), method, length ?? textLength(body), body != null);
+    // HTTP/2 (undici's allowH2): the block has no request line, and its pseudo-headers (:path…) are not headers.
+    const h2 = (socket as { alpnProtocol?: unknown } | undefined)?.alpnProtocol === 'h2';
+    if (h2) f.httpVersion = '2.0';
+    const block = h2 ? `\r\n${headers}` : headers;
+    f.sentHeaders = () => withFraming(parseHeaderBlock(block), method, length ?? textLength(body), body != null);
   });
 
   on('undici:request:bodySent', ({ request }) => {
@@ -207,7 +213,7 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
       status: res.statusCode,
       statusText: res.statusText ?? '',
       headers: rawPairs(res.headers),
-      httpVersion: '1.1',
+      httpVersion: f.httpVersion ?? '1.1',
       remoteAddress: f.socket?.remoteAddress,
       remotePort: f.socket?.remotePort,
     });
