@@ -13,6 +13,7 @@ import { installHttp2Tap } from './node-http2.js';
 import { installUndiciTap } from './node-undici.js';
 import type { Hub } from './observed.js';
 import { installWebSocketTap } from './websocket-tap.js';
+import { relayWorkers } from './worker-relay.js';
 
 // The Node taps: http/https (node-http), http2 (node-http2), undici and global fetch (node-undici). Nothing of the
 // app's is replaced: not fetch, not a dispatcher, not an agent.
@@ -63,5 +64,6 @@ function install(hub: Hub, m: Modules): Installed {
   // The ws package's sockets go through http; Node's own WebSocket (22+) is the global one.
   installWebSocketTap(hub);
   if (m.http) kinds.push('websocket');
+  relayWorkers(hub);
   return { kinds, decoder: m.zlib && zlibDecoder(m.zlib) };
 }
