@@ -107,7 +107,7 @@ export function checkConsoleErrorsOptions(options: unknown): ConsoleErrorsOption
   checkSince(given.since, 'expectNoConsoleErrors');
   if (given.afterSeq !== undefined && !(Number.isInteger(given.afterSeq) && (given.afterSeq as number) >= 0)) {
     throw new TypeError(
-      `expectNoConsoleErrors: afterSeq is a console seq (a whole number ≥ 0, the \`latest\` of a console tool's answer), not ${describe(given.afterSeq)}`,
+      `expectNoConsoleErrors: afterSeq is a console seq (a whole number ≥ 0, the \`latest\` of a console tool's answer), not ${shown(given.afterSeq)}`,
     );
   }
   return given as ConsoleErrorsOptions;
@@ -116,7 +116,7 @@ export function checkConsoleErrorsOptions(options: unknown): ConsoleErrorsOption
 function optionsObject(options: unknown, helper: string): Record<string, unknown> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options))
-    throw new TypeError(`${helper} takes an options object, not ${describe(options)}`);
+    throw new TypeError(`${helper} takes an options object, not ${shown(options)}`);
   return options as Record<string, unknown>;
 }
 
@@ -135,10 +135,10 @@ function checkSince(since: unknown, helper: string): void {
       `${helper}: since must be a Date, not the number ${since}: a number could be milliseconds or a console seq. Use { since: new Date(ms) } for a time${helper === 'expectNoConsoleErrors' ? ', { afterSeq } for a console seq' : ''}`,
     );
   }
-  throw new TypeError(`${helper}: since must be a valid Date, not ${describe(since)}`);
+  throw new TypeError(`${helper}: since must be a valid Date, not ${shown(since)}`);
 }
 
-const describe = (value: unknown) =>
+const shown = (value: unknown) =>
   value instanceof Date ? 'an invalid Date' : typeof value === 'string' ? `the string "${value}"` : String(value);
 
 interface Summary {
