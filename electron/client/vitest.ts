@@ -8,7 +8,7 @@ import { portholeMatchers } from './matchers.js';
 expect.extend(portholeMatchers);
 
 declare module 'vitest' {
-  // biome-ignore lint/correctness/noUnusedVariables: T is Vitest's own parameter, which augmentations must repeat
+  // biome-ignore lint/suspicious/noExplicitAny: Vitest's own declaration, which an augmentation must repeat
   interface Matchers<T = any> {
     /** Passes when no request of the app failed or answered ≥ 400 (mock rules' answers excepted); names each that did. */
     toHaveNoFailedRequests(options?: FailedRequestsOptions): Promise<void>;
