@@ -10,7 +10,7 @@ import type { Checks } from './inspector.js';
 // the shape Playwright's and Vitest's `expect.extend` both take: async, `{ pass, message }`, with
 // `.not` handled by the runner from `pass`.
 
-interface MatcherState {
+export interface MatcherState {
   isNot: boolean;
   utils?: { matcherHint?(name: string, received?: string, expected?: string, options?: { isNot?: boolean }): string };
 }

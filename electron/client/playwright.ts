@@ -1,7 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BrowserContext, test as base, expect as baseExpect, type Page, type TestInfo } from '@playwright/test';
+import {
+  type BrowserContext,
+  test as base,
+  expect as baseExpect,
+  type Expect,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestInfo,
+  type TestType,
+} from '@playwright/test';
 import { packageRoot } from '../host/package-root.js';
 import { connectInspector, type Inspector, listAllSessions, type PortholeSession, scopedSession } from './inspector.js';
 import { portholeMatchers } from './matchers.js';
@@ -47,7 +59,10 @@ interface TestFixtures {
   _portholeTest: TestSession;
 }
 
-export const test = base.extend<PortholeOptions & TestFixtures, WorkerFixtures>({
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & PortholeOptions & TestFixtures,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & WorkerFixtures
+> = base.extend<PortholeOptions & TestFixtures, WorkerFixtures>({
   portholeDataDir: [process.env.PORTHOLE_DATA_DIR || undefined, { option: true, scope: 'worker' }],
   portholeServeArgs: [[], { option: true, scope: 'worker' }],
   portholeAttach: ['on-failure', { option: true }],
@@ -94,7 +109,8 @@ export const test = base.extend<PortholeOptions & TestFixtures, WorkerFixtures>(
   },
 });
 
-export const expect = baseExpect.extend(portholeMatchers);
+/** Playwright's expect with `toHaveNoFailedRequests()` and `toHaveNoConsoleErrors()`. */
+export const expect: Expect<typeof portholeMatchers> = baseExpect.extend(portholeMatchers);
 
 /** A test's identity in the inspector, its placeholder session, its pages' scripts, its client. */
 class TestSession {
