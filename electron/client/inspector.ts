@@ -146,6 +146,8 @@ export type PortholeSession = PluginMethods &
   Checks & {
     /** Any plugin tool by name; the session is added unless given. */
     call<N extends ToolName>(name: N, ...args: ArgsParameter<N>): Promise<ToolValue<N>>;
+    /** Any plugin tool, also a third-party plugin's, untyped; the session is added unless given. */
+    callRaw(name: string, args?: Record<string, unknown>): Promise<RawCall>;
     /** The session plugin tools are called on now. */
     sessionId(): Promise<string>;
     /** Every session the checks cover (an app that reloaded or opened pages may have several). */
@@ -279,14 +281,17 @@ export function scopedSession(inspector: Inspector, scope: SessionScope): Portho
 }
 
 function scopeSession(inspector: Inspector, names: string[], call: CallFn, scope: SessionScope): PortholeSession {
+  const route = async (name: string, args: Record<string, unknown>) =>
+    name.startsWith('inspector_') || args.sessionId !== undefined ? args : { ...args, sessionId: await scope.target() };
   const scoped: CallFn = async (name, args = {}) => {
-    const routed =
-      name.startsWith('inspector_') || args.sessionId !== undefined
-        ? args
-        : { ...args, sessionId: await scope.target() };
-    const value = await call(name, routed);
+    const value = await call(name, await route(name, args));
     scope.observe?.(name, value);
     return value;
+  };
+  const callRaw = async (name: string, args: Record<string, unknown> = {}) => {
+    const done = await inspector.callRaw(name, await route(name, args));
+    scope.observe?.(name, done.value);
+    return done;
   };
   const sessions = async () => (scope.sessions ? await scope.sessions() : [await scope.target()]);
   const settle = scope.settle && (() => scope.settle!());
@@ -294,6 +299,7 @@ function scopeSession(inspector: Inspector, names: string[], call: CallFn, scope
     ...pluginMethods(names, scoped, scope),
     ...checks(call, { sessions, settle, describe: scope.describe }),
     call: scoped,
+    callRaw,
     sessionId: () => scope.target(),
     sessionIds: sessions,
     inspector,
