@@ -96,14 +96,9 @@ export function exportRecordedTest(options: ExportOptions): ExportedTest {
 
   // Which calls are replayed, and (Playwright) the page's session: the one most calls went to.
   let kept = calls.filter((call) => {
-    if (call.status === 'running') return (skip(call, 'it had not finished'), false);
-    if (call.status === 'cancelled') return (skip(call, 'it was cancelled'), false);
-    if (call.status === 'refused') return (skip(call, "the user's permissions refused it"), false);
-    if (call.tool.startsWith('inspector_'))
-      return (skip(call, 'an inspector tool: the test finds its session itself'), false);
-    if (!readOnly.has(call.tool)) return (skip(call, 'the inspector has no such tool now'), false);
-    if (!isArgs(call.args)) return (skip(call, 'its arguments were too long to be kept in the history'), false);
-    return true;
+    const reason = whyNotReplayed(call, readOnly);
+    if (reason) skip(call, reason);
+    return !reason;
   });
   const counts = new Map<string | undefined, number>();
   for (const call of kept) counts.set(call.sessionId, (counts.get(call.sessionId) ?? 0) + 1);
@@ -131,9 +126,8 @@ export function exportRecordedTest(options: ExportOptions): ExportedTest {
     return s;
   };
 
-  const vars = new Map<string | undefined, string>();
-  sessionIds.forEach((id, i) =>
-    vars.set(id, options.framework === 'playwright' || i === 0 ? 'porthole' : `porthole${i + 1}`),
+  const vars = new Map<string | undefined, string>(
+    sessionIds.map((id, i) => [id, options.framework === 'playwright' || i === 0 ? 'porthole' : `porthole${i + 1}`]),
   );
 
   // Values answered by earlier calls that later calls pass back: those become variables.
@@ -203,6 +197,16 @@ export function exportRecordedTest(options: ExportOptions): ExportedTest {
     replayed: kept.length,
     skipped,
   };
+}
+
+function whyNotReplayed(call: CallDetail, tools: Map<string, boolean>): string | undefined {
+  if (call.status === 'running') return 'it had not finished';
+  if (call.status === 'cancelled') return 'it was cancelled';
+  if (call.status === 'refused') return "the user's permissions refused it";
+  if (call.tool.startsWith('inspector_')) return 'an inspector tool: the test finds its session itself';
+  if (!tools.has(call.tool)) return 'the inspector has no such tool now';
+  if (!isArgs(call.args)) return 'its arguments were too long to be kept in the history';
+  return undefined;
 }
 
 function isArgs(args: unknown): boolean {
