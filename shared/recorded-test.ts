@@ -410,10 +410,11 @@ function headerOf(calls: readonly CallDetail[], replayed: number, skipped: Skipp
   const last = calls.at(-1)?.startedAt;
   const range =
     first !== undefined && last !== undefined
-      ? ` between ${new Date(first).toISOString()} and ${new Date(last).toISOString()}`
-      : '';
+      ? [`// They were made between ${new Date(first).toISOString()} and ${new Date(last).toISOString()}.`]
+      : [];
   const lines = [
-    `// Recorded by Porthole: ${calls.length} call${calls.length === 1 ? '' : 's'} from its history${range}.`,
+    `// Recorded by Porthole: ${calls.length} call${calls.length === 1 ? '' : 's'} from its history.`,
+    ...range,
     `// It makes the ${replayed} replayable ones again and checks what they answered then (ids, times and`,
     '// sizes aside); ids one call answered and a later call used are variables.',
   ];
