@@ -76,9 +76,9 @@ test('the calls an agent made become a test file, shown before it is saved', asy
     await tabTo(dialog.getByRole('button', { name: 'Make the test' }));
     await page.keyboard.press('Enter');
     const code = dialog.getByTestId('save-test-code');
-    await expect(code).toContainText("import { expect, test } from 'porthole/playwright';");
-    await expect(code).toContainText(/porthole\.network\.getTransaction\(\{\s*id: r\d+\.transactions\.find\(/);
-    await expect(code).not.toContainText('getMockConfig');
+    await expect(code).toHaveValue(/import \{ expect, test \} from 'porthole\/playwright';/);
+    await expect(code).toHaveValue(/porthole\.network\.getTransaction\(\{\s*id: r\d+\.transactions\.find\(/);
+    await expect(code).not.toHaveValue(/getMockConfig/);
     await expect(dialog.getByTestId('save-test-summary')).toContainText('recorded-session.spec.ts: replays');
     await screenshot(page, 'history-save-as-test');
 
@@ -98,7 +98,7 @@ test('the calls an agent made become a test file, shown before it is saved', asy
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('recorded-session.spec.ts');
     const saved = readFileSync(await download.path(), 'utf8');
-    expect(saved).toBe(await code.textContent());
+    expect(saved).toBe(await code.inputValue());
 
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);

@@ -183,14 +183,14 @@ function SaveAsTestDialog({ calls, onClose }: { calls: CallSummary[]; onClose():
             {made.fileName}: replays {made.replayed} call{made.replayed === 1 ? '' : 's'}
             {made.skipped.length ? `; ${made.skipped.length} not replayed (listed at its top)` : ''}.
           </p>
-          <pre
+          <textarea
             className="card mono small save-test-code"
-            tabIndex={0}
+            readOnly
+            rows={16}
             aria-label="The test"
             data-testid="save-test-code"
-          >
-            {made.code}
-          </pre>
+            value={made.code}
+          />
         </>
       )}
       <div className="row">
