@@ -166,8 +166,8 @@ export interface SessionScope {
   settle?(): Promise<void>;
   /** How a session is named in a failure message that lists several. */
   describe?(sessionId: string | undefined): string | undefined;
-  /** Sees each plugin tool's value (e.g. the mock config a change answered). */
-  observe?(tool: string, value: unknown): void;
+  /** Sees each plugin tool's value (e.g. the mock config a change answered); the call returns after it. */
+  observe?(tool: string, value: unknown): void | Promise<void>;
 }
 
 type CallFn = (name: string, args?: Record<string, unknown>) => Promise<unknown>;
@@ -285,12 +285,12 @@ function scopeSession(inspector: Inspector, names: string[], call: CallFn, scope
     name.startsWith('inspector_') || args.sessionId !== undefined ? args : { ...args, sessionId: await scope.target() };
   const scoped: CallFn = async (name, args = {}) => {
     const value = await call(name, await route(name, args));
-    scope.observe?.(name, value);
+    await scope.observe?.(name, value);
     return value;
   };
   const callRaw = async (name: string, args: Record<string, unknown> = {}) => {
     const done = await inspector.callRaw(name, await route(name, args));
-    scope.observe?.(name, done.value);
+    await scope.observe?.(name, done.value);
     return done;
   };
   const sessions = async () => (scope.sessions ? await scope.sessions() : [await scope.target()]);

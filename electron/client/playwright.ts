@@ -208,19 +208,24 @@ class TestSession {
     }
   }
 
-  /** A mock change answers the whole config: pages loaded from now on apply it before their first request. */
-  private observe(tool: string, value: unknown): void {
+  /**
+   * A mock change answers the whole config: pages loaded from now on apply it before their first
+   * request. The call returns once every page has the script, so a `page.goto` after it gets it.
+   */
+  private async observe(tool: string, value: unknown): Promise<void> {
     if (!tool.startsWith('network_') || !tool.includes('mock')) return;
     const config = (value as { config?: { revision?: number } } | undefined)?.config;
     if (!config || typeof config.revision !== 'number') return;
     if (this.mockConfig && config.revision <= this.mockConfig.revision) return;
     this.mockConfig = config as { revision: number };
     const seed = `globalThis.__porthole?.seed?.(${JSON.stringify(config)});`;
-    for (const [page, added] of this.scripts)
-      this.scripts.set(
-        page,
-        added.then(() => page.addInitScript({ content: seed }).catch(() => {})),
-      );
+    const added: Promise<unknown>[] = [];
+    for (const [page, before] of this.scripts) {
+      const next = before.then(() => page.addInitScript({ content: seed }).catch(() => {}));
+      this.scripts.set(page, next);
+      added.push(next);
+    }
+    await Promise.all(added);
   }
 
   /** The test's HAR, console log and a screenshot of each open page, as report attachments. */

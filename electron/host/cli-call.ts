@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { CallDetail, CallSummary } from '../../shared/call-record.js';
 import { exportRecordedTest, type TestFramework } from '../../shared/recorded-test.js';
 import { openHistory } from '../client/history-reader.js';
@@ -191,8 +192,15 @@ export async function historyCommand(argv: string[], io: Io = stdio): Promise<nu
         tools,
         ...(typeof flags.title === 'string' ? { title: flags.title } : {}),
       });
-      if (typeof flags.out === 'string') writeFileSync(flags.out, exported.code);
-      else io.out(exported.code);
+      if (typeof flags.out === 'string') {
+        try {
+          mkdirSync(dirname(flags.out), { recursive: true });
+          writeFileSync(flags.out, exported.code);
+        } catch (e) {
+          io.err(`porthole history export-test: could not write ${flags.out}: ${(e as Error).message}`);
+          return EXIT.failed;
+        }
+      } else io.out(exported.code);
       const skipped = exported.skipped.length
         ? `; not replayed: ${exported.skipped.map((s) => `${s.tool} (${s.reason})`).join(', ')}`
         : '';

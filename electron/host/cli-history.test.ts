@@ -56,7 +56,8 @@ describe('porthole history', () => {
     expect(listed.out.join('\n')).toContain('network_get_transaction');
     expect(listed.out.join('\n')).not.toContain('network_get_mock_config');
 
-    const file = join(mkdtempSync(join(tmpdir(), 'porthole-export-')), 'replay.test.ts');
+    // Its folder is made if needed.
+    const file = join(mkdtempSync(join(tmpdir(), 'porthole-export-')), 'test', 'replay.test.ts');
     const exported = capture();
     const code = await historyCommand(['export-test', '--client', 'claude-code', '--out', file, ...dir], exported.io);
     expect(code, exported.err.join('\n')).toBe(EXIT.ok);
