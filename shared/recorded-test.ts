@@ -428,7 +428,7 @@ function headerOf(calls: readonly CallDetail[], replayed: number, skipped: Skipp
 }
 
 const ANSWERED = `/** Calls \`read\` until it answers what the recorded call answered (the app may still be busy), and returns it. */
-async function answered<T>(read: () => Promise<T>, expected: object): Promise<T> {
+async function answered<T>(read: () => Promise<T>, expected: Record<string, unknown>): Promise<T> {
   let value: T | undefined;
   await expect.poll(async () => (value = await read()), { timeout: 10_000 }).toMatchObject(expected);
   return value as T;
