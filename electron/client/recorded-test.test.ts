@@ -157,9 +157,11 @@ describe('a recorded session becomes a test', () => {
     expect(code).toContain("import { expect, test } from 'porthole/playwright';");
     expect(code).not.toContain('ToolCallError');
     expect(code).toContain('const origin = "http://127.0.0.1:5173";');
-    expect(code).toContain('test("pays", async ({ page, porthole }) => {\n  await page.goto(`${origin}/cart?x=1`);');
-    expect(code).toContain('porthole.network.listTransactions({ urlContains: `${origin}/api` })');
-    expect(code).toContain('url: `${origin}/api/cart`');
+    // The generated code's own template strings, as text.
+    const origin = (path: string) => `\`\${origin}${path}\``;
+    expect(code).toContain(`test("pays", async ({ page, porthole }) => {\n  await page.goto(${origin('/cart?x=1')});`);
+    expect(code).toContain(`porthole.network.listTransactions({ urlContains: ${origin('/api')} })`);
+    expect(code).toContain(`url: ${origin('/api/cart')}`);
     // A tool the typed client does not know is called by name.
     expect(code).toContain('await porthole.callRaw("ui_click", { selector: "#pay" });');
     expect(code).toContain('async function answered<T>');
