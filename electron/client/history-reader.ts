@@ -1,11 +1,16 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { BRIDGE_PATH, type CallDetail, type CallSummary } from '../../shared/bridge.js';
 import { readInstance } from '../host/instance-file.js';
 import { InspectorUnavailableError } from './inspector.js';
 
 // The call history of a running inspector, read as its window reads it: over the window's bridge
-// (`history.list`, `history.get`), with the UI token of <data-dir>/instance.json. It asks nothing
-// else of the bridge and leaves at once.
+// (`history.list`, `history.get`), with the window's access: the session cookie signed with the UI
+// key in <data-dir>/ui-token (as electron/host/ui-bridge/ui-auth.ts signs it), so the one-time link
+// in instance.json stays unused for the user; an inspector without that key takes the link's token.
+// It asks nothing else of the bridge and leaves at once.
 
 export interface HistoryReader {
   /** Newest first, at most `limit` (default all the inspector keeps). */
@@ -24,7 +29,8 @@ export async function openHistory(dataDir: string): Promise<HistoryReader> {
   }
   const token = new URL(instance.uiUrl).searchParams.get('token') ?? '';
   const url = `${instance.controlUrl.replace(/^http/, 'ws')}${BRIDGE_PATH}?token=${encodeURIComponent(token)}`;
-  const ws = new WebSocket(url, { maxPayload: 64 * 1024 * 1024 });
+  const cookie = windowCookie(dataDir, instance.controlUrl);
+  const ws = new WebSocket(url, { maxPayload: 64 * 1024 * 1024, ...(cookie && { headers: { cookie } }) });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('unexpected-response', (_req, res) =>
@@ -65,4 +71,18 @@ export async function openHistory(dataDir: string): Promise<HistoryReader> {
     get: async (id) => (await request<{ call: CallDetail }>('history.get', { id })).call,
     close: () => ws.close(),
   };
+}
+
+/** The window's session cookie for this control server, signed with the data dir's UI key (none without one). */
+function windowCookie(dataDir: string, controlUrl: string): string | undefined {
+  let key: string;
+  try {
+    key = readFileSync(join(dataDir, 'ui-token'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (!key) return undefined;
+  const nonce = randomBytes(18).toString('base64url');
+  const signature = createHmac('sha256', key).update(`porthole-ui:${nonce}`).digest('base64url');
+  return `porthole_ui_${new URL(controlUrl).port || '80'}=${nonce}.${signature}`;
 }
