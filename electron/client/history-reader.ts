@@ -1,9 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { BRIDGE_PATH, type CallDetail, type CallSummary } from '../../shared/bridge.js';
 import { readInstance } from '../host/instance-file.js';
+import { signUiNonce, uiCookieName } from '../host/ui-bridge/ui-auth.js';
 import { InspectorUnavailableError } from './inspector.js';
 
 // The call history of a running inspector, read as its window reads it: over the window's bridge
@@ -83,6 +84,5 @@ function windowCookie(dataDir: string, controlUrl: string): string | undefined {
   }
   if (!key) return undefined;
   const nonce = randomBytes(18).toString('base64url');
-  const signature = createHmac('sha256', key).update(`porthole-ui:${nonce}`).digest('base64url');
-  return `porthole_ui_${new URL(controlUrl).port || '80'}=${nonce}.${signature}`;
+  return `${uiCookieName(new URL(controlUrl).host)}=${nonce}.${signUiNonce(key, nonce)}`;
 }
