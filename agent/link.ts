@@ -1,4 +1,5 @@
-import { type Attached, binaryNotificationParts, inlineAttached } from '../shared/protocol/attachment.js';
+import { type Attached, inlineAttached } from '../shared/protocol/attachment.js';
+import { binaryNotificationParts } from '../shared/protocol/binary-notification.js';
 import { byteLength, decodeFrame, encode, FrameLimitError } from '../shared/protocol/frame.js';
 import { PROTOCOL_VERSION, RETRYABLE_REJECT_REASONS, SESSION_FRAME_TYPES } from '../shared/protocol/frame-types.js';
 import { CloseCode, Limits } from '../shared/protocol/limits.js';
@@ -7,8 +8,9 @@ import { Messenger, RequestError } from '../shared/protocol/messenger.js';
 import { checkShape } from '../shared/protocol/shape-check.js';
 import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
 import { detectDevice, randomId } from './device.js';
+import { madeFrame } from './made-frame.js';
 import { type AgentStatus, type ConnectOptions, DEFAULT_URL, env } from './options.js';
-import { madeFrame, Outbox } from './outbox.js';
+import { Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
 import { ResumeStore } from './resume-store.js';
 import { OPEN, resolveWebSocket, sendBinary, type WebSocketLike } from './websocket.js';

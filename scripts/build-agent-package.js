@@ -19,6 +19,8 @@ const entries = [
   join(root, 'agent/index.ts'),
   join(root, 'plugins/network/agent/register.ts'),
   join(root, 'agent/react/register.ts'),
+  // What browser bundlers take for the network plugin's Node taps (the "browser" field of agent/package.json).
+  join(root, 'plugins/network/agent/without-node.ts'),
   ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
 ];
 
