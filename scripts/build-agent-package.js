@@ -62,7 +62,10 @@ rmSync(out, { recursive: true, force: true });
 for (const format of ['esm', 'cjs']) {
   for (const source of sources) {
     const code = readFileSync(join(root, source), 'utf8');
-    const result = await transform(code, { loader: 'ts', format, target: 'es2022', sourcefile: source });
+    // CommonJS: a lazy import() becomes a require() in a promise, so the module's exports are its
+    // own (Node's import() of a CommonJS file sees only what its lexer finds, not esbuild's getters).
+    const supported = format === 'cjs' ? { 'dynamic-import': false } : {};
+    const result = await transform(code, { loader: 'ts', format, target: 'es2022', sourcefile: source, supported });
     const target = join(out, format, source.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, result.code);
