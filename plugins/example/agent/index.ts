@@ -1,5 +1,5 @@
 import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import type { exampleProtocol, LogEntry, Screenshot } from '../protocol.js';
 
 const protocol: ProtocolRef<typeof exampleProtocol> = { id: 'example', version: '1.0.0' };
