@@ -287,7 +287,7 @@ async function appThreadPerMiB() {
 }
 
 /** bench/core-process.ts, forked: the inspector's core in its own process, driven over IPC. */
-async function coreProcess() {
+export async function coreProcess() {
   const child = fork(fileURLToPath(new URL('../core-process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
