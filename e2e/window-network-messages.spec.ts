@@ -114,6 +114,27 @@ test('a chat socket and an event stream show their messages live, filterable, on
     await expect(messages.first()).toContainText('price');
     await expect(messages.last()).toContainText('plain update');
     await debuggee.evaluate(() => (window as unknown as { events: EventSource }).events.close());
+
+    // "Mock this" on the socket: a rule that plays what the app received; a new socket gets it
+    // without reaching the server.
+    await socketRow.click();
+    await detail.getByRole('button', { name: 'Mock this' }).click();
+    const editor = page.getByRole('form', { name: 'New mock rule' });
+    await expect(editor.getByLabel(/Server messages/)).toHaveValue(/echo: hello[\s\S]*echo: late/);
+    await editor.getByRole('button', { name: 'Create rule' }).click();
+    await expect(page.getByTestId('mock-rule')).toHaveCount(1);
+    await expect(page.getByTestId('mock-sync')).toContainText('Applied in the app');
+    const connections = wss.clients.size;
+    const mocked = await debuggee.evaluate(async () => {
+      const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/chat`);
+      const got: string[] = [];
+      ws.onmessage = (e) => got.push(String(e.data));
+      while (got.length < 4) await new Promise((r) => setTimeout(r, 10));
+      ws.close();
+      return got;
+    });
+    expect(mocked).toEqual([...replies, '{"from":"bot","reply":"echo: late"}']);
+    expect(wss.clients.size).toBe(connections);
   } finally {
     for (const res of streams) res.end();
     for (const ws of wss.clients) ws.terminate();
