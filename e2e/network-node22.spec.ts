@@ -19,6 +19,9 @@ const SUITES = [
   'plugins/network/agent/websocket.test.ts',
   'plugins/network/agent/streams.test.ts',
   'plugins/network/agent/mock-socket.test.ts',
+  'plugins/network/agent/http-edges.test.ts',
+  'plugins/network/agent/http2.test.ts',
+  'plugins/network/agent/worker-relay.test.ts',
   'plugins/network/host/mock.test.ts',
 ];
 

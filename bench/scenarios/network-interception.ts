@@ -23,7 +23,7 @@ const MIB = 1024 * 1024;
 const BIG = Buffer.alloc(2 * MIB, 'porthole ');
 const BIG_JSON = Buffer.from(JSON.stringify({ text: 'x'.repeat(2 * MIB - 12) }));
 
-type InspectorPriority = 'niced' | 'normal';
+export type InspectorPriority = 'niced' | 'normal';
 /**
  * Where the inspector's core runs beside the app: at the lowest CPU priority (its work waits for the
  * app's, as on a machine with a core to spare) and at the normal one (it competes with the app, as
@@ -369,7 +369,7 @@ async function appThreadPerMiB() {
 }
 
 /** bench/core-process.ts, forked: the inspector's core in its own process, driven over IPC. */
-async function coreProcess(priority: InspectorPriority) {
+export async function coreProcess(priority: InspectorPriority = 'niced') {
   const child = fork(fileURLToPath(new URL('../core-process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -781,7 +781,7 @@ export const InjectMessageSchema = z.object({
     .string()
     .max(1024 * 1024)
     .describe('The message: text, or base64 with base64: true.'),
-  base64: z.boolean().optional(),
+  base64: z.boolean().optional().describe('data is base64: sent as a binary message.'),
 });
 export type InjectMessage = z.infer<typeof InjectMessageSchema>;
 

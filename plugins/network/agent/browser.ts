@@ -76,8 +76,9 @@ function urlOf(input: RequestInfo | URL): string {
 
 /**
  * A request the browser failed without telling the page why. When the server did answer (the
- * browser's resource timing has the response: a CORS refusal, as a page cannot tell it from a
- * refused connection otherwise), it is reported as a CORS failure.
+ * browser's resource timing has the response, which it shows only when the server sends
+ * Timing-Allow-Origin) it is reported as a CORS failure; a cross-origin failure without that is
+ * said to be a CORS refusal or a network error, since a page is not told which.
  */
 function failed(obs: Observation, error: unknown, url: string, startedAt: number, mode?: string): void {
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
@@ -103,7 +104,15 @@ function failed(obs: Observation, error: unknown, url: string, startedAt: number
     } catch {
       // resource timing unavailable: the browser's words stand
     }
-    obs.fail(error);
+    const said = (error as { message?: unknown } | undefined)?.message;
+    obs.fail(
+      Object.assign(
+        new Error(
+          `${typeof said === 'string' ? `${said}: ` : ''}a CORS refusal (${new URL(url).origin} did not allow ${origin}: Access-Control-Allow-Origin) or a network error; the browser does not tell the page which (its console does)`,
+        ),
+        { code: 'CORS_OR_NETWORK' },
+      ),
+    );
   }, 50);
 }
 

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Agent, FormData, fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +94,21 @@ describe('HTTP edges', () => {
     const b = await finished(d, '/compress');
     expect(b.response?.body).toMatchObject({ encoding: 'base64', coding: 'compress' });
     expect(Buffer.from(b.response!.body!.data, 'base64')).toEqual(COMPRESSED);
+  });
+
+  // Node 22.15+ has zstd (run under Node 22 by e2e/network-node22.spec.ts).
+  const zstd = (zlib as { zstdCompressSync?: (b: Buffer) => Buffer }).zstdCompressSync;
+  it.skipIf(!zstd)('undoes zstd where Node has it', async () => {
+    const packed = zstd!(Buffer.from('{"zstd":true}'));
+    const s = await httpServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end(packed),
+    );
+    defer(() => s.close());
+    const d = await startNetworkDebuggee();
+    defer(() => d.stop());
+    await new Promise<void>((resolve) => request(`${s.url}/zstd`, (res) => res.resume().on('end', resolve)).end());
+    const tx = await finished(d, '/zstd');
+    expect(tx.response?.body).toMatchObject({ encoding: 'text', data: '{"zstd":true}' });
   });
 
   it('records undici over HTTP/2 as HTTP/2, with the content-type and content-length it sent', async () => {

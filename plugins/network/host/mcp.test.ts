@@ -47,6 +47,8 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
       'network_get_mock_config',
       'network_get_transaction',
       'network_import_har',
+      'network_inject_message',
+      'network_list_messages',
       'network_list_transactions',
       'network_remove_mock_rule',
       'network_replay_request',

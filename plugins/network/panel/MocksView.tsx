@@ -280,6 +280,10 @@ function RuleEditor({
         {textField('urlValue', 'rule-url', 'URL pattern', { className: 'mono', placeholder: '/api/cart' })}
         {draft.urlKind === 'regex' && textField('urlFlags', 'rule-flags', 'Flags', { placeholder: 'i' })}
       </div>
+      {textField('graphql', 'rule-graphql', 'GraphQL operation (optional)', {
+        className: 'mono',
+        placeholder: 'GetCart',
+      })}
       <div className="field">
         <span className="label">Answer with</span>
         <div className="row">
@@ -300,6 +304,15 @@ function RuleEditor({
               onChange={() => set({ action: 'networkError' })}
             />
             a network error
+          </label>
+          <label className="row">
+            <input
+              type="radio"
+              name="rule-action"
+              checked={draft.action === 'websocket'}
+              onChange={() => set({ action: 'websocket' })}
+            />
+            WebSocket messages
           </label>
         </div>
       </div>
@@ -348,9 +361,52 @@ function RuleEditor({
             )}
             {err('body')}
           </div>
+          <div className="grid-2">
+            {textField('bytesPerSecond', 'rule-pace', 'Throttle body (bytes/s)', { inputMode: 'numeric' })}
+            {textField('cutAfter', 'rule-cut', 'Cut the body after (bytes)', { inputMode: 'numeric' })}
+          </div>
+          {draft.cutAfter.trim() !== '' && (
+            <div className="field">
+              <label htmlFor="rule-cut-end">Then</label>
+              <select
+                id="rule-cut-end"
+                value={draft.cutEnd}
+                onChange={(e) => set({ cutEnd: e.target.value as RuleDraft['cutEnd'] })}
+              >
+                <option value="stall">stall (the body never ends)</option>
+                <option value="reset">reset the connection (ECONNRESET)</option>
+              </select>
+            </div>
+          )}
+        </>
+      ) : draft.action === 'websocket' ? (
+        <>
+          <div className="field">
+            <label htmlFor="rule-socket-messages">Server messages (one per line; +500 waits 500 ms first)</label>
+            <textarea
+              id="rule-socket-messages"
+              className="mono"
+              rows={5}
+              value={draft.socketMessages}
+              spellCheck={false}
+              placeholder={'{"type":"hello"}\n+1000 {"type":"price","value":10}'}
+              onChange={(e) => set({ socketMessages: e.target.value })}
+              aria-invalid={invalid('socketMessages')}
+            />
+            {err('socketMessages')}
+          </div>
+          <div className="grid-2">
+            {textField('closeCode', 'rule-close-code', 'Then close with code (empty: stay open)', {
+              inputMode: 'numeric',
+            })}
+            {textField('closeReason', 'rule-close-reason', 'Close reason')}
+          </div>
         </>
       ) : (
-        textField('errorMessage', 'rule-error', 'Error message', { placeholder: 'mocked network error' })
+        <div className="grid-2">
+          {textField('errorMessage', 'rule-error', 'Error message', { placeholder: 'mocked network error' })}
+          {textField('errorCode', 'rule-error-code', 'Error code', { className: 'mono', placeholder: 'ECONNRESET' })}
+        </div>
       )}
       <div className="grid-2">
         {textField('delayMs', 'rule-delay', 'Delay (ms)', { inputMode: 'numeric' })}

@@ -442,8 +442,16 @@ export default function NetworkPanel({ session }: PanelProps) {
                     setSelectedId(undefined);
                     document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus();
                   }}
-                  onMock={(tx) => {
-                    setEditor({ draft: draftFromTransaction(tx) });
+                  onMock={async (tx) => {
+                    // A socket's rule replays the messages the app received (the first 1,000).
+                    const messages =
+                      tx.initiator === 'websocket'
+                        ? await api.call('messages', { transactionId: tx.id, direction: 'received', limit: 1000 }).then(
+                            (page) => page.messages,
+                            () => [],
+                          )
+                        : [];
+                    setEditor({ draft: draftFromTransaction(tx, messages) });
                     setTab('mocks');
                   }}
                   noReplay={noReplay}
