@@ -47,7 +47,7 @@ export interface Entry {
 }
 
 export interface StoreLimits {
-  /** Bytes of arguments, text and stacks kept; the oldest messages go first. Default 96 MiB (100,000 realistic messages). */
+  /** Bytes of arguments, text and stacks kept; the oldest messages go first. Default 128 MiB: 100,000 realistic messages (about 1.2 KB each as the budget counts them). */
   maxBytes: number;
   maxMessages: number;
   /** Distinct error groups kept. */
@@ -55,7 +55,7 @@ export interface StoreLimits {
 }
 
 export const DEFAULT_STORE_LIMITS: StoreLimits = {
-  maxBytes: 96 * 1024 * 1024,
+  maxBytes: 128 * 1024 * 1024,
   maxMessages: 100_000,
   maxErrorGroups: 2000,
 };

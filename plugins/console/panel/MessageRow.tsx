@@ -52,8 +52,9 @@ export function MessageRow({
       data-level={row.level}
       data-kind={row.kind}
     >
-      <div className="con-line" style={row.group ? { paddingLeft: row.group * 16 } : undefined}>
+      <div className="con-line">
         <span className="con-time">{timeWithMs(row.time)}</span>
+        {row.group ? <span className="con-indent" style={{ width: row.group * 16 }} /> : null}
         {open === undefined ? (
           <span className="con-toggle" aria-hidden="true" />
         ) : (

@@ -35,7 +35,7 @@ export function SourceView({
     // Only the code scrolls (scrollIntoView would move the window's views too).
     const el = region.current;
     const line = marked.current;
-    if (el && line) el.scrollTop = line.offsetTop - el.offsetTop - el.clientHeight / 2;
+    if (el && line) el.scrollTop = line.offsetTop - el.clientHeight / 2; // the region is the line's offsetParent
   }, [source]);
 
   const lines = source && 'text' in source ? source.text.split('\n') : [];
