@@ -14,10 +14,10 @@ const env = inspectorAndPage({});
 const DEMO = readFileSync(join(ROOT, 'e2e/fixtures/debuggee/console-demo.ts'), 'utf8').split('\n');
 const lineOf = (marker: string) => DEMO.findIndex((l) => l.includes(marker)) + 1;
 
-async function openDebuggee(page: Page): Promise<Page> {
+async function openDebuggee(page: Page, plugins = ['console']): Promise<Page> {
   const debuggee = await page.context().newPage();
   await debuggee.goto(
-    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['console'], appName: 'Console Shop' }),
+    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins, appName: 'Console Shop' }),
   );
   await expect(debuggee.locator('#status')).toHaveText('connected');
   return debuggee;
@@ -261,6 +261,47 @@ test('as DevTools: groups close, %c styles, console.table, objects opened inline
   // Shift+Tab goes back the same way.
   await page.keyboard.press('Shift+Tab');
   await expect(panel.getByTestId('console-repl')).not.toBeFocused();
+});
+
+test('the input evaluates in the app through ui_evaluate: no prompt, recorded in the history, Up brings it back', async ({
+  page,
+}) => {
+  await openWindow(page, env.inspector);
+  const debuggee = await openDebuggee(page, ['console', 'ui']);
+  await debuggee.evaluate(() => {
+    (window as unknown as { cart: unknown }).cart = { items: [{ sku: 'a-1' }], total: 12.5 };
+  });
+  await page.bringToFront();
+  await page.getByTestId('plugin').filter({ hasText: 'Console' }).click();
+  const panel = page.getByTestId('console-panel');
+  const input = panel.getByTestId('console-repl');
+  await input.click();
+  await input.fill('1 + 2');
+  await page.keyboard.press('Enter');
+  const results = panel.getByTestId('console-evaluation');
+  await expect(results.last()).toContainText('1 + 2');
+  await expect(results.last().locator('.con-result')).toContainText('3');
+  await input.fill('window.cart');
+  await page.keyboard.press('Enter');
+  await expect(results.last().locator('.con-result')).toContainText('{');
+  await results.last().getByRole('button').first().click();
+  await expect(results.last()).toContainText('total');
+  await input.fill('nope(');
+  await page.keyboard.press('Enter');
+  await expect(results.last().locator('.con-result')).toHaveClass(/level-error/);
+  await expect(page.getByRole('dialog')).toHaveCount(0); // the person at the window is not asked
+  await input.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(input).toHaveValue('nope(');
+  await page.keyboard.press('ArrowUp');
+  await expect(input).toHaveValue('window.cart');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(input).toHaveValue('');
+  await screenshot(page, 'console-repl');
+  // The call history has them, run from the window.
+  await page.getByText('Call history').click();
+  await expect(page.getByRole('row').filter({ hasText: 'ui_evaluate' })).toHaveCount(3);
 });
 
 test('100,000 messages: the list stays virtualized and scrolls to the first one', async ({ page }) => {
