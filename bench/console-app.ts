@@ -9,13 +9,7 @@ const SAMPLES = 60;
 const url = process.env.PORTHOLE_URL;
 const sites = process.env.BENCH_SITES;
 const plugin = url
-  ? consolePlugin(
-      sites === 'every'
-        ? { maxCallSitesPerSecond: Number.POSITIVE_INFINITY }
-        : sites === 'off'
-          ? { callSite: false }
-          : {},
-    )
+  ? consolePlugin(sites === 'budget' ? { maxCallSitesPerSecond: 1000 } : sites === 'off' ? { callSite: false } : {})
   : undefined;
 const agent =
   plugin && url ? connect({ url, app: { id: 'bench.console', name: 'Bench' }, plugins: [plugin] }) : undefined;

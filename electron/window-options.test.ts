@@ -49,6 +49,10 @@ describe('desktop window options', () => {
     }
     expect(isExternalUrl('https://example.com/docs')).toBe(true);
     expect(isExternalUrl('mailto:a@b.c')).toBe(true);
+    // The console's source links open editors.
+    expect(isExternalUrl('vscode://file/home/me/shop/src/cart.ts:12:5')).toBe(true);
+    expect(isExternalUrl('idea://open?file=/p/a.ts&line=1')).toBe(true);
+    expect(isExternalUrl('ms-msdt:/id PCWDiagnostic')).toBe(false);
     for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'porthole://app/'])
       expect(isExternalUrl(url)).toBe(false);
   });

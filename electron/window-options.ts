@@ -54,10 +54,13 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-/** Links the window may hand to the system browser instead of opening them itself. */
+/** Web links, and the editors the console's source links open (its "Open sources in" setting). */
+const EXTERNAL_SCHEMES = ['http:', 'https:', 'mailto:', 'vscode:', 'vscode-insiders:', 'cursor:', 'idea:', 'zed:'];
+
+/** Links the window may hand to the system (browser, editor) instead of opening them itself. */
 export function isExternalUrl(url: string): boolean {
   try {
-    return ['http:', 'https:', 'mailto:'].includes(new URL(url).protocol);
+    return EXTERNAL_SCHEMES.includes(new URL(url).protocol);
   } catch {
     return false;
   }

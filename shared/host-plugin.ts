@@ -74,7 +74,11 @@ export interface HostPluginContext<P extends PluginProtocol> {
    * connection allows (docs/plugins.md, "Source maps"); maps are shared by the session's plugins and
    * count against the memory budget.
    */
-  readonly sourceMaps: { map(frame: SourceFrame): Promise<SourceFrame | undefined> };
+  readonly sourceMaps: {
+    map(frame: SourceFrame): Promise<SourceFrame | undefined>;
+    /** The original source text the frame is in (the map's sourcesContent, else the script), with its place there. */
+    source(frame: SourceFrame): Promise<(SourceFrame & { text: string }) | undefined>;
+  };
   /**
    * The text of a file the user named (an import), at most `maxBytes`: opened once without blocking
    * (a FIFO or device is refused, never waited on), checked on the opened handle (a regular file,

@@ -186,7 +186,10 @@ export class PluginHost {
       notify: (method: string, params: unknown) => live().notify(plugin, method, params),
       emit: (event, data) => this.bus.emit('plugin:event', { sessionId, plugin, event, data }),
       store: this.appStore(plugin, () => sessions.get(sessionId)?.info.app.id ?? sessionId),
-      sourceMaps: { map: (frame) => this.sourceMaps.map(sessionId, frame) },
+      sourceMaps: {
+        map: (frame) => this.sourceMaps.map(sessionId, frame),
+        source: (frame) => this.sourceMaps.source(sessionId, frame),
+      },
       saveExport: (fileName: string, data: string) => {
         const path = join(this.dataDir, 'exports', exportFileName(fileName));
         writeFileAtomic(path, data);

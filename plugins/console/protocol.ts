@@ -132,20 +132,41 @@ export const StatsSchema = z.object({
 });
 export type Stats = z.infer<typeof StatsSchema>;
 
+/** A row of the window's console list: the summary, with what the row shows inline. */
+export const ConsoleRowSchema = MessageSummarySchema.extend({
+  /** `%c` styles: [offset in the text where the CSS starts applying, the CSS as the app wrote it]. */
+  styles: z.array(z.tuple([z.number(), z.string()])).optional(),
+  /** Some argument is an object, array, collection or error: the row opens into a tree. */
+  expandable: z.boolean().optional(),
+});
+export type ConsoleRow = z.infer<typeof ConsoleRowSchema>;
+
+/** The source a message was logged from, for the window's source view. */
+export const SourceTextSchema = PlaceSchema.extend({ text: z.string() });
+export type SourceText = z.infer<typeof SourceTextSchema>;
+
 export const consoleProtocol = definePluginProtocol({
   ...consoleWire,
   panel: {
     requests: {
       list: {
         params: z.object({ afterSeq: z.number().int().optional(), limit: z.number().int().min(1).max(50_000) }),
-        result: z.object({ messages: z.array(MessageSummarySchema), stats: StatsSchema, hasMore: z.boolean() }),
+        result: z.object({ messages: z.array(ConsoleRowSchema), stats: StatsSchema, hasMore: z.boolean() }),
       },
       get: { params: z.object({ seq: z.number().int() }), result: MessageSchema.nullable() },
+      /**
+       * The source a frame of a message is in (its call site, or `frame` of its stack), as the
+       * inspector's source maps have it; null when no source can be had (and why).
+       */
+      source: {
+        params: z.object({ seq: z.number().int(), frame: z.number().int().min(0).max(100).optional() }),
+        result: z.union([SourceTextSchema, z.object({ missing: z.string() })]),
+      },
       clear: { params: z.object({}), result: z.object({ cleared: z.number().int() }) },
     },
     events: {
       /** New messages, and repeats of the last one (same seq, higher count). */
-      messages: z.object({ messages: z.array(MessageSummarySchema), stats: StatsSchema }),
+      messages: z.object({ messages: z.array(ConsoleRowSchema), stats: StatsSchema }),
       cleared: z.object({}),
     },
   },

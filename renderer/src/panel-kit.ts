@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { PluginSummary } from '../../shared/bridge.js';
+import type { PluginSummary, ToolRunResult } from '../../shared/bridge.js';
 import type { PluginProtocol } from '../../shared/plugin-protocol.js';
 import type { SessionInfo } from '../../shared/session.js';
 import { useBridge } from './bridge/context.js';
@@ -18,6 +18,16 @@ export interface PanelProps {
 export function usePanelClient<P extends PluginProtocol>(protocol: P, sessionId: string): PanelClient<P> {
   const { client } = useBridge();
   return useMemo(() => createPanelClient(client, protocol, sessionId), [client, protocol, sessionId]);
+}
+
+/**
+ * Runs an MCP tool as the person at the window (the tools browser's `tools.run`): recorded in the
+ * call history with surface `ui`, never asked about (the person is trusted). A panel uses it for a
+ * tool of another plugin, e.g. the console's input runs `ui_evaluate`.
+ */
+export function useRunTool(): (name: string, args: Record<string, unknown>) => Promise<ToolRunResult> {
+  const { client } = useBridge();
+  return useMemo(() => async (name, args) => (await client.request('tools.run', { name, args })).result, [client]);
 }
 
 /**

@@ -2,10 +2,10 @@ import type { SourceFrame } from '../../../shared/host-plugin.js';
 import type { MemoryBudget, RecordStore } from '../../../shared/records.js';
 import type { SessionRegistry } from '../sessions.js';
 import { sourceAccessFor } from './source-access.js';
-import { SourceMapper, type SourceMapperLimits } from './source-mapper.js';
+import { SourceMapper, type SourceMapperLimits, type SourceText } from './source-mapper.js';
 
 export { sourceAccessFor } from './source-access.js';
-export { PARSED_MAP_BYTES_PER_CHAR, type SourceAccess, SourceMapper } from './source-mapper.js';
+export { PARSED_MAP_BYTES_PER_CHAR, type SourceAccess, SourceMapper, type SourceText } from './source-mapper.js';
 
 export interface SourceMapOptions extends SourceMapperLimits {
   /** Folders of maps the user pointed at (`--source-maps <dir>`), for frames the inspector may not fetch or read. */
@@ -45,6 +45,11 @@ export class SourceMapService {
   /** The frame's place in the original source, or undefined when no map says (or the session is gone). */
   map(sessionId: string, frame: SourceFrame): Promise<SourceFrame | undefined> {
     return this.mapper(sessionId)?.map(frame) ?? Promise.resolve(undefined);
+  }
+
+  /** The original source text a frame is in, where the session's access allows it (see SourceMapper.source). */
+  source(sessionId: string, frame: SourceFrame): Promise<SourceText | undefined> {
+    return this.mapper(sessionId)?.source(frame) ?? Promise.resolve(undefined);
   }
 
   /** The session (re)connected: its scripts may be new, and how it connected decides what may be fetched. */

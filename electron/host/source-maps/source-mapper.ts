@@ -40,6 +40,13 @@ interface Loaded {
   base: string;
 }
 
+/** The source text of a frame: the file (original when mapped), the frame's place in it, the text. */
+export interface SourceText extends SourceFrame {
+  text: string;
+}
+
+const SOURCE_TEXT_MAX = 4 * 1024 * 1024;
+
 /** A parsed map holds about this many times its JSON's length (measured with source-map-js: 5.9×). */
 export const PARSED_MAP_BYTES_PER_CHAR = 6;
 
@@ -78,6 +85,35 @@ export class SourceMapper {
     const fn = pos.name ?? frame.fn;
     if (fn) mapped.fn = fn;
     return mapped;
+  }
+
+  /**
+   * The text of the original source a frame is in (the map's `sourcesContent`), with the frame's
+   * place in it; without a map, the script itself where it may be fetched or read. At most 4 MiB.
+   */
+  async source(frame: SourceFrame): Promise<SourceText | undefined> {
+    const loaded = await this.load(frame.file);
+    if (loaded) {
+      const pos = loaded.consumer.originalPositionFor({ line: frame.line, column: Math.max(0, frame.column - 1) });
+      if (pos.source == null || pos.line == null) return undefined;
+      const text = loaded.consumer.sourceContentFor(pos.source, true);
+      if (typeof text !== 'string' || text.length > SOURCE_TEXT_MAX) return undefined;
+      return { file: resolveSource(pos.source, loaded.base), line: pos.line, column: (pos.column ?? 0) + 1, text };
+    }
+    const place = { file: frame.file, line: frame.line, column: frame.column };
+    if (/^https?:\/\//i.test(frame.file)) {
+      const script = await this.fetchText(frame.file).catch(() => undefined);
+      return script && script.text.length <= SOURCE_TEXT_MAX ? { ...place, text: script.text } : undefined;
+    }
+    if (!this.access.disk) return undefined;
+    const path = /^file:\/\//i.test(frame.file)
+      ? fileURLToPath(frame.file)
+      : isAbsolute(frame.file)
+        ? frame.file
+        : undefined;
+    if (!path || !/\.[cm]?[jt]sx?$/i.test(path)) return undefined;
+    const text = await readRegularFile(path, SOURCE_TEXT_MAX).catch(() => undefined);
+    return text === undefined ? undefined : { ...place, text };
   }
 
   /** Lets the map of one script go (the memory budget took it): it is loaded again if a frame needs it. */

@@ -8,12 +8,14 @@ export interface ConsoleOptions {
   methods?: readonly (typeof CONSOLE_METHODS)[number][];
   /** Capture uncaught exceptions and unhandled rejections (window, Node process, React Native ErrorUtils). Default true. */
   errors?: boolean;
-  /** Record where each console call was made (a stack per call). Default true. */
+  /**
+   * Record where each console call was made: one stack frame per call, taken without formatting it
+   * (V8 formats it at the next batch, once per distinct place). Default true.
+   */
   callSite?: boolean;
   /**
-   * Taking a stack costs about as much as console.log itself, so call sites are taken for at most
-   * this many messages per second (in windows of 100 ms); a logging loop beyond it sends its
-   * messages without call sites. Default 1000.
+   * A cap on call sites per second (in windows of 100 ms), for an app that logs so much that the
+   * frame it takes per call matters; beyond it messages are sent without call sites. Default: none.
    */
   maxCallSitesPerSecond?: number;
   /** Serialization limits per message: depth 6, 10,000 characters per string, 100 items per object, 64 KiB. */
@@ -233,7 +235,7 @@ class ConsoleAgent implements ConsolePluginApi {
     if (value !== undefined) message.value = value;
     if (time >= this.siteWindowEnd) {
       this.siteWindowEnd = time + 100;
-      this.sitesLeft = (this.options.maxCallSitesPerSecond ?? 1000) / 10;
+      this.sitesLeft = (this.options.maxCallSitesPerSecond ?? Number.POSITIVE_INFINITY) / 10;
     }
     if (this.options.callSite !== false && this.sitesLeft-- > 0) {
       const site: { stack?: string } = {};

@@ -7,9 +7,23 @@ import type { AgentMessage } from '../protocol.js';
 type Tagged = { $?: unknown; [key: string]: unknown };
 
 const MAX = 10_000;
+const STYLED_KINDS = new Set<AgentMessage['kind']>([
+  'log',
+  'info',
+  'warn',
+  'error',
+  'debug',
+  'group',
+  'groupCollapsed',
+]);
 
-export function messageText(m: Pick<AgentMessage, 'kind' | 'args' | 'label' | 'value' | 'stack'>): string {
-  const body = formatArgs(Array.isArray(m.args) ? m.args : []);
+export function messageText(
+  m: Pick<AgentMessage, 'kind' | 'args' | 'label' | 'value' | 'stack'>,
+  styles?: TextStyles,
+): string {
+  // Styles are kept where the text is the arguments themselves.
+  const styled = STYLED_KINDS.has(m.kind) ? styles : undefined;
+  const body = formatArgs(Array.isArray(m.args) ? m.args : [], styled);
   switch (m.kind) {
     case 'assert':
       return body ? `Assertion failed: ${body}` : 'Assertion failed';
@@ -56,35 +70,57 @@ export function errorHead(value: unknown, stack?: string): string {
   return preview(value, 0, { left: 500 });
 }
 
-export function formatArgs(args: readonly unknown[]): string {
+/** `%c` styles of a message: [offset in its text where the style starts, the CSS as the app wrote it]. */
+export type TextStyles = [number, string][];
+
+/**
+ * The arguments as one line of text, format specifiers applied. With `styles`, each `%c` leaves
+ * where its CSS starts applying (the window renders it through an allowlist).
+ */
+export function formatArgs(args: readonly unknown[], styles?: TextStyles): string {
   const budget = { left: MAX };
   const parts: string[] = [];
   let i = 0;
   const first = args[0];
   if (typeof first === 'string' && first.includes('%')) {
     i = 1;
-    parts.push(
-      first.replace(/%([sdifoOcj%])/g, (match, spec: string) => {
-        if (spec === '%') return '%';
-        if (i >= args.length) return match;
-        const arg = args[i++];
-        switch (spec) {
-          case 's':
-            return typeof arg === 'string' ? arg : preview(arg, 1, budget);
-          case 'd':
-          case 'i': {
-            const n = toNumber(arg);
-            return Number.isNaN(n) ? 'NaN' : String(spec === 'i' || spec === 'd' ? Math.trunc(n) : n);
-          }
-          case 'f':
-            return String(toNumber(arg));
-          case 'c':
-            return '';
-          default:
-            return preview(arg, 1, budget);
+    let out = '';
+    let from = 0;
+    const spec = /%([sdifoOcj%])/g;
+    for (let m = spec.exec(first); m; m = spec.exec(first)) {
+      out += first.slice(from, m.index);
+      from = m.index + m[0].length;
+      const kind = m[1]!;
+      if (kind === '%') {
+        out += '%';
+        continue;
+      }
+      if (i >= args.length) {
+        out += m[0];
+        continue;
+      }
+      const arg = args[i++];
+      switch (kind) {
+        case 's':
+          out += typeof arg === 'string' ? arg : preview(arg, 1, budget);
+          break;
+        case 'd':
+        case 'i': {
+          const n = toNumber(arg);
+          out += Number.isNaN(n) ? 'NaN' : String(Math.trunc(n));
+          break;
         }
-      }),
-    );
+        case 'f':
+          out += String(toNumber(arg));
+          break;
+        case 'c':
+          if (styles && styles.length < 50 && typeof arg === 'string') styles.push([out.length, arg.slice(0, 1000)]);
+          break;
+        default:
+          out += preview(arg, 1, budget);
+      }
+    }
+    parts.push(out + first.slice(from));
   }
   for (; i < args.length && budget.left > 0; i++) parts.push(preview(args[i], 0, budget));
   const text = parts.join(' ');

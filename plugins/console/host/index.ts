@@ -5,13 +5,13 @@ import {
   AgentMessageSchema,
   type BatchWire,
   type ConsoleProtocol,
+  type ConsoleRow,
   consoleProtocol,
   type Frame,
-  type MessageSummary,
   type StackFrame,
 } from '../protocol.js';
 import type { ConsoleHost } from './host-api.js';
-import { ConsoleStore, DEFAULT_STORE_LIMITS, type Entry, fullMessage, type StoreLimits, summarize } from './store.js';
+import { ConsoleStore, DEFAULT_STORE_LIMITS, type Entry, fullMessage, panelRow, type StoreLimits } from './store.js';
 import { consoleTools } from './tools.js';
 
 export interface ConsoleHostOptions {
@@ -54,7 +54,7 @@ export function createConsoleHost(
       pending.delete(entry);
       if (done.some(Boolean) && store.get(entry.seq) === entry) {
         store.touched(entry);
-        publish([summarize(entry)]);
+        publish([panelRow(entry)]);
       }
     });
     pending.set(entry, work);
@@ -67,13 +67,13 @@ export function createConsoleHost(
     await Promise.race([Promise.all(waits), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
     clearTimeout(timer);
   };
-  const publish = (messages: MessageSummary[]) => {
+  const publish = (messages: ConsoleRow[]) => {
     if (messages.length > 0) ctx.emit('messages', { messages, stats: store.stats() });
   };
 
   const ingest = (batch: BatchWire) => {
     if (batch.dropped > 0) store.droppedByApp(batch.dropped);
-    const changed = new Map<number, MessageSummary>();
+    const changed = new Map<number, ConsoleRow>();
     for (const raw of batch.messages) {
       const parsed = AgentMessageSchema.safeParse(raw);
       if (!parsed.success) {
@@ -88,7 +88,7 @@ export function createConsoleHost(
       }
       const added = store.add(message);
       if (!added) continue;
-      changed.set(added.entry.seq, summarize(added.entry));
+      changed.set(added.entry.seq, panelRow(added.entry));
       if (!added.repeat) mapEntry(added.entry);
     }
     publish([...changed.values()]);
@@ -111,12 +111,12 @@ export function createConsoleHost(
       places.clear();
       if (connections++ === 0) return;
       const page = ctx.session().device.page?.url;
-      publish([summarize(store.mark('connected', page ? `Reconnected: ${page}` : 'The app reconnected'))]);
+      publish([panelRow(store.mark('connected', page ? `Reconnected: ${page}` : 'The app reconnected'))]);
     },
     panel: {
       list: ({ afterSeq, limit }) => {
         const { entries, hasMore } = store.after(afterSeq ?? 0, limit);
-        return { messages: entries.map(summarize), stats: store.stats(), hasMore };
+        return { messages: entries.map(panelRow), stats: store.stats(), hasMore };
       },
       get: async ({ seq }) => {
         const e = store.get(seq);
@@ -124,6 +124,17 @@ export function createConsoleHost(
         return e ? fullMessage(e) : null;
       },
       clear: () => ({ cleared: clear() }),
+      source: async ({ seq, frame }) => {
+        const e = store.get(seq);
+        if (!e) return { missing: 'This message is no longer stored (cleared or dropped).' };
+        const at = frame === undefined ? (e.callSite ?? e.stack?.[0]) : e.stack?.[frame];
+        if (!at) return { missing: 'The app sent no call site for this message.' };
+        const found = await ctx.sourceMaps.source(at).catch(() => undefined);
+        if (found) return found;
+        return {
+          missing: `No source for ${at.file}: the inspector has no source map with sourcesContent for it and may not fetch or read the script (docs/plugins.md, "Source maps"). Open it in your editor instead.`,
+        };
+      },
     },
   };
 }

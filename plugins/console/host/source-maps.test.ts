@@ -62,9 +62,12 @@ async function entriesOf(args: string[]) {
   const find = (kind: string) => waitFor(() => host.store.all().find((e) => e.kind === kind), kind, 10_000);
   const [log, crash] = [await find('log'), await find('exception')];
   await host.settle([log, crash]);
+  hosts.set(log, host);
   return { log, crash };
 }
 
+const hosts = new Map<Entry, ConsoleHost>();
+const host = (entry: Entry) => hosts.get(entry)!;
 const place = (frame: Entry['callSite']) => frame && `${frame.file.split('/').pop()}:${frame.line}`;
 
 describe('source-mapped stacks of a Node app', () => {
@@ -77,6 +80,20 @@ describe('source-mapped stacks of a Node app', () => {
     expect(top?.file).toBe(pathToFileURL(OUT).href);
     expect(top?.line).not.toBe(lineOf('marker: throw'));
     expect(place(top?.mapped)).toBe(`mapped-app.ts:${lineOf('marker: throw')}`);
+
+    // The window's source view: the original .ts from the map's sourcesContent, at the mapped line.
+    const panel = host(log).panel as unknown as {
+      source(p: {
+        seq: number;
+        frame?: number;
+      }): Promise<{ file: string; line: number; text: string } | { missing: string }>;
+    };
+    const source = await panel.source({ seq: log.seq });
+    expect(source).toMatchObject({ file: SOURCE, line: lineOf('marker: call site') });
+    const text = (source as { text: string }).text;
+    expect(text.split('\n')[lineOf('marker: call site') - 1]).toContain('marker: call site');
+    expect(await panel.source({ seq: crash.seq, frame: 0 })).toMatchObject({ line: lineOf('marker: throw') });
+    expect(await panel.source({ seq: 999_999 })).toHaveProperty('missing');
   });
 
   it('keeps the places Node already mapped with --enable-source-maps', async () => {

@@ -3,6 +3,7 @@ import { textFilterRegex } from '../../../shared/safe-regex.js';
 import { timeSlices } from '../../../shared/time-slice.js';
 import {
   type AgentMessage,
+  type ConsoleRow,
   type ErrorGroup,
   type Kind,
   type Level,
@@ -16,7 +17,7 @@ import {
   sourceOf,
   TEXT_REGEX_HINT,
 } from '../protocol.js';
-import { messageText } from './format.js';
+import { messageText, type TextStyles } from './format.js';
 import { frameSite, parseStack } from './stack.js';
 
 /** One stored message; repeats of it (identical, consecutive) raise `count` and move `lastSeq`. */
@@ -31,6 +32,8 @@ export interface Entry {
   kind: Kind;
   text: string;
   args: unknown[];
+  /** `%c` styles of the text (see TextStyles). */
+  styles?: TextStyles;
   label?: string;
   value?: number;
   fatal?: boolean;
@@ -44,7 +47,7 @@ export interface Entry {
 }
 
 export interface StoreLimits {
-  /** Bytes of arguments, text and stacks kept; the oldest messages go first. Default 32 MiB. */
+  /** Bytes of arguments, text and stacks kept; the oldest messages go first. Default 128 MiB: 100,000 realistic messages (about 1.2 KB each as the budget counts them). */
   maxBytes: number;
   maxMessages: number;
   /** Distinct error groups kept. */
@@ -52,7 +55,7 @@ export interface StoreLimits {
 }
 
 export const DEFAULT_STORE_LIMITS: StoreLimits = {
-  maxBytes: 32 * 1024 * 1024,
+  maxBytes: 128 * 1024 * 1024,
   maxMessages: 100_000,
   maxErrorGroups: 2000,
 };
@@ -152,7 +155,8 @@ export class ConsoleStore {
     const seq = this.nextSeq++;
     const args = m.args as unknown[];
     const argsJson = JSON.stringify(args);
-    const text = messageText(m);
+    const styles: TextStyles = [];
+    const text = messageText(m, styles);
     const shownStack = m.stack ?? (FULL_STACK_KINDS.has(m.kind) ? m.callStack : undefined);
     const stack = shownStack ? parseStack(shownStack) : undefined;
     const location = m.location
@@ -192,6 +196,7 @@ export class ConsoleStore {
       group: this.depth,
       bytes: 0,
     };
+    if (styles.length > 0) entry.styles = styles;
     if (m.label !== undefined) entry.label = m.label;
     if (m.value !== undefined) entry.value = m.value;
     if (m.fatal) entry.fatal = true;
@@ -450,6 +455,20 @@ export function summarize(e: Entry): MessageSummary {
   if (e.group > 0) s.group = e.group;
   if (e.stack) s.hasStack = true;
   return s;
+}
+
+/** A row of the window's list: the summary, its `%c` styles, whether it opens into a tree. */
+export function panelRow(e: Entry): ConsoleRow {
+  const row: ConsoleRow = summarize(e);
+  if (e.styles) row.styles = e.styles;
+  if (e.args.some(isContainer)) row.expandable = true;
+  return row;
+}
+
+const CONTAINERS = new Set(['object', 'array', 'map', 'set', 'typed', 'error']);
+function isContainer(v: unknown): boolean {
+  if (Array.isArray(v)) return true;
+  return v !== null && typeof v === 'object' && CONTAINERS.has((v as { $?: unknown }).$ as string);
 }
 
 export function fullMessage(e: Entry): Message {

@@ -1,76 +1,75 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { type GridColumn, VirtualGrid } from '../../../renderer/src/components/VirtualGrid.js';
-import { type PanelEvent, type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
-import { consoleProtocol, LEVELS, type Level, type MessageSummary, type Stats } from '../protocol.js';
+import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import {
+  type PanelEvent,
+  type PanelProps,
+  usePanelClient,
+  usePluginEvents,
+  useRunTool,
+} from '../../../renderer/src/panel-kit.js';
+import { consoleProtocol, LEVELS, type Level, type Stats } from '../protocol.js';
+import { ConsoleList, type ListItem } from './ConsoleList.js';
 import { MessageDetail } from './MessageDetail.js';
-import { ConsoleModel, regexError } from './model.js';
+import { MessageRow, type OpenSource, timeWithMs } from './MessageRow.js';
+import { ConsoleModel, groupOpen, isGroup, regexError } from './model.js';
+import { Repl } from './Repl.js';
+import { SourceView } from './SourceView.js';
+import {
+  editorUrl,
+  loadSourceLinkSettings,
+  type SourceLinkSettings,
+  saveSourceLinkSettings,
+  TARGET_NAMES,
+} from './source-links.js';
 import './console.css';
+
+export { shortSite } from './MessageRow.js';
 
 const PAGE = 20_000;
 const LEVEL_NAMES: Record<Level, string> = { debug: 'Verbose', info: 'Info', warn: 'Warnings', error: 'Errors' };
 const PRESERVE_KEY = 'porthole.console.preserve';
+/** The drive-the-app plugin's tool the input runs. */
+const EVALUATE_TOOL = 'ui_evaluate';
 
-const columns: GridColumn<MessageSummary>[] = [
-  {
-    id: 'message',
-    title: 'Message',
-    width: 600,
-    minWidth: 200,
-    cell: (m) => (
-      <span className="con-message" style={m.group ? { paddingLeft: m.group * 14 } : undefined}>
-        {m.count > 1 && <span className="con-count">{m.count}</span>}
-        <span className="con-text">{m.text.split('\n', 1)[0]}</span>
-      </span>
-    ),
-    tooltip: (m) => m.text.slice(0, 2000),
-  },
-  {
-    id: 'site',
-    title: 'Source',
-    width: 220,
-    minWidth: 80,
-    align: 'right',
-    cell: (m) => (m.site ? <span className="con-site">{shortSite(m.site)}</span> : null),
-    tooltip: (m) => m.site,
-  },
-  {
-    id: 'time',
-    title: 'Time',
-    width: 90,
-    minWidth: 70,
-    align: 'right',
-    cell: (m) => new Date(m.time).toLocaleTimeString(undefined, { hour12: false }),
-  },
-];
-
-/** The file and line of a site, without its origin and folders. */
-export function shortSite(site: string): string {
-  const path = site.replace(/^[a-z]+:\/\/[^/]+/i, '');
-  return path.split('/').pop() || site;
+/** Something the person ran in the input, and what came back. */
+interface Evaluation {
+  key: string;
+  time: number;
+  code: string;
+  result?: { ok: boolean; text: string; value?: unknown };
 }
 
-const rowKey = (m: MessageSummary) => String(m.seq);
-const rowClassName = (m: MessageSummary) => `con-row level-${m.level} kind-${m.kind}`;
-const rowAttributes = (m: MessageSummary) => ({ 'data-level': m.level, 'data-kind': m.kind });
+type Pane = { kind: 'detail'; seq: number } | { kind: 'source'; seq: number; frame?: number };
 
-/** The app's console, DevTools-like: levels, a text or /regex/ filter, repeats counted, reloads marked. */
+/** The app's console, as DevTools shows it: levels, filter, groups, objects opened inline, source links, an input. */
 export default function ConsolePanel({ session }: PanelProps) {
   const api = usePanelClient(consoleProtocol, session.id);
+  const runTool = useRunTool();
   const model = useMemo(() => new ConsoleModel(), []);
   const version = useSyncExternalStore(model.subscribe, model.getVersion);
   const [levels, setLevels] = useState<ReadonlySet<Level>>(() => new Set(LEVELS));
   const [text, setText] = useState('');
   const [preserve, setPreserve] = useState(() => globalThis.localStorage?.getItem(PRESERVE_KEY) !== 'false');
-  const [selected, setSelected] = useState<number>();
+  const [selected, setSelected] = useState<string>();
+  const [pane, setPane] = useState<Pane>();
+  const [groups, setGroups] = useState<ReadonlyMap<number, boolean>>(() => new Map());
+  const [opened, setOpened] = useState<ReadonlyMap<string, boolean>>(() => new Map());
   const [stats, setStats] = useState<Stats>();
   const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [filling, setFilling] = useState(true);
+  const [links, setLinks] = useState<SourceLinkSettings>(loadSourceLinkSettings);
+  const [evaluations, setEvaluations] = useState<Evaluation[]>([]);
   const loading = useRef<PanelEvent<typeof consoleProtocol>[] | undefined>([]);
+  const hasConsole = session.plugins.accepted.some((p) => p.id === 'console');
+  const canEvaluate = session.active && session.plugins.accepted.some((p) => p.id === 'ui');
 
   const apply = (events: PanelEvent<typeof consoleProtocol>[]) => {
     for (const e of events) {
       if (e.event === 'cleared') {
         model.clear();
         setSelected(undefined);
+        setPane(undefined);
       } else {
         model.upsert(e.data.messages);
         setStats(e.data.stats);
@@ -102,7 +101,10 @@ export default function ConsolePanel({ session }: PanelProps) {
       } finally {
         const buffered = loading.current ?? [];
         loading.current = undefined;
-        if (live) apply(buffered);
+        if (live) {
+          apply(buffered);
+          setFilling(false);
+        }
       }
     })();
     return () => {
@@ -111,7 +113,27 @@ export default function ConsolePanel({ session }: PanelProps) {
   }, [api, model]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version is the model's change counter
-  const rows = useMemo(() => model.view({ levels, text, preserve }), [model, version, levels, text, preserve]);
+  const rows = useMemo(
+    () => model.view({ levels, text, preserve, groups }),
+    [model, version, levels, text, preserve, groups],
+  );
+  const items = useMemo(() => {
+    const out: ListItem[] = [];
+    let e = 0;
+    for (const row of rows) {
+      while (e < evaluations.length && evaluations[e]!.time < row.time) out.push(evalItem(evaluations[e++]!));
+      const key = String(row.seq);
+      const canOpen = isGroup(row) || row.expandable || row.hasStack || row.text.includes('\n') || row.kind === 'table';
+      const open = !canOpen
+        ? undefined
+        : isGroup(row)
+          ? groupOpen(row, groups)
+          : (opened.get(key) ?? row.kind === 'table');
+      out.push({ key, row, depth: row.group ?? 0, open });
+    }
+    while (e < evaluations.length) out.push(evalItem(evaluations[e++]!));
+    return out;
+  }, [rows, evaluations, groups, opened]);
   const badRegex = regexError(text);
   // biome-ignore lint/correctness/useExhaustiveDependencies: version is the model's change counter
   const counts = useMemo(() => {
@@ -120,22 +142,83 @@ export default function ConsolePanel({ session }: PanelProps) {
     return n;
   }, [model, version]);
 
-  const toggle = (level: Level) =>
+  const toggleLevel = (level: Level) =>
     setLevels((current) => {
       const next = new Set(current);
       if (next.has(level)) next.delete(level);
       else next.add(level);
       return next;
     });
+  const toggle = (key: string, open: boolean) => {
+    const row = items.find((i) => i.key === key)?.row;
+    if (row && isGroup(row)) setGroups((g) => new Map(g).set(row.seq, open));
+    else setOpened((o) => new Map(o).set(key, open));
+  };
   const clear = async () => {
     setError(undefined);
     try {
       await api.call('clear', {});
       model.clear();
       setSelected(undefined);
+      setPane(undefined);
+      setEvaluations([]);
     } catch (e) {
       setError(`Could not clear: ${(e as Error).message}`);
     }
+  };
+  const openSource: OpenSource = (seq, place, frame) => {
+    setNotice(undefined);
+    const target = editorUrl(links, place);
+    if ('url' in target) {
+      const a = document.createElement('a');
+      a.href = target.url;
+      a.rel = 'noreferrer';
+      a.click();
+      return;
+    }
+    if (target.why !== 'window') setNotice(target.why);
+    setPane({ kind: 'source', seq, ...(frame !== undefined ? { frame } : {}) });
+  };
+  const changeLinks = (next: SourceLinkSettings) => {
+    setLinks(next);
+    saveSourceLinkSettings(next);
+  };
+  const evaluate = async (code: string) => {
+    const key = `e${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+    const entry: Evaluation = { key, time: Date.now(), code };
+    setEvaluations((list) => [...list, entry].slice(-200));
+    let result: Evaluation['result'];
+    try {
+      const answer = await runTool(EVALUATE_TOOL, { sessionId: session.id, expression: code });
+      const textOut = answer.content
+        .map((c) => (c.type === 'text' ? c.text : ''))
+        .join('\n')
+        .trim();
+      const structured = answer.structuredContent as { value?: unknown } | undefined;
+      result = answer.isError
+        ? { ok: false, text: textOut || 'Failed' }
+        : { ok: true, text: textOut, ...(structured && 'value' in structured ? { value: structured.value } : {}) };
+    } catch (e) {
+      result = { ok: false, text: (e as Error).message };
+    }
+    setEvaluations((list) => list.map((x) => (x.key === key ? { ...x, result } : x)));
+  };
+
+  const renderRow = (item: ListItem, isSelected: boolean) => {
+    if (!item.row) {
+      const ev = evaluations.find((x) => x.key === item.key);
+      return ev ? <EvaluationRow ev={ev} /> : null;
+    }
+    return (
+      <MessageRow
+        row={item.row}
+        open={item.open}
+        selected={isSelected}
+        api={api}
+        openSource={openSource}
+        onToggle={(open) => toggle(item.key, open)}
+      />
+    );
   };
 
   return (
@@ -147,10 +230,10 @@ export default function ConsolePanel({ session }: PanelProps) {
               <input
                 type="checkbox"
                 checked={levels.has(level)}
-                onChange={() => toggle(level)}
+                onChange={() => toggleLevel(level)}
                 data-testid={`console-level-${level}`}
               />
-              {LEVEL_NAMES[level]} <span className="muted">{counts[level]}</span>
+              {LEVEL_NAMES[level]} <span className="muted">{counts[level].toLocaleString()}</span>
             </label>
           ))}
         </fieldset>
@@ -180,10 +263,54 @@ export default function ConsolePanel({ session }: PanelProps) {
         <button type="button" onClick={() => void clear()} data-testid="console-clear">
           Clear
         </button>
-        <span className="muted con-stats" data-testid="console-stats">
-          {rows.length} shown
-          {stats && stats.evicted > 0 ? ` · ${stats.evicted} oldest dropped by the inspector` : ''}
-          {stats && stats.droppedByApp > 0 ? ` · ${stats.droppedByApp} dropped by the app` : ''}
+        <details className="con-settings">
+          <summary data-testid="console-settings">Sources</summary>
+          <div className="con-settings-body">
+            <label>
+              Open sources in{' '}
+              <select
+                value={links.target}
+                onChange={(e) => changeLinks({ ...links, target: e.target.value as SourceLinkSettings['target'] })}
+                data-testid="console-open-in"
+              >
+                {Object.entries(TARGET_NAMES).map(([id, name]) => (
+                  <option key={id} value={id}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {links.target === 'custom' && (
+              <label>
+                URL template{' '}
+                <input
+                  type="text"
+                  value={links.template}
+                  onChange={(e) => changeLinks({ ...links, template: e.target.value })}
+                  aria-description="{path}, {line} and {column} are replaced"
+                  data-testid="console-template"
+                />
+              </label>
+            )}
+            {links.target !== 'window' && (
+              <label>
+                Project folder{' '}
+                <input
+                  type="text"
+                  value={links.root}
+                  placeholder="/home/me/shop (for files the app names by URL)"
+                  onChange={(e) => changeLinks({ ...links, root: e.target.value })}
+                  data-testid="console-root"
+                />
+              </label>
+            )}
+          </div>
+        </details>
+        <span className="muted con-stats" data-testid="console-stats" aria-live="polite">
+          {filling && model.all().length > 0 ? `Loading… ${model.all().length.toLocaleString()} messages` : ''}
+          {!filling && `${rows.length.toLocaleString()} shown`}
+          {stats && stats.evicted > 0 ? ` · ${stats.evicted.toLocaleString()} oldest dropped by the inspector` : ''}
+          {stats && stats.droppedByApp > 0 ? ` · ${stats.droppedByApp.toLocaleString()} dropped by the app` : ''}
         </span>
       </div>
       {error && (
@@ -191,30 +318,87 @@ export default function ConsolePanel({ session }: PanelProps) {
           {error}
         </div>
       )}
+      {notice && (
+        <div className="banner warn" role="status">
+          {notice}
+        </div>
+      )}
       {badRegex && <div className="banner warn">Invalid regex: {badRegex}</div>}
-      <div className={`con-split${selected !== undefined ? ' with-detail' : ''}`}>
-        {model.all().length === 0 ? (
-          <div className="empty" data-testid="console-empty">
-            Nothing logged yet. Connect the app with <code>console()</code> in its plugins.
+      <div className={`con-split${pane ? ' with-detail' : ''}`}>
+        {items.length === 0 ? (
+          <div className="empty" data-testid="console-empty" role="status">
+            {filling ? (
+              'Loading the console…'
+            ) : hasConsole ? (
+              'No messages yet.'
+            ) : (
+              <>
+                This app does not send its console: add <code>console()</code> to the plugins it passes to{' '}
+                <code>connect()</code>.
+              </>
+            )}
           </div>
         ) : (
-          <VirtualGrid
-            label="Console messages"
-            testId="console-list"
-            rowTestId="console-row"
-            rows={rows}
-            rowKey={rowKey}
-            rowClassName={rowClassName}
-            rowAttributes={rowAttributes}
-            columns={columns}
-            template="minmax(0, 1fr) minmax(80px, 240px) 90px"
-            selectedKey={selected === undefined ? undefined : String(selected)}
-            onSelect={(key) => setSelected(key === undefined ? undefined : Number(key))}
-            followTail
+          <ConsoleList
+            items={items}
+            selectedKey={selected}
+            onSelect={setSelected}
+            onToggle={toggle}
+            onOpen={(key) => /^\d+$/.test(key) && setPane({ kind: 'detail', seq: Number(key) })}
+            renderRow={renderRow}
           />
         )}
-        {selected !== undefined && (
-          <MessageDetail api={api} seq={selected} version={version} onClose={() => setSelected(undefined)} />
+        {pane?.kind === 'detail' && (
+          <MessageDetail api={api} seq={pane.seq} version={version} onClose={() => setPane(undefined)} />
+        )}
+        {pane?.kind === 'source' && (
+          <SourceView api={api} seq={pane.seq} frame={pane.frame} onClose={() => setPane(undefined)} />
+        )}
+      </div>
+      <Repl
+        disabled={!canEvaluate}
+        why={
+          session.active
+            ? 'Add ui() to the app’s plugins to evaluate code in it here'
+            : 'The app is not connected: nothing to evaluate in'
+        }
+        onRun={(code) => void evaluate(code)}
+      />
+    </div>
+  );
+}
+
+function evalItem(ev: Evaluation): ListItem {
+  return { key: ev.key, depth: 0 };
+}
+
+function EvaluationRow({ ev }: { ev: Evaluation }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: the tree grid's one cell per entry
+    // biome-ignore lint/a11y/useFocusableInteractive: the tree grid holds the focus
+    <div role="gridcell" className="con-row con-eval" data-testid="console-evaluation">
+      <div className="con-line">
+        <span className="con-time">{timeWithMs(ev.time)}</span>
+        <span className="con-prompt" aria-hidden="true">
+          ›
+        </span>
+        <span className="visually-hidden">Evaluated:</span>
+        <span className="con-text">{ev.code}</span>
+      </div>
+      <div className={`con-line con-result${ev.result && !ev.result.ok ? ' level-error' : ''}`}>
+        <span className="con-time" />
+        <span className="con-prompt" aria-hidden="true">
+          ‹
+        </span>
+        <span className="visually-hidden">Result:</span>
+        {!ev.result ? (
+          <span className="muted">running…</span>
+        ) : ev.result.value !== undefined && ev.result.value !== null && typeof ev.result.value === 'object' ? (
+          <JsonTree value={ev.result.value} expandDepth={0} label="Result" />
+        ) : (
+          <span className="con-text">
+            {ev.result.value !== undefined ? JSON.stringify(ev.result.value) : ev.result.text}
+          </span>
         )}
       </div>
     </div>

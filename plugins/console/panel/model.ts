@@ -1,5 +1,5 @@
 import { textFilterRegex } from '../../../shared/safe-regex.js';
-import { type Level, type MessageSummary, regexProblem } from '../protocol.js';
+import { type ConsoleRow, type Level, type MessageSummary, regexProblem } from '../protocol.js';
 
 export const MAX_ROWS = 100_000;
 
@@ -9,6 +9,18 @@ export interface ViewFilter {
   text: string;
   /** Keep messages from before the app's last reconnection (a page reload). */
   preserve: boolean;
+  /** Groups opened or closed by the person (by seq); otherwise console.groupCollapsed starts closed. */
+  groups?: ReadonlyMap<number, boolean>;
+}
+
+/** A console.group or console.groupCollapsed header. */
+export function isGroup(m: MessageSummary): boolean {
+  return m.kind === 'group' || m.kind === 'groupCollapsed';
+}
+
+/** Whether a group header shows its messages. */
+export function groupOpen(m: MessageSummary, groups: ReadonlyMap<number, boolean> | undefined): boolean {
+  return groups?.get(m.seq) ?? m.kind !== 'groupCollapsed';
 }
 
 /**
@@ -16,7 +28,7 @@ export interface ViewFilter {
  * Bounded like the host's store (the oldest go first). `version` changes on every change.
  */
 export class ConsoleModel {
-  private rows: MessageSummary[] = [];
+  private rows: ConsoleRow[] = [];
   private readonly index = new Map<number, number>();
   private offset = 0;
   private version = 0;
@@ -29,7 +41,7 @@ export class ConsoleModel {
 
   getVersion = () => this.version;
 
-  upsert(messages: readonly MessageSummary[]): void {
+  upsert(messages: readonly ConsoleRow[]): void {
     if (messages.length === 0) return;
     for (const m of messages) {
       const at = this.index.get(m.seq);
@@ -54,12 +66,12 @@ export class ConsoleModel {
     this.changed();
   }
 
-  all(): readonly MessageSummary[] {
+  all(): readonly ConsoleRow[] {
     return this.rows;
   }
 
-  /** The rows the filter shows. */
-  view(filter: ViewFilter): MessageSummary[] {
+  /** The rows the filter shows, without the messages of closed groups. */
+  view(filter: ViewFilter): ConsoleRow[] {
     let from = 0;
     if (!filter.preserve) {
       for (let i = this.rows.length - 1; i >= 0; i--) {
@@ -70,9 +82,14 @@ export class ConsoleModel {
       }
     }
     const match = textFilter(filter.text);
-    const out: MessageSummary[] = [];
+    const out: ConsoleRow[] = [];
+    /** The depth of the closed group whose messages are being left out. */
+    let closedAt = Number.POSITIVE_INFINITY;
     for (let i = from; i < this.rows.length; i++) {
       const m = this.rows[i]!;
+      const depth = m.group ?? 0;
+      if (depth > closedAt) continue;
+      closedAt = isGroup(m) && !groupOpen(m, filter.groups) ? depth : Number.POSITIVE_INFINITY;
       if (m.kind !== 'connected' && !filter.levels.has(m.level)) continue;
       if (match && !match(m.text)) continue;
       out.push(m);

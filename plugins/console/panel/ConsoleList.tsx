@@ -1,0 +1,179 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import type { ConsoleRow } from '../protocol.js';
+import { isGroup } from './model.js';
+
+const ESTIMATE = 22;
+
+export interface ListItem {
+  key: string;
+  row?: ConsoleRow;
+  /** Nesting depth (console.group). */
+  depth: number;
+  /** undefined: nothing to open. */
+  open?: boolean;
+}
+
+/**
+ * The console's messages as DevTools lists them: a virtualized ARIA treegrid (one tab stop), rows
+ * as tall as what they show (an opened object, a table, a stack). Up/Down, PageUp/PageDown and
+ * Home/End move the selection, Right opens (then steps into a group), Left closes (then goes to the
+ * group), Enter opens the detail, Escape clears. Follows the newest message while at the bottom.
+ */
+export function ConsoleList({
+  items,
+  selectedKey,
+  onSelect,
+  onToggle,
+  onOpen,
+  renderRow,
+}: {
+  items: readonly ListItem[];
+  selectedKey?: string;
+  onSelect(key: string | undefined): void;
+  onToggle(key: string, open: boolean): void;
+  onOpen(key: string): void;
+  renderRow(item: ListItem, selected: boolean): ReactNode;
+}) {
+  const id = useId();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATE,
+    getItemKey: (i) => items[i]!.key,
+    overscan: 12,
+  });
+
+  useEffect(() => {
+    if (atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+  }, [items.length, virtualizer]);
+
+  const selectedIndex = selectedKey === undefined ? -1 : items.findIndex((i) => i.key === selectedKey);
+
+  const select = (index: number) => {
+    const item = items[index];
+    if (!item) return;
+    atBottom.current = index === items.length - 1;
+    onSelect(item.key);
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget) return;
+    const last = items.length - 1;
+    const page = Math.max(1, Math.floor(e.currentTarget.clientHeight / ESTIMATE) - 1);
+    const current = items[selectedIndex];
+    let next: number | undefined;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = Math.min(last, selectedIndex + 1);
+        break;
+      case 'ArrowUp':
+        next = selectedIndex < 0 ? last : Math.max(0, selectedIndex - 1);
+        break;
+      case 'PageDown':
+        next = Math.min(last, Math.max(0, selectedIndex) + page);
+        break;
+      case 'PageUp':
+        next = selectedIndex < 0 ? Math.max(0, last - page) : Math.max(0, selectedIndex - page);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = last;
+        break;
+      case 'ArrowRight':
+        if (!current || current.open === undefined) return;
+        e.preventDefault();
+        if (!current.open) onToggle(current.key, true);
+        else if (current.row && isGroup(current.row) && items[selectedIndex + 1]?.depth === current.depth + 1)
+          select(selectedIndex + 1);
+        return;
+      case 'ArrowLeft': {
+        if (!current) return;
+        e.preventDefault();
+        if (current.open) return onToggle(current.key, false);
+        for (let i = selectedIndex - 1; i >= 0 && current.depth > 0; i--) {
+          const row = items[i]!.row;
+          if (row && isGroup(row) && items[i]!.depth === current.depth - 1) return select(i);
+        }
+        return;
+      }
+      case 'Enter':
+        if (current) {
+          e.preventDefault();
+          onOpen(current.key);
+        }
+        return;
+      case 'Escape':
+        if (current) {
+          e.preventDefault();
+          e.stopPropagation();
+          onSelect(undefined);
+        }
+        return;
+      default:
+        return;
+    }
+    if (next < 0) return;
+    e.preventDefault();
+    select(next);
+  };
+
+  const virtual = virtualizer.getVirtualItems();
+  const activeRendered = virtual.some((v) => v.index === selectedIndex);
+  return (
+    <div
+      ref={scrollRef}
+      className="con-list"
+      data-testid="console-list"
+      role="treegrid"
+      aria-label="Console messages"
+      aria-rowcount={items.length}
+      aria-colcount={1}
+      aria-activedescendant={activeRendered ? `${id}-r${selectedIndex}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < ESTIMATE * 2;
+      }}
+    >
+      {/* biome-ignore lint/a11y/useSemanticElements: the tree grid's rows */}
+      <div role="rowgroup" className="con-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {virtual.map((v) => {
+          const item = items[v.index]!;
+          const selected = item.key === selectedKey;
+          return (
+            // biome-ignore lint/a11y/useFocusableInteractive: the tree grid takes focus; arrows move the selection
+            // biome-ignore lint/a11y/useSemanticElements: virtualized rows are positioned divs
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the tree grid's onKeyDown handles the keyboard
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={v.index}
+              id={`${id}-r${v.index}`}
+              role="row"
+              aria-rowindex={v.index + 1}
+              aria-level={item.depth + 1}
+              aria-expanded={item.open}
+              aria-selected={selected}
+              className="con-item"
+              style={{ transform: `translateY(${v.start}px)` }}
+              onClick={(e) => {
+                onSelect(item.key);
+                if (!(e.target as HTMLElement).closest('a,button,input,select,textarea,summary'))
+                  scrollRef.current?.focus({ preventScroll: true });
+              }}
+            >
+              {renderRow(item, selected)}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
