@@ -5,8 +5,15 @@
 
 type Fetch = typeof globalThis.fetch;
 
-/** Wraps globalThis.fetch until `until` settles or `maxMs` pass; returns how to open it early. */
-export function holdFetch(until: Promise<unknown>, maxMs: number): () => void {
+/**
+ * Wraps globalThis.fetch until `until` settles or `maxMs` pass; returns how to open it early.
+ * `held` is told of each call it holds (so it can be shown at once) and what to do when it is sent.
+ */
+export function holdFetch(
+  until: Promise<unknown>,
+  maxMs: number,
+  held: (method: string, url: string) => () => void,
+): () => void {
   const below = globalThis.fetch;
   if (typeof below !== 'function') return () => {};
   let open: () => void = () => {};
@@ -19,7 +26,18 @@ export function holdFetch(until: Promise<unknown>, maxMs: number): () => void {
   let passing = false;
   const gate = function fetch(this: unknown, ...args: Parameters<Fetch>) {
     if (passing) return below.apply(this, args);
+    let sent = () => {};
+    try {
+      const [input, init] = args;
+      const request = input instanceof Request ? input : undefined;
+      const base = (globalThis as { location?: { href: string } }).location?.href;
+      const url = new URL(request?.url ?? String(input), base).href;
+      sent = held((init?.method ?? request?.method ?? 'GET').toUpperCase(), url);
+    } catch {
+      // not a URL fetch can take: it fails as the app's own call would
+    }
     return opened.then(() => {
+      sent();
       const top = globalThis.fetch;
       return (top === gate ? below : top).apply(this, args);
     });

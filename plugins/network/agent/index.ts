@@ -120,6 +120,8 @@ export class NetworkAgent implements Sink, StreamSink {
   /** This run applied the rules its last run had, before the live ones came. */
   private cachedRules = false;
   private applying: Promise<unknown> = Promise.resolve();
+  /** Held fetch calls now sent: the first request seen with the key keeps the id it was shown with. */
+  private readonly adopted: { key: string; id: string }[] = [];
   private readonly replays: Replay[] = [];
   /** Open WebSockets' ways to hand the app a message, by transaction id. */
   private readonly injectors = new Map<string, (data: string | Uint8Array) => void>();
@@ -167,7 +169,19 @@ export class NetworkAgent implements Sink, StreamSink {
     if (!activeRules(cached) || this.options.mocking === false) return;
     this.cachedRules = true;
     const applying = this.serially(() => this.applyMockConfig(cached!)).catch((e) => this.warn('cached mock rules', e));
-    holdFetch(applying, MOCK_HOLD_MS);
+    holdFetch(applying, MOCK_HOLD_MS, (method, url) => {
+      // Shown pending at once; the request as it goes out (mocked or not) takes this id over.
+      const id = `${this.idPrefix}-${this.nextId++}`;
+      this.ctx.notify('started', {
+        id,
+        initiator: 'fetch',
+        method,
+        url: clip(url, MAX_URL),
+        headers: [],
+        startedAt: Date.now(),
+      });
+      return () => this.adopted.push({ key: replayKey(method, url), id });
+    });
   }
 
   private serially<T>(task: () => Promise<T>): Promise<T> {
@@ -271,8 +285,9 @@ export class NetworkAgent implements Sink, StreamSink {
   /** Sink: a tap saw a request start. */
   observe(request: SeenRequest): Observation | undefined {
     if (this.disposed || this.ignored(request)) return undefined;
-    const id = `${this.idPrefix}-${this.nextId++}`;
-    const key = this.replays.length ? replayKey(request.method, request.url) : undefined;
+    const key = this.replays.length || this.adopted.length ? replayKey(request.method, request.url) : undefined;
+    const at = key ? this.adopted.findIndex((a) => a.key === key) : -1;
+    const id = at >= 0 ? this.adopted.splice(at, 1)[0]!.id : `${this.idPrefix}-${this.nextId++}`;
     const replay = key ? this.replays.find((r) => !r.id && r.key === key) : undefined;
     if (replay) replay.id = id;
     const t0 = request.t0 ?? performance.now();
