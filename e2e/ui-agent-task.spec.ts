@@ -183,6 +183,25 @@ test('a reloaded page is mocked from its first request; a new tab marks what wen
       expect(t?.beforeRules).toBeUndefined();
     }
 
+    // Loads are boundaries (§3): sinceLoad keeps this load (0), from the previous one on (-1), from load N on.
+    const loadsOf = async (sinceLoad: number) => {
+      const list = (await client.callTool({
+        name: 'network_list_transactions',
+        arguments: { urlContains: '/api/cart', sinceLoad },
+      })) as CallToolResult;
+      return (list.structuredContent as { transactions: Row[] }).transactions.map((t) => t.load);
+    };
+    expect(await loadsOf(0)).toEqual([3]);
+    expect(await loadsOf(-1)).toEqual([3, 2]);
+    expect(await loadsOf(1)).toEqual([3, 2, 1]);
+    const logged = (await client.callTool({
+      name: 'console_list_messages',
+      arguments: { sinceLoad: 0 },
+    })) as CallToolResult;
+    const texts = (logged.structuredContent as { messages: { text: string }[] }).messages.map((m) => m.text);
+    expect(texts[0]).toMatch(/^Load 3: http:\/\/127\.0\.0\.1:\d+\/shop\.html/);
+    expect(texts.join('\n')).not.toMatch(/Load 2/);
+
     // A new tab has no rules kept: its load-time request goes out before they arrive, and says so.
     const tab = await browser.newPage();
     try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SinceLoadSchema } from '../../shared/load-filter.js';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
 import { SECRET_KEY_NAMES, SECRET_VALUE_PATTERNS } from '../../shared/redaction.js';
 import { compileRegex } from '../../shared/safe-regex.js';
@@ -365,6 +366,7 @@ export const TransactionFilterSchema = z.object({
   mockedOnly: z.boolean().optional().describe('Only requests answered by a mock rule.'),
   since: z.number().optional().describe('Started at or after (ms since the epoch).'),
   until: z.number().optional().describe('Started at or before (ms since the epoch).'),
+  sinceLoad: SinceLoadSchema,
 });
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import { firstLoadOf } from '../../../shared/load-filter.js';
 import {
   type TimelineEntry,
   type TimelinePage,
@@ -348,7 +349,8 @@ class NetworkHostImpl implements NetworkHost {
   }
 
   list(query: PageQuery): Page {
-    return this.store.page(query);
+    const sinceLoad = firstLoadOf(query.filter?.sinceLoad, this.ctx.session().load?.seq);
+    return this.store.page({ ...query, filter: { ...query.filter, sinceLoad } });
   }
 
   transactions(filter?: TransactionFilter, urlOf?: (url: string) => string): Transaction[] {

@@ -477,6 +477,8 @@ export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: str
   if (f.mockedOnly && !tx.mock) return false;
   if (f.since !== undefined && tx.timing.startedAt < f.since) return false;
   if (f.until !== undefined && tx.timing.startedAt > f.until) return false;
+  // Resolved by the host to a load number (firstLoadOf) before it gets here.
+  if (f.sinceLoad !== undefined && (tx.load ?? 0) < f.sinceLoad) return false;
   return true;
 }
 
