@@ -6,10 +6,8 @@ import { z } from 'zod';
 export const SinceLoadSchema = z
   .number()
   .int()
-  .min(-1000)
-  .max(1_000_000)
   .optional()
-  .describe('Only this app load (page load, process start) on: 0 this load, -1 the previous one on, N load N on.');
+  .describe('From an app load (page load, process start) on: 0 this one, -1 the previous, N load N.');
 
 /** The first load number `sinceLoad` keeps, given the session's current load; undefined keeps all. */
 export function firstLoadOf(sinceLoad: number | undefined, current: number | undefined): number | undefined {
