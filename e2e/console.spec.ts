@@ -144,10 +144,10 @@ test('logs and uncaught errors of a Vite-bundled page reach MCP and the panel, m
   await expect(rows).toHaveCount(2);
   await panel.getByTestId('console-filter').fill('');
 
-  // A reload: with Preserve log the old messages stay above the marker; without, only the new ones.
+  // A reload (a new load: its marker says so): with Preserve log the old messages stay above the marker; without, only the new ones.
   await debuggee.reload();
   await expect(debuggee.locator('#status')).toHaveText('connected');
-  await expect(rows.filter({ hasText: 'Reconnected' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'Load 2: ' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(1);
   await panel.getByTestId('console-preserve').uncheck();
   await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(0);

@@ -114,24 +114,13 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
     // The screenshot is most of it: every answer but the image fits in a few KB.
     expect(tally.bytes).toBeLessThanOrEqual(BYTES);
 
-    // The verification tells the truth about the new load: what its requests got, what it threw.
-    // Until §2 ("mocks in force from the first request") lands, the reloaded page's load-time cart
-    // request can go out before the app has the rules: then the answer shows it failing again.
-    const cartLine = reloaded.text.split('\n').find((l) => l.includes('/api/cart'));
-    expect(cartLine).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/cart → (200|500) \[/);
-    if (cartLine?.includes('→ 200')) {
-      expect(cart.text).toMatch(/appeared after \d+ ms: text "2 items, total 12\.50"/);
-      expect(seen.text).toContain('2 items, total 12.50');
-      expect(reloaded.text).not.toMatch(/failed|console errors/);
-    } else {
-      expect(cart.text).toMatch(
-        /timed out after 5 s waiting for text "2 items, total 12\.50" to appear\. The page shows: .*Loading the cart…/,
-      );
-      expect(reloaded.text).toMatch(
-        /requests: 1, 1 failed\n {2}GET .*\/api\/cart → 500 \[[^\]]+\]\nconsole errors: 1\n {2}Uncaught \(in promise\) TypeError/,
-      );
-      expect(failedNow.structured?.transactions).toHaveLength(1);
-    }
+    // The verification tells the truth about the new load: its load-time cart request was answered
+    // by the rule set before the reload (issue 31 §2), and nothing failed or threw.
+    expect(reloaded.text).toMatch(/\nrequests: 1\n {2}GET http:\/\/127\.0\.0\.1:\d+\/api\/cart → 200 \[/);
+    expect(reloaded.text).not.toMatch(/failed|console errors/);
+    expect(cart.text).toMatch(/appeared after \d+ ms: text "2 items, total 12\.50"/);
+    expect(seen.text).toContain('2 items, total 12.50');
+    expect(failedNow.structured?.transactions).toHaveLength(0);
   } finally {
     await client.close().catch(() => {});
     await inspector.stop();
@@ -139,9 +128,14 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
   }
 });
 
-// Issue 31 §2, not this branch's: a reloaded page's load-time request mocked by the rules already set.
-test('a reloaded page is mocked from its first request (issue 31 §2)', async ({ page }) => {
-  test.fail(true, 'mocks reach a reloaded page only after its first requests: issue 31 §2, another branch');
+// Issue 31 §2: a reloaded page's load-time request is mocked by the rules already set, whether the
+// reload comes from ui_navigate or from the browser; a fresh tab, which had no rules yet, says its
+// request went out before them.
+test('a reloaded page is mocked from its first request; a new tab marks what went out before the rules', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
   const served = await serveUiApps({
     '/api/cart': (_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{}'),
   });
@@ -156,15 +150,78 @@ test('a reloaded page is mocked from its first request (issue 31 §2)', async ({
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
-    await client.callTool({
+    const added = (await client.callTool({
       name: 'network_add_mock_rule',
       arguments: {
         match: { url: { kind: 'contains', value: '/api/cart' } },
         action: { type: 'respond', status: 200, body: { type: 'json', json: { items: [{ name: 'tea', price: 1 }] } } },
       },
-    });
+    })) as CallToolResult;
+    expect(added.isError ?? false).toBe(false);
+    type Row = { url: string; status?: number; mockRuleId?: string; beforeRules?: true; load?: number };
+    const carts = async (sessionId?: string) => {
+      const list = (await client.callTool({
+        name: 'network_list_transactions',
+        arguments: { urlContains: '/api/cart', ...(sessionId ? { sessionId } : {}) },
+      })) as CallToolResult;
+      return (list.structuredContent as { transactions: Row[] }).transactions;
+    };
+
     await client.callTool({ name: 'ui_navigate', arguments: { to: 'reload' } });
     await expect(page.locator('#cart')).toHaveText('1 items, total 1.00', { timeout: 5000 });
+    await page.reload();
+    await expect(page.locator('#cart')).toHaveText('1 items, total 1.00', { timeout: 5000 });
+    await expect.poll(async () => (await carts()).filter((t) => t.status).length).toBe(3);
+    const [third, second, first] = await carts();
+    expect(first).toMatchObject({ status: 500, load: 1 });
+    expect(first?.beforeRules).toBeUndefined(); // no rules existed then
+    for (const [t, load] of [
+      [second, 2],
+      [third, 3],
+    ] as const) {
+      expect(t).toMatchObject({ status: 200, mockRuleId: expect.any(String), load });
+      expect(t?.beforeRules).toBeUndefined();
+    }
+
+    // Loads are boundaries (§3): sinceLoad keeps this load (0), from the previous one on (-1), from load N on.
+    const loadsOf = async (sinceLoad: number) => {
+      const list = (await client.callTool({
+        name: 'network_list_transactions',
+        arguments: { urlContains: '/api/cart', sinceLoad },
+      })) as CallToolResult;
+      return (list.structuredContent as { transactions: Row[] }).transactions.map((t) => t.load);
+    };
+    expect(await loadsOf(0)).toEqual([3]);
+    expect(await loadsOf(-1)).toEqual([3, 2]);
+    expect(await loadsOf(1)).toEqual([3, 2, 1]);
+    const logged = (await client.callTool({
+      name: 'console_list_messages',
+      arguments: { sinceLoad: 0 },
+    })) as CallToolResult;
+    const texts = (logged.structuredContent as { messages: { text: string }[] }).messages.map((m) => m.text);
+    expect(texts[0]).toMatch(/^Load 3: http:\/\/127\.0\.0\.1:\d+\/shop\.html/);
+    expect(texts.join('\n')).not.toMatch(/Load 2/);
+
+    // A new tab has no rules kept: its load-time request goes out before they arrive, and says so.
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(served.url('shop', inspector.info.debuggeeUrl));
+      await expect(tab.locator('#porthole-status')).toHaveText('connected');
+      const sessionId = await tab.evaluate(
+        () => (window as never as { porthole: { status: { sessionId: string } } }).porthole.status.sessionId,
+      );
+      await expect.poll(async () => (await carts(sessionId))[0]?.status).toBeDefined();
+      const [early] = await carts(sessionId);
+      if (early?.mockRuleId) test.info().annotations.push({ type: 'note', description: 'the rules arrived first' });
+      else expect(early).toMatchObject({ status: 500, beforeRules: true });
+      const config = (await client.callTool({
+        name: 'network_get_mock_config',
+        arguments: { sessionId },
+      })) as CallToolResult;
+      if (!early?.mockRuleId) expect(JSON.stringify(config.structuredContent)).toContain('"missed":1');
+    } finally {
+      await tab.close();
+    }
   } finally {
     await client.close().catch(() => {});
     await inspector.stop();

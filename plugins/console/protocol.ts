@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SinceLoadSchema } from '../../shared/load-filter.js';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
 import { textFilterRegex } from '../../shared/safe-regex.js';
 import { consoleWire, KindSchema, LevelSchema, SourceSchema } from './wire.js';
@@ -91,6 +92,7 @@ export const MessageFilterSchema = z.object({
     .min(0)
     .optional()
     .describe("Only messages after this seq: a previous answer's `latest` gives what is new."),
+  sinceLoad: SinceLoadSchema,
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 

@@ -23,3 +23,6 @@ export const EMPTY_MOCK_CONFIG: { revision: number; enabled: boolean; rules: nev
   enabled: true,
   rules: [],
 };
+
+/** The longest a reloaded page's (or restarted preloaded process's) fetch waits for its last run's mock rules to apply. */
+export const MOCK_HOLD_MS = 1500;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SinceLoadSchema } from '../../shared/load-filter.js';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
 import { SECRET_KEY_NAMES, SECRET_VALUE_PATTERNS } from '../../shared/redaction.js';
 import { compileRegex } from '../../shared/safe-regex.js';
@@ -75,6 +76,8 @@ export const TransactionStartedSchema = z.object({
   mock: MockMarkSchema.optional(),
   /** The inspector asked the app to send this request again: the id of the transaction it repeats. */
   replayOf: id.optional(),
+  /** Not mocked, and sent before this run of the app had any mock rules (the live ones were on the way). */
+  beforeRules: z.literal(true).optional(),
 });
 export type TransactionStarted = z.infer<typeof TransactionStartedSchema>;
 
@@ -289,6 +292,10 @@ export const TransactionSchema = z.object({
   imported: z.object({ source: z.string(), at: z.number() }).optional(),
   /** A replay (network_replay_request, the window's Replay): the id of the transaction it repeats. */
   replayOf: z.string().optional(),
+  /** The app's load (page load, process start) it was sent in: the session's load number. */
+  load: z.number().int().optional(),
+  /** Sent before this load of the app had its mock rules while the inspector had rules on: maybe not mocked as it should. */
+  beforeRules: z.literal(true).optional(),
   /** A WebSocket's or event stream's messages: how many each way, and how many were not kept. */
   messages: z.object({ sent: z.number().int(), received: z.number().int(), dropped: z.number().int() }).optional(),
   /** How a WebSocket closed. */
@@ -318,6 +325,8 @@ export const TransactionSummarySchema = z.object({
   httpVersion: z.string().optional(),
   remoteAddress: z.string().optional(),
   replayOf: z.string().optional(),
+  load: z.number().int().optional(),
+  beforeRules: z.literal(true).optional(),
   /** Messages of a WebSocket or event stream, both ways, kept or not. */
   messages: z.number().int().optional(),
   graphql: GraphqlSchema.optional(),
@@ -357,6 +366,7 @@ export const TransactionFilterSchema = z.object({
   mockedOnly: z.boolean().optional().describe('Only requests answered by a mock rule.'),
   since: z.number().optional().describe('Started at or after (ms since the epoch).'),
   until: z.number().optional().describe('Started at or before (ms since the epoch).'),
+  sinceLoad: SinceLoadSchema,
 });
 export type TransactionFilter = z.infer<typeof TransactionFilterSchema>;
 
@@ -533,10 +543,15 @@ export type MockConfig = z.infer<typeof MockConfigSchema>;
 
 /** Where the debuggee stands with the host's mock config. */
 export const MockSyncSchema = z.object({
-  state: z.enum(['applied', 'failed', 'not-connected']),
+  /** For the app's current load: `pending` while it is connected and has not acknowledged the rules yet. */
+  state: z.enum(['applied', 'pending', 'failed', 'not-connected']),
   /** The revision the debuggee acknowledged last. */
   appliedRevision: z.number().int().optional(),
   error: z.string().optional(),
+  /** The app's load (the session's load number) this state is about. */
+  load: z.number().int().optional(),
+  /** Requests of this load sent before the app had the rules, not mocked (marked `beforeRules`). */
+  missed: z.number().int().optional(),
 });
 export type MockSync = z.infer<typeof MockSyncSchema>;
 

@@ -10,4 +10,6 @@ export interface ConsoleHost extends HostPluginInstance<ConsoleProtocol> {
   clear(): number;
   /** Waits, at most timeoutMs (default 3 s), for the source maps of these entries' frames. */
   settle(entries: Entry[], timeoutMs?: number): Promise<void>;
+  /** The seq before the first message of load `sinceLoad` on (see shared/load-filter.ts); undefined: no bound. */
+  sinceSeqOfLoad(sinceLoad: number | undefined): number | undefined;
 }

@@ -1,4 +1,5 @@
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import { firstLoadOf } from '../../../shared/load-filter.js';
 import { type TimelineEntry, timelinePage, timelineSummary } from '../../../shared/timeline.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import {
@@ -99,6 +100,8 @@ export function createConsoleHost(
     return n;
   };
 
+  /** Each load of the app seen by this inspector run → the latest seq when it began. */
+  const loadStarts = new Map<number, number>();
   return {
     store,
     ingest,
@@ -106,12 +109,28 @@ export function createConsoleHost(
     settle,
     timeline: (query) => timelinePage(store.all(), (e) => e.firstTime, messageEntry, query),
     notifications: { batch: ingest },
+    sinceSeqOfLoad(sinceLoad) {
+      const first = firstLoadOf(sinceLoad, ctx.session().load?.seq);
+      if (first === undefined) return undefined;
+      // The earliest load known at or after `first` (loads seen before this inspector run are not).
+      const known = [...loadStarts].filter(([load]) => load >= first).sort((a, b) => a[0] - b[0])[0];
+      return known ? known[1] : store.latest;
+    },
     onConnect() {
       // A reload may have rebuilt the scripts: their places are mapped again (the core lets their maps go).
       places.clear();
+      const load = ctx.session().load?.seq;
+      const newLoad = load !== undefined && !loadStarts.has(load);
+      if (newLoad) loadStarts.set(load, store.latest);
       if (connections++ === 0) return;
       const page = ctx.session().device.page?.url;
-      publish([panelRow(store.mark('connected', page ? `Reconnected: ${page}` : 'The app reconnected'))]);
+      // A new run of the app is a load boundary; a reconnect of the same run is not.
+      const text = newLoad
+        ? `Load ${load}${page ? `: ${page}` : ' (the app restarted)'}`
+        : page
+          ? `Reconnected: ${page}`
+          : 'The app reconnected';
+      publish([panelRow(store.mark('connected', text))]);
     },
     panel: {
       list: ({ afterSeq, limit }) => {

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { SinceLoadSchema } from '../../../shared/load-filter.js';
 import { definePluginTool, ToolArgumentError } from '../../../shared/tool.js';
 import { ErrorGroupSchema, LevelSchema, MessageFilterSchema, MessageSchema, PageSchema } from '../protocol.js';
 import type { ConsoleHost } from './host-api.js';
 import { CursorError, fullMessage } from './store.js';
 
 const tool = definePluginTool<ConsoleHost>();
+const laterOf = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.max(a, b);
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 export const listMessages = tool({
   name: 'console_list_messages',
@@ -17,7 +20,8 @@ export const listMessages = tool({
   }),
   output: PageSchema.extend({ next: z.string().optional().describe('How to get the rest, when there is more.') }),
   annotations: readOnly,
-  async handler({ limit, cursor, ...filter }, { instance }) {
+  async handler({ limit, cursor, sinceLoad, ...rest }, { instance }) {
+    const filter = { ...rest, since: laterOf(rest.since, instance.sinceSeqOfLoad(sinceLoad)) };
     try {
       const first = await instance.store.page(filter, limit, cursor);
       await instance.settle(first.entries);
@@ -91,6 +95,7 @@ export const listErrors = tool({
       .min(0)
       .optional()
       .describe("Only occurrences after this seq (a previous answer's `latest`)."),
+    sinceLoad: SinceLoadSchema,
     includeWarnings: z.boolean().default(false).describe('Also group warnings.'),
     limit: z.number().int().min(1).max(200).default(20).describe('Groups per answer.'),
   }),
@@ -101,7 +106,8 @@ export const listErrors = tool({
     next: z.string().optional().describe('How to get the rest, when there is more.'),
   }),
   annotations: readOnly,
-  async handler({ since, includeWarnings, limit }, { instance }) {
+  async handler({ since: after, sinceLoad, includeWarnings, limit }, { instance }) {
+    const since = laterOf(after, instance.sinceSeqOfLoad(sinceLoad));
     const levels = includeWarnings ? (['error', 'warn'] as const) : ([LevelSchema.enum.error] as const);
     await instance.settle(instance.store.errors(since, limit, levels).entries);
     const { entries: _entries, ...answer } = instance.store.errors(since, limit, levels);

@@ -11,6 +11,7 @@ import {
   DEFAULT_REDACTED_HEADERS,
   EMPTY_MOCK_CONFIG,
   MAX_BODY_BYTES_LIMIT,
+  MOCK_HOLD_MS,
   NETWORK_PROTOCOL_ID,
   NETWORK_PROTOCOL_VERSION,
   REDACTED,
@@ -29,7 +30,9 @@ import type {
 } from '../protocol.js';
 import { installBrowserTaps } from './browser.js';
 import { base64ToBytes, encodeBody, planBody } from './capture-body.js';
+import { holdFetch } from './fetch-gate.js';
 import type { MockPath } from './intercept.js';
+import { activeRules, readMockCache, writeMockCache } from './mock-cache.js';
 import type { CompiledRule } from './mock-match.js';
 import { installNodeTaps, installNodeTapsAsync } from './node.js';
 import type { Decoder } from './node-decode.js';
@@ -112,6 +115,13 @@ export class NetworkAgent implements Sink, StreamSink {
   private decoder: Decoder | undefined;
   private removeSink: (() => void) | undefined;
   private mocks: MockPath | undefined;
+  /** This run got its mock config from the inspector. */
+  private live = false;
+  /** This run applied the rules its last run had, before the live ones came. */
+  private cachedRules = false;
+  private applying: Promise<unknown> = Promise.resolve();
+  /** Held fetch calls now sent: the first request seen with the key keeps the id it was shown with. */
+  private readonly adopted: { key: string; id: string }[] = [];
   private readonly replays: Replay[] = [];
   /** Open WebSockets' ways to hand the app a message, by transaction id. */
   private readonly injectors = new Map<string, (data: string | Uint8Array) => void>();
@@ -128,7 +138,12 @@ export class NetworkAgent implements Sink, StreamSink {
     this.redacted = new Set((redact.headers ?? DEFAULT_REDACTED_HEADERS).map((h) => h.toLowerCase()));
     this.scope = redact.scope ?? 'all';
 
-    ctx.handle('setMockConfig', (config) => this.applyMockConfig(config));
+    ctx.handle('setMockConfig', async (config) => {
+      const answer = await this.serially(() => this.applyMockConfig(config));
+      this.live = true;
+      writeMockCache(config, hub().preloaded);
+      return answer;
+    });
     // The sender loads only when the inspector first asks for a replay.
     ctx.handle('replay', async (params) => (await import('./replay.js')).sendReplay(params, this));
     ctx.handle('inject', ({ id, data, base64 }) => {
@@ -142,6 +157,37 @@ export class NetworkAgent implements Sink, StreamSink {
     });
     this.removeSink = hub().add(this);
     this.ready = this.install();
+    this.applyCachedRules();
+  }
+
+  /**
+   * The rules the last run of this page (or preloaded process) had apply from this run's first
+   * request: fetch calls wait for them (at most MOCK_HOLD_MS, and only when there are rules).
+   */
+  private applyCachedRules(): void {
+    const cached = readMockCache(hub().preloaded);
+    if (!activeRules(cached) || this.options.mocking === false) return;
+    this.cachedRules = true;
+    const applying = this.serially(() => this.applyMockConfig(cached!)).catch((e) => this.warn('cached mock rules', e));
+    holdFetch(applying, MOCK_HOLD_MS, (method, url) => {
+      // Shown pending at once; the request as it goes out (mocked or not) takes this id over.
+      const id = `${this.idPrefix}-${this.nextId++}`;
+      this.ctx.notify('started', {
+        id,
+        initiator: 'fetch',
+        method,
+        url: clip(url, MAX_URL),
+        headers: [],
+        startedAt: Date.now(),
+      });
+      return () => this.adopted.push({ key: replayKey(method, url), id });
+    });
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.applying.then(task, task);
+    this.applying = run.catch(() => {});
+    return run;
   }
 
   api(): NetworkPluginApi {
@@ -239,8 +285,9 @@ export class NetworkAgent implements Sink, StreamSink {
   /** Sink: a tap saw a request start. */
   observe(request: SeenRequest): Observation | undefined {
     if (this.disposed || this.ignored(request)) return undefined;
-    const id = `${this.idPrefix}-${this.nextId++}`;
-    const key = this.replays.length ? replayKey(request.method, request.url) : undefined;
+    const key = this.replays.length || this.adopted.length ? replayKey(request.method, request.url) : undefined;
+    const at = key ? this.adopted.findIndex((a) => a.key === key) : -1;
+    const id = at >= 0 ? this.adopted.splice(at, 1)[0]!.id : `${this.idPrefix}-${this.nextId++}`;
     const replay = key ? this.replays.find((r) => !r.id && r.key === key) : undefined;
     if (replay) replay.id = id;
     const t0 = request.t0 ?? performance.now();
@@ -255,6 +302,7 @@ export class NetworkAgent implements Sink, StreamSink {
       startedAt,
       mock: request.mock,
       replayOf: replay?.replayOf,
+      beforeRules: !this.live && !this.cachedRules && !request.mock ? (true as const) : undefined,
     });
     if (request.body) {
       const parts = this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));

@@ -167,6 +167,8 @@ export class Hub {
    * path sets it); undefined lets the app's socket connect.
    */
   mockSocket: ((args: unknown[], Ctor: new (...args: unknown[]) => object) => object | undefined) | undefined;
+  /** The preload (`porthole/register`) started capture: this process keeps its mock rules for its next run. */
+  preloaded = false;
   private cap = 0;
 
   get active(): boolean {
@@ -223,6 +225,7 @@ export class Hub {
    * `porthole/register`, installs the taps before the app's code runs).
    */
   hold(maxBodyBytes: number, maxRequests: number): void {
+    this.preloaded = true;
     if (this.holder || this.sinks.size) return;
     this.holder = new Holder(maxBodyBytes, maxRequests);
     this.add(this.holder);

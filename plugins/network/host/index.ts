@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
+import { firstLoadOf } from '../../../shared/load-filter.js';
 import {
   type TimelineEntry,
   type TimelinePage,
@@ -86,6 +87,11 @@ export interface NetworkHostOptions {
   messageLimits?: Partial<MessageLimits>;
 }
 
+/** Without the keys whose value is undefined: answers stay short and compare equal. */
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const rulesOn = (config: MockConfig) => config.enabled && config.rules.some((r) => r.enabled);
+
 /** What a transaction still open when its app went away is closed as. */
 export const APP_GONE = 'unknown: the app went away before it ended';
 
@@ -157,7 +163,11 @@ class NetworkHostImpl implements NetworkHost {
     started: (n: Parameters<TransactionStore['started']>[0]) => {
       const sensitive = this.info?.redaction.scope === 'mcp' ? this.info.redaction.headers : undefined;
       if (n.mock) this.countHit(n.mock.ruleId);
-      this.changed(this.store.started(n, sensitive));
+      // Only worth saying when the inspector had rules this request may have missed.
+      const missed = n.beforeRules && !n.mock && rulesOn(this.readConfig()) ? true : undefined;
+      if (missed) this.sync = { ...this.sync, missed: (this.sync.missed ?? 0) + 1 };
+      const load = this.ctx.session().load?.seq;
+      this.changed(this.store.started({ ...n, beforeRules: missed }, sensitive, load));
     },
     requestSent: (n: Parameters<TransactionStore['requestSent']>[0]) => this.changed(this.store.requestSent(n)),
     response: (n: Parameters<TransactionStore['response']>[0]) => {
@@ -282,6 +292,11 @@ class NetworkHostImpl implements NetworkHost {
   };
 
   onConnect(): void {
+    // A new load (or a reconnect) has not got the rules until it acknowledges them.
+    const load = this.ctx.session().load?.seq;
+    const missed = load === this.sync.load ? this.sync.missed : undefined;
+    this.sync = defined({ state: 'pending', appliedRevision: this.sync.appliedRevision, load, missed });
+    this.emit('mock-config', this.mockConfig());
     // Not awaited: other plugins' connect handlers need not wait for the debuggee's ack.
     void this.enqueue(() => this.push(this.readConfig())).catch(() => {});
   }
@@ -334,7 +349,8 @@ class NetworkHostImpl implements NetworkHost {
   }
 
   list(query: PageQuery): Page {
-    return this.store.page(query);
+    const sinceLoad = firstLoadOf(query.filter?.sinceLoad, this.ctx.session().load?.seq);
+    return this.store.page({ ...query, filter: { ...query.filter, sinceLoad } });
   }
 
   transactions(filter?: TransactionFilter, urlOf?: (url: string) => string): Transaction[] {
@@ -540,11 +556,16 @@ class NetworkHostImpl implements NetworkHost {
       const { revision } = await this.ctx.request('setMockConfig', config, { signal });
       if (revision !== config.revision)
         throw new Error(`the app acknowledged revision ${revision}, not ${config.revision}`);
-      this.sync = { state: 'applied', appliedRevision: revision };
+      this.sync = defined({
+        state: 'applied',
+        appliedRevision: revision,
+        load: this.sync.load,
+        missed: this.sync.missed,
+      });
       if (!strict) this.emit('mock-config', this.mockConfig());
     } catch (e) {
       const reason = (e as Error).message;
-      this.sync = { state: 'failed', appliedRevision: this.sync.appliedRevision, error: reason };
+      this.sync = { ...this.sync, state: 'failed', error: reason };
       this.emit('mock-sync-failed', { revision: config.revision, error: reason });
       this.emit('mock-config', this.mockConfig());
       throw new MockSyncError(reason);

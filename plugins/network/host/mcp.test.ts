@@ -164,7 +164,7 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
       revision: 5,
       enabled: false,
       ruleCount: 0,
-      sync: { state: 'applied', appliedRevision: 5 },
+      sync: { state: 'applied', appliedRevision: 5, load: 1 },
     });
   });
 

@@ -221,7 +221,7 @@ describe('network tools, run by the tool runner against a live session', () => {
       revision: 1,
       enabled: true,
       ruleCount: 1,
-      sync: { state: 'applied', appliedRevision: 1 },
+      sync: { state: 'applied', appliedRevision: 1, load: 1 },
     });
     expect(await (await fetch(`${s.url}/mocked`)).text()).toBe('one');
 

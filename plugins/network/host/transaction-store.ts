@@ -144,10 +144,10 @@ export class TransactionStore {
     };
   }
 
-  started(n: TransactionStarted, sensitiveHeaders?: string[]): Change {
+  started(n: TransactionStarted, sensitiveHeaders?: string[], load?: number): Change {
     const existing = this.byId.get(n.id);
     if (existing) this.remove(existing);
-    return this.insert(fresh(++this.seq, n, sensitiveHeaders));
+    return this.insert({ ...fresh(++this.seq, n, sensitiveHeaders), load });
   }
 
   requestSent(n: RequestSent): Change | undefined {
@@ -345,6 +345,7 @@ function fresh(seq: number, n: TransactionStarted, sensitiveHeaders: string[] | 
     mock: n.mock,
     sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
     replayOf: n.replayOf,
+    beforeRules: n.beforeRules,
   };
   readGraphql(tx);
   return tx;
@@ -476,6 +477,8 @@ export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: str
   if (f.mockedOnly && !tx.mock) return false;
   if (f.since !== undefined && tx.timing.startedAt < f.since) return false;
   if (f.until !== undefined && tx.timing.startedAt > f.until) return false;
+  // Resolved by the host to a load number (firstLoadOf) before it gets here.
+  if (f.sinceLoad !== undefined && (tx.load ?? 0) < f.sinceLoad) return false;
   return true;
 }
 
@@ -504,6 +507,8 @@ export function summarize(tx: Transaction): TransactionSummary {
     httpVersion: tx.response?.httpVersion,
     remoteAddress: tx.remoteAddress,
     replayOf: tx.replayOf,
+    load: tx.load,
+    beforeRules: tx.beforeRules,
     messages: tx.messages ? tx.messages.sent + tx.messages.received : undefined,
     graphql: tx.graphql,
   };

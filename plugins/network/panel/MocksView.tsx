@@ -180,7 +180,14 @@ function SyncState({ config, active }: { config: MockConfigView; active: boolean
   if (sync.state === 'applied' && sync.appliedRevision === config.revision) {
     return (
       <span className="status-ok small" data-testid="mock-sync">
-        ✓ Applied in the app (revision {config.revision})
+        ✓ Applied in the app (revision {config.revision}
+        {sync.load ? `, load ${sync.load}` : ''})
+        {sync.missed ? (
+          <span className="status-failed">
+            {' '}
+            · {sync.missed} request{sync.missed === 1 ? '' : 's'} of this load went out before the rules
+          </span>
+        ) : null}
       </span>
     );
   }

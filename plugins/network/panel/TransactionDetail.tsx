@@ -170,6 +170,12 @@ export const TransactionDetail = forwardRef<
           )}
         </p>
       )}
+      {summary.beforeRules && (
+        <p className="replay-of small" data-testid="before-rules">
+          <span className="badge warn">before rules</span> Sent before this load of the app had its mock rules: it went
+          out unmocked. Mocks are in force from the first request of the next load.
+        </p>
+      )}
       <div className="row detail-actions" role="toolbar" aria-label="Request actions">
         <CopyButton get={snippet('curl')} label="Copy as cURL" />
         <CopyButton get={snippet('fetch')} label="Copy as fetch" />

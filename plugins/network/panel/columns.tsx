@@ -62,6 +62,11 @@ export const COLUMNS: Column[] = [
             mock
           </span>
         )}
+        {tx.beforeRules && (
+          <span className="badge warn" title="Sent before this load of the app had its mock rules: it was not mocked">
+            before rules
+          </span>
+        )}
         {tx.replayOf && (
           <span className="badge" title={`Replay of ${tx.replayOf}`}>
             replay
