@@ -6,7 +6,11 @@ import {
   type Result,
   Server,
   type ServerContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
+
+const SUPPORTED_MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+
 import type { ClientInfo } from '../../../shared/call-record.js';
 import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
@@ -33,10 +37,20 @@ export interface McpToolsServer {
 /** Who the server says it is (the SDK stamps it into every 2026-07-28 result's `_meta`). */
 export const SERVER_INFO = { name: 'porthole', title: 'Porthole', version: VERSION } as const;
 
-const INSTRUCTIONS = `Porthole is a debugging inspector for JavaScript/TypeScript apps (web pages, Node services, React Native, Electron). \
-Apps embed the Porthole agent and appear as sessions. Start with inspector_list_sessions; plugin tools (named <plugin>_*) \
-act on one session: pass its sessionId, or omit it when exactly one connected app has the plugin. A result flagged isError \
-says what went wrong and what to do next.`;
+/** The server's `instructions`: where to start, how sessions and cursors work. */
+export const INSTRUCTIONS = `Porthole inspects running JavaScript/TypeScript apps (web pages, Node services, React Native, Electron). \
+Each app that embeds the Porthole agent is a session. When something is broken, start with inspector_debug_bundle: the recent \
+errors, grouped, with the failed and slow requests and console lines around each, the page loads and the mock rules in force. \
+inspector_list_sessions lists the apps. Plugin tools (<plugin>_*) act on one session: pass its sessionId, or omit it when exactly \
+one connected app has the plugin. Lists answer a page at a time: pass nextCursor back as cursor for the next one. Every structured \
+answer starts with a one-line summary of what it holds and what to call next. Tools that change the app may wait for the user to \
+allow them. A result flagged isError says what went wrong and what to do next.`;
+
+/** Every protocol version /mcp serves: 2026-07-28 stateless, and the 2025 (and older) revisions through initialize. */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [
+  ...SUPPORTED_MODERN_VERSIONS,
+  ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => !SUPPORTED_MODERN_VERSIONS.includes(v)),
+];
 
 type RawHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -50,6 +64,14 @@ class ToolsServer extends Server {
   rawCall: RawHandler | undefined;
 
   protected override _wrapHandler(method: string, handler: RawHandler): RawHandler {
+    if (method === 'server/discover') {
+      // Every version the endpoint serves, not only the modern ones (the SDK's own answer).
+      const discover = super._wrapHandler(method, handler);
+      return async (request, ctx) => ({
+        ...(await discover(request, ctx)),
+        supportedVersions: [...SERVED_PROTOCOL_VERSIONS],
+      });
+    }
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     return (request, ctx) => (this.rawCall ?? handler)(request, ctx);
   }
@@ -79,6 +101,7 @@ export function listTools(tools: ToolService, client?: ClientInfo): ListToolsRes
         ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
         : {}),
       annotations: { ...info.annotations },
+      ...(info._meta ? { _meta: info._meta } : {}),
     })),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
+import type { DebugContribution } from '../../../shared/debug-bundle.js';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
 import {
   type TimelineEntry,
@@ -41,6 +42,7 @@ import {
 import { fromHar, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
 import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
+import { summarizeRule } from './mock-summary.js';
 import { redactForAgent } from './redact.js';
 import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
@@ -126,6 +128,23 @@ class NetworkHostImpl implements NetworkHost {
       this.changed(this.store.failed(n));
     },
   };
+
+  /** For inspector_debug_bundle: the mock rules in force (the timeline already has the requests). */
+  debugBundle(): DebugContribution {
+    const config = this.mockConfig();
+    if (config.rules.length === 0) return {};
+    const enabled = config.rules.filter((rule) => rule.enabled);
+    return {
+      sections: {
+        mocks: {
+          enabled: config.enabled,
+          rules: enabled.slice(0, 20).map((rule) => summarizeRule(rule, config)),
+          ...(enabled.length > 20 ? { moreRules: enabled.length - 20 } : {}),
+          disabledRules: config.rules.length - enabled.length,
+        },
+      },
+    };
+  }
 
   /** Requests by start time for the session's timeline: failed ones (an error, or 4xx/5xx) as errors. */
   timeline(query: TimelineQuery): TimelinePage {
