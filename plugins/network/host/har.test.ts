@@ -237,7 +237,7 @@ describe('HAR', () => {
   });
 
   it('names the field, what it held and the next step: a status given as the string "500"', () => {
-    const har = toHar([]);
+    const har = toHar([], { name: 'test', version: '1' });
     const entry = {
       startedDateTime: '2026-03-01T10:00:00.000Z',
       time: 1,
