@@ -237,7 +237,11 @@ for (const transport of ['http', 'stdio'] as const) {
 
     const result = answerOf(await inspectorCli(target, ['--method', 'tools/call', '--tool-name', 'example_send_ping']));
     expect(result.isError ?? false).toBe(false);
-    expect(result.structuredContent).toEqual({ roundTripMs: expect.any(Number), agentTime: expect.any(Number) });
+    expect(result.structuredContent).toEqual({
+      summary: expect.any(String),
+      roundTripMs: expect.any(Number),
+      agentTime: expect.any(Number),
+    });
     const validate = validator(reference.find((t) => t.name === 'example_send_ping')!);
     expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
 
@@ -440,7 +444,11 @@ test('mcp-remote (how Claude Desktop reaches an HTTP server) bridges stdio to /m
     expect(listed.tools.map((t) => t.name).sort(), stderr).toEqual((await sdkTools()).map((t) => t.name).sort());
     const ping = (await client.callTool({ name: 'example_send_ping', arguments: {} })) as Result;
     expect(ping.isError ?? false, stderr).toBe(false);
-    expect(ping.structuredContent).toEqual({ roundTripMs: expect.any(Number), agentTime: expect.any(Number) });
+    expect(ping.structuredContent).toEqual({
+      summary: expect.any(String),
+      roundTripMs: expect.any(Number),
+      agentTime: expect.any(Number),
+    });
     // A body over the cap: the 413's reason reaches the client through mcp-remote, not "fetch failed".
     await expect(
       client.callTool({ name: 'example_echo', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } }),

@@ -1,3 +1,4 @@
+import type { DebugBundleQuery, DebugContribution } from './debug-bundle.js';
 import type {
   NotificationMethod,
   NotificationParams,
@@ -132,6 +133,8 @@ export interface HostPluginInstance<P extends PluginProtocol> {
   dispose?(): void;
   /** What this plugin kept in a time range, for the session's timeline (`timelinePage` builds it). */
   timeline?(query: TimelineQuery): TimelinePage;
+  /** What this plugin adds to inspector_debug_bundle: its error groups, sections of what is in force. */
+  debugBundle?(query: DebugBundleQuery): DebugContribution | Promise<DebugContribution>;
 }
 
 export interface HostPluginDefinition<

@@ -130,9 +130,13 @@ export const DecisionOutcomeSchema = z.enum(['allowed', 'denied', 'declined', 't
  */
 export const DecisionBySchema = z.enum(['user', 'session-grant', 'policy', 'read-only', 'timeout', 'headless-setting']);
 
+/** Where the user answered: the Porthole window, or the MCP client's own prompt (elicitation / input_required). */
+export const DecisionWhereSchema = z.enum(['window', 'client']);
+
 export const CallDecisionSchema = z.object({
   outcome: DecisionOutcomeSchema,
   by: DecisionBySchema,
+  where: DecisionWhereSchema.optional(),
   scope: z.enum(['once', 'session']).optional(),
 });
 export type CallDecision = z.infer<typeof CallDecisionSchema>;
@@ -194,11 +198,13 @@ export type PermissionsView = z.infer<typeof PermissionsViewSchema>;
 /** A decision in words, as the call history shows who decided. */
 export function describeDecision(decision: CallDecision): string {
   switch (decision.by) {
-    case 'user':
-      if (decision.outcome === 'declined') return 'Declined by the user in the window';
+    case 'user': {
+      const where = decision.where === 'client' ? 'in the MCP client' : 'in the window';
+      if (decision.outcome === 'declined') return `Declined by the user ${where}`;
       return decision.scope === 'session'
-        ? 'Allowed by the user for this client until the inspector stops'
-        : 'Allowed once by the user in the window';
+        ? `Allowed by the user ${where} for this client until the inspector stops`
+        : `Allowed once by the user ${where}`;
+    }
     case 'session-grant':
       return 'Allowed: the user allowed it for this client earlier ("for this session")';
     case 'policy':

@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import { RequestError } from './protocol/messenger.js';
-import { type AnyObject, getsRawValue, type ToolCallContext, type ToolDefinition, ToolError } from './tool.js';
+import {
+  type AnyObject,
+  getsRawValue,
+  SUMMARY_KEY,
+  type ToolCallContext,
+  type ToolDefinition,
+  ToolError,
+} from './tool.js';
 import { isToolResult, ToolResult } from './tool-result.js';
+import { withSummary } from './tool-summary.js';
 import { describeIssues } from './zod-issues.js';
 
 /** How a finished call ended. */
@@ -137,7 +145,7 @@ export async function executeTool<Ctx extends ToolCallContext>(
 
 function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unknown, ctx: Ctx): ToolOutcome {
   if (!tool.output) {
-    if (isToolResult(raw)) return { status: raw.isError ? 'failed' : 'succeeded', result: raw };
+    if (isToolResult(raw)) return { status: raw.isError ? 'failed' : 'succeeded', result: summarized(tool, raw) };
     if (typeof raw === 'string') return { status: 'succeeded', result: ToolResult.text(raw) };
     return failed(
       `${tool.name} returned ${describeValue(raw)} instead of a ToolResult or a string; this is a bug in the tool`,
@@ -162,9 +170,16 @@ function shape<Ctx extends ToolCallContext>(tool: ToolDefinition<Ctx>, raw: unkn
       `${tool.name} produced an answer that does not match its output schema (${describeIssues(parsed.error as z.ZodError)}); this is a bug in the tool`,
     );
   }
-  const structured = parsed.data as Record<string, unknown>;
+  const structured = withSummary(tool, parsed.data as Record<string, unknown>);
   const result = ToolResult.json(structured).with(...(tool.links?.(structured) ?? []));
   return ui ? { status: 'succeeded', result, value: raw } : { status: 'succeeded', result };
+}
+
+/** A `json(...)` answer of a tool without `output` gets its summary too: every structured answer has one. */
+function summarized(tool: ToolDefinition<never>, result: ToolResult): ToolResult {
+  const structured = result.structuredContent;
+  if (!structured || result.isError || SUMMARY_KEY in structured) return result;
+  return ToolResult.json(withSummary(tool, structured)).with(...result.content.slice(1));
 }
 
 /** The message a caller reads for a thrown failure: what went wrong and what to do next. */

@@ -72,7 +72,7 @@ describe('running a tool', () => {
     for (const surface of ['mcp-http', 'mcp-stdio'] as const) {
       const mcp = await runTool(listItems, {}, ctx(surface));
       expect(mcp.status).toBe('succeeded');
-      expect(mcp.result.structuredContent).toEqual({ items: [{ id: 'a' }, { id: 'b' }] });
+      expect(mcp.result.structuredContent).toEqual({ summary: expect.any(String), items: [{ id: 'a' }, { id: 'b' }] });
       expect(mcp.value).toBeUndefined();
     }
     expect(mapperCalls).toBe(2);
@@ -96,8 +96,8 @@ describe('running a tool', () => {
       handler: () => ({ a: 1, extra: 'leak' }) as { a: number },
     });
     const { result } = await runTool(tool, {}, ctx());
-    expect(result.structuredContent).toEqual({ a: 1 });
-    expect(result.content).toEqual([{ type: 'text', text: mirrorText({ a: 1 }) }]);
+    expect(result.structuredContent).toEqual({ summary: 'A tool: a: 1', a: 1 });
+    expect(result.content).toEqual([{ type: 'text', text: mirrorText({ summary: 'A tool: a: 1', a: 1 }) }]);
     expect(result.textContent).not.toContain('leak');
   });
 
@@ -129,7 +129,7 @@ describe('running a tool', () => {
     });
     for (const surface of ['mcp-http', 'mcp-stdio', 'ui'] as const) {
       const outcome = await runTool(tool, {}, ctx(surface));
-      expect(outcome.result.structuredContent).toEqual({ n: 7 });
+      expect(outcome.result.structuredContent).toEqual({ summary: 'A tool: n: 7', n: 7 });
     }
   });
 

@@ -118,7 +118,24 @@ interface ToolSpecBase<I extends AnyObject, N extends string = string, Ctx = unk
   };
   /** Tools with `output`: content blocks after the JSON text, e.g. a resource_link to a file the answer names. */
   links?(structured: Record<string, unknown>): ToolContent[];
+  /**
+   * An entry tool, where an agent starts: listed with `_meta["anthropic/alwaysLoad"]` so clients that
+   * defer tools behind a search (Claude Code) load it at once. Two or three tools in all.
+   */
+  alwaysLoad?: boolean;
+  /**
+   * A tool whose explicit large answers are legitimate (a body, a bundle, a tree asked for in full):
+   * `_meta["anthropic/maxResultSizeChars"]` tells clients not to cut it before this many characters.
+   */
+  maxResultSizeChars?: number;
 }
+
+/** The `_meta` keys tools/list carries for clients that read them (see ToolSpecBase). */
+export const ALWAYS_LOAD_META = 'anthropic/alwaysLoad';
+export const MAX_RESULT_SIZE_META = 'anthropic/maxResultSizeChars';
+
+/** The field the framework adds to every structured answer (see summarizeAnswer). */
+export const SUMMARY_KEY = 'summary';
 
 export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx, N extends string = string>
   extends ToolSpecBase<I, N, Ctx> {
@@ -129,6 +146,8 @@ export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, 
    * object). The window's tool runner gets the raw value. A throw becomes an isError result.
    */
   mcpResult?(raw: Raw): O extends AnyObject ? z.input<O> : never;
+  /** One line saying what the answer holds and what to call next; without it the framework writes one (summarizeAnswer). */
+  summarize?(structured: O extends AnyObject ? z.output<O> : never): string;
   /**
    * With `output`: returns the typed value. Without: returns a ToolResult (text/json/image/error) or a string.
    * Throw ToolError / ToolArgumentError for failures.
@@ -144,6 +163,7 @@ export interface MappedToolSpec<I extends AnyObject, O extends AnyObject, Raw, C
   extends ToolSpecBase<I, N, Ctx> {
   output: O;
   mcpResult(raw: Raw): z.input<O>;
+  summarize?(structured: z.output<O>): string;
   handler(args: z.output<I>, ctx: Ctx): Promise<Raw> | Raw;
 }
 
@@ -152,6 +172,7 @@ export interface PlainToolSpec<I extends AnyObject, O extends AnyObject | undefi
   extends ToolSpecBase<I, N, Ctx> {
   output?: O;
   mcpResult?: undefined;
+  summarize?(structured: O extends AnyObject ? z.output<O> : never): string;
   handler(args: z.output<I>, ctx: Ctx): Promise<ToolValue<O>> | ToolValue<O>;
 }
 
@@ -194,6 +215,11 @@ function checkTool<T extends ToolSpecBase<AnyObject> & { output?: unknown; mcpRe
     throw new Error(`tool ${spec.name}: mcpResult must be a function`);
   }
   if (typeof spec.handler !== 'function') throw new Error(`tool ${spec.name}: handler must be a function`);
+  if (spec.output !== undefined && SUMMARY_KEY in (spec.output as AnyObject).shape) {
+    throw new Error(
+      `tool ${spec.name}: "${SUMMARY_KEY}" is added to every structured answer by the framework; use summarize() for it`,
+    );
+  }
   if (!spec.title || !spec.description) throw new Error(`tool ${spec.name}: title and description are required`);
   return spec;
 }

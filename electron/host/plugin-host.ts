@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { DebugBundleQuery, DebugContribution } from '../../shared/debug-bundle.js';
 import type {
   AppStore,
   HostPluginContext,
@@ -199,6 +200,23 @@ export class PluginHost {
       readUserFile: (path: string, maxBytes: number, what: string) =>
         readUserFile(path, { dataDir: this.dataDir, maxBytes, what }),
     } as HostPluginContext<PluginProtocol>;
+  }
+
+  /** What each of the session's plugins adds to inspector_debug_bundle (a plugin that fails is left out). */
+  async debugContributions(
+    sessionId: string,
+    query: DebugBundleQuery,
+  ): Promise<{ plugin: string; contribution: DebugContribution }[]> {
+    const out: { plugin: string; contribution: DebugContribution }[] = [];
+    for (const [plugin, instance] of this.instances.get(sessionId) ?? []) {
+      if (!instance.debugBundle) continue;
+      try {
+        out.push({ plugin, contribution: await instance.debugBundle(query) });
+      } catch (e) {
+        console.error(`[porthole] plugin ${plugin} failed to answer for the debug bundle:`, e);
+      }
+    }
+    return out;
   }
 
   /** The session's timeline: its plugins' entries and its page loads, merged by time. */

@@ -427,6 +427,7 @@ const UrlMatchSchema = z
     flags: z
       .string()
       .regex(/^[dgimsuvy]*$/, 'flags are letters among d g i m s u v y')
+      .refine((flags) => new Set(flags).size === flags.length, 'each flag at most once, e.g. "i" or "gi"')
       .max(8)
       .optional(),
   })

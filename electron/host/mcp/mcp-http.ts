@@ -17,7 +17,7 @@ import type { McpClientInfo } from './mcp-status.js';
 import { bearerToken } from './mcp-token.js';
 import { ModernToolsCall } from './modern-tools-call.js';
 import { SessionTransport } from './session-transport.js';
-import { StatelessClients } from './stateless-clients.js';
+import { ONE_SHOT_PRESENCE_MS, ONE_SHOT_REQUESTS, StatelessClients } from './stateless-clients.js';
 
 /**
  * Set by `porthole mcp` (`mcp-stdio`), `porthole call` (`cli`) and `porthole/client` (`script`) on
@@ -74,6 +74,8 @@ interface HttpSession {
   callsInFlight: number;
   /** HTTP exchanges of this session still open (a GET stream, a POST being answered). */
   openRequests: number;
+  /** HTTP exchanges so far: a session of a few (initialize, initialized, one call) is a one-shot client. */
+  requests: number;
 }
 
 /**
@@ -269,6 +271,7 @@ export class McpHttpEndpoint {
       lastActivityAt: now,
       callsInFlight: 0,
       openRequests: 0,
+      requests: 0,
       transport: new SessionTransport(id),
       mcp: createMcpServer(this.tools, {
         surface,
@@ -306,6 +309,7 @@ export class McpHttpEndpoint {
 
   private track(session: HttpSession, res: ServerResponse): void {
     session.openRequests++;
+    session.requests++;
     session.lastActivityAt = Date.now();
     res.once('close', () => {
       session.openRequests--;
@@ -315,7 +319,11 @@ export class McpHttpEndpoint {
   }
 
   private present(s: HttpSession, now: number): boolean {
-    return s.openRequests > 0 || s.callsInFlight > 0 || now - s.lastActivityAt < this.options.presenceMs;
+    const presence =
+      s.requests <= ONE_SHOT_REQUESTS
+        ? Math.min(ONE_SHOT_PRESENCE_MS, this.options.presenceMs)
+        : this.options.presenceMs;
+    return s.openRequests > 0 || s.callsInFlight > 0 || now - s.lastActivityAt < presence;
   }
 
   /** Tells the window when the set of connected clients changed. */

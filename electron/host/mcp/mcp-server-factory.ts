@@ -6,10 +6,15 @@ import {
   type Result,
   Server,
   type ServerContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
+
+const SUPPORTED_MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+
 import type { ClientInfo } from '../../../shared/call-record.js';
 import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
+import { ASK_FORM, askAnswerOf, type ClientAsker } from '../permissions/permissions.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { VERSION } from '../version.js';
 
@@ -33,10 +38,20 @@ export interface McpToolsServer {
 /** Who the server says it is (the SDK stamps it into every 2026-07-28 result's `_meta`). */
 export const SERVER_INFO = { name: 'porthole', title: 'Porthole', version: VERSION } as const;
 
-const INSTRUCTIONS = `Porthole is a debugging inspector for JavaScript/TypeScript apps (web pages, Node services, React Native, Electron). \
-Apps embed the Porthole agent and appear as sessions. Start with inspector_list_sessions; plugin tools (named <plugin>_*) \
-act on one session: pass its sessionId, or omit it when exactly one connected app has the plugin. A result flagged isError \
-says what went wrong and what to do next.`;
+/** The server's `instructions`: where to start, how sessions and cursors work. */
+export const INSTRUCTIONS = `Porthole inspects running JavaScript/TypeScript apps (web pages, Node services, React Native, Electron). \
+Each app that embeds the Porthole agent is a session. When something is broken, start with inspector_debug_bundle: the recent \
+errors, grouped, with the failed and slow requests and console lines around each, the page loads and the mock rules in force. \
+inspector_list_sessions lists the apps. Plugin tools (<plugin>_*) act on one session: pass its sessionId, or omit it when exactly \
+one connected app has the plugin. Lists answer a page at a time: pass nextCursor back as cursor for the next one. Every structured \
+answer starts with a one-line summary of what it holds and what to call next. Tools that change the app may wait for the user to \
+allow them. A result flagged isError says what went wrong and what to do next.`;
+
+/** Every protocol version /mcp serves: 2026-07-28 stateless, and the 2025 (and older) revisions through initialize. */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [
+  ...SUPPORTED_MODERN_VERSIONS,
+  ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => !SUPPORTED_MODERN_VERSIONS.includes(v)),
+];
 
 type RawHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -50,6 +65,14 @@ class ToolsServer extends Server {
   rawCall: RawHandler | undefined;
 
   protected override _wrapHandler(method: string, handler: RawHandler): RawHandler {
+    if (method === 'server/discover') {
+      // Every version the endpoint serves, not only the modern ones (the SDK's own answer).
+      const discover = super._wrapHandler(method, handler);
+      return async (request, ctx) => ({
+        ...(await discover(request, ctx)),
+        supportedVersions: [...SERVED_PROTOCOL_VERSIONS],
+      });
+    }
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     return (request, ctx) => (this.rawCall ?? handler)(request, ctx);
   }
@@ -79,6 +102,7 @@ export function listTools(tools: ToolService, client?: ClientInfo): ListToolsRes
         ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
         : {}),
       annotations: { ...info.annotations },
+      ...(info._meta ? { _meta: info._meta } : {}),
     })),
   };
 }
@@ -94,7 +118,30 @@ export type McpToolCall = (
   args: unknown,
   signal: AbortSignal,
   progress?: (message: string, n: number) => void,
+  asker?: ClientAsker,
 ) => Promise<CallToolResult>;
+
+/** The key of the permission question in an input_required result's `inputRequests`. */
+export const PERMISSION_INPUT = 'porthole/permission';
+
+/** The embedded elicitation/create a client shows its user: Allow once / Allow for this session / Deny. */
+export function permissionElicitation(message: string) {
+  return { mode: 'form' as const, message, requestedSchema: ASK_FORM };
+}
+
+/**
+ * How a 2026-07-28 request's client can ask its user: a retry with the answer (`inputResponses`
+ * and `requestState` in its params), or, when it declared elicitation, a first call that may end
+ * with input_required. Undefined: it cannot ask (the window asks, or the call is refused).
+ */
+export function modernAsker(params: Record<string, unknown>, capabilities: unknown): ClientAsker | undefined {
+  const responses = params.inputResponses as Record<string, unknown> | undefined;
+  const state = params.requestState;
+  if (typeof state === 'string' && responses && PERMISSION_INPUT in responses) {
+    return { kind: 'resume', askId: state, answer: askAnswerOf(responses[PERMISSION_INPUT]) };
+  }
+  return (capabilities as { elicitation?: unknown } | undefined)?.elicitation ? { kind: 'input-required' } : undefined;
+}
 
 /**
  * tools/call as both eras answer it, through the ToolService: an unknown tool is a -32602 error
@@ -106,18 +153,29 @@ export function mcpToolCall(
   options: McpServerOptions,
   client: () => ClientInfo | undefined,
 ): McpToolCall {
-  return async (name, args, signal, progress) => {
+  return async (name, args, signal, progress, asker) => {
     options.onCallsInFlight?.(1);
     let notices = 0;
     try {
-      const { callId, status, result, value, unknownTool } = await tools.call(name, args, {
+      const { callId, status, result, value, unknownTool, inputRequired } = await tools.call(name, args, {
         surface: options.surface,
         client: client(),
         signal,
         onWaiting: progress && ((message) => progress(message, ++notices)),
+        asker,
       });
       // The spec makes an unknown tool a protocol error; the attempt is in the history all the same.
       if (unknownTool) throw invalidParams(result.textContent, { callId });
+      if (inputRequired) {
+        // 2026-07-28: the client asks its user and calls again with the answer (requestState names the question).
+        return {
+          resultType: 'input_required',
+          inputRequests: {
+            [PERMISSION_INPUT]: { method: 'elicitation/create', params: permissionElicitation(inputRequired.message) },
+          },
+          requestState: inputRequired.askId,
+        } as unknown as CallToolResult;
+      }
       const answer = toCallToolResult(result);
       // The CLI and scripts get the handler's own value beside the envelope (docs/mcp.md, "Raw values").
       if (!getsRawValue(options.surface)) return answer;
@@ -155,6 +213,36 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
 
   const call = mcpToolCall(tools, options, client);
 
+  // The client's own prompt, when it declared elicitation: asked over the open request (2025), or
+  // through input_required and the retry (2026-07-28).
+  const asker = (request: JSONRPCRequest, ctx: ServerContext): ClientAsker | undefined => {
+    const capabilities = server.getClientCapabilities();
+    if (options.era === 'modern') {
+      // The SDK lifts the retry's fields out of the params into the context.
+      const req = ctx.mcpReq as { inputResponses?: unknown; requestState?: () => unknown };
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      return modernAsker(
+        {
+          inputResponses: params.inputResponses ?? req.inputResponses,
+          requestState: params.requestState ?? req.requestState?.(),
+        },
+        capabilities,
+      );
+    }
+    if (!capabilities?.elicitation) return undefined;
+    return {
+      kind: 'elicit',
+      elicit: async (message, signal) =>
+        askAnswerOf(
+          await server.elicitInput(permissionElicitation(message), {
+            relatedRequestId: ctx.mcpReq.id,
+            signal,
+            timeout: tools.askTimeoutMs(),
+          }),
+        ),
+    };
+  };
+
   // A call waiting for the user's permission sends progress to clients that asked for it, so they
   // can say what is happening (and, with resetTimeoutOnProgress, keep waiting).
   server.rawCall = async (request, ctx) => {
@@ -175,7 +263,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
             void ctx.mcpReq
               .notify({ method: 'notifications/progress', params: { progressToken, progress: n, message } })
               .catch(() => {});
-    return (await call(name, args, ctx.mcpReq.signal, progress)) as Result;
+    return (await call(name, args, ctx.mcpReq.signal, progress, asker(request, ctx))) as Result;
   };
   server.setRequestHandler('tools/call', () => {
     throw new Error('not reached: tools/call is answered by rawCall');

@@ -147,6 +147,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
     );
     expect(withOutput.map((tool) => tool.name).sort()).toEqual([
       'example_send_ping',
+      'inspector_debug_bundle',
       'inspector_get_status',
       'inspector_list_plugins',
       'inspector_list_sessions',
@@ -395,7 +396,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
     const run = await t.core.tools.run('inspector_test_wrap', {});
     expect(run.result.raw).toEqual(['one', 'two']);
     const mcpAnswer = await call('inspector_test_wrap');
-    expect(mcpAnswer.structuredContent).toEqual({ ids: ['one', 'two'] });
+    expect(mcpAnswer.structuredContent).toEqual({ summary: expect.any(String), ids: ['one', 'two'] });
     const recorded = t.core.history.get(run.callId)!;
     expect(recorded).toMatchObject({ surface: 'ui', status: 'succeeded', tool: 'inspector_test_wrap' });
     expect(recorded.client).toBeUndefined();

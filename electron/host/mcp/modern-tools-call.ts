@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   INTERNAL_ERROR,
   isJsonContentType,
@@ -8,8 +9,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientInfo } from '../../../shared/call-record.js';
 import type { McpSurface } from '../../../shared/tool.js';
+import type { ClientAsker } from '../permissions/permissions.js';
 import type { ToolService } from '../tools/tool-service.js';
-import { mcpToolCall, SERVER_INFO } from './mcp-server-factory.js';
+import { mcpToolCall, modernAsker, SERVER_INFO } from './mcp-server-factory.js';
 
 const MODERN = '2026-07-28';
 /** Envelopes known good, at most this many (a client sends the same one with every request). */
@@ -23,6 +25,8 @@ export interface FastCall {
   name: string;
   args: Record<string, unknown> | undefined;
   client: ClientInfo | undefined;
+  /** The client declared elicitation: a tool that asks ends the call with input_required. */
+  asker: ClientAsker | undefined;
 }
 
 /**
@@ -68,7 +72,7 @@ export class ModernToolsCall {
     let message: Record<string, unknown>;
     try {
       const run = mcpToolCall(this.tools, { surface, era: 'modern' }, () => call.client);
-      const result = (await run(call.name, call.args, abort.signal)) as Record<string, unknown>;
+      const result = (await run(call.name, call.args, abort.signal, undefined, call.asker)) as Record<string, unknown>;
       message = { result: encodeResult(result), jsonrpc: '2.0', id: call.id };
     } catch (e) {
       const error = e as { code?: unknown; message?: string; data?: unknown };
@@ -123,6 +127,7 @@ export class ModernToolsCall {
         name,
         args,
         client: info ? { name: info.name, version: info.version } : undefined,
+        asker: modernAsker({}, meta[CLIENT_CAPABILITIES_META_KEY]),
       },
       envelopeKey: `${contentType}\n${headers.accept ?? ''}\n${JSON.stringify(meta)}`,
     };

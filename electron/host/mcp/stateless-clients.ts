@@ -1,6 +1,15 @@
 import type { McpSurface } from '../../../shared/tool.js';
 import type { McpClientInfo } from './mcp-status.js';
 
+/**
+ * A client that made only this many requests (a 2025-era session: initialize, initialized, one call;
+ * a stateless client: one) and holds nothing open is a one-shot one (`porthole call`, a script): it
+ * counts as connected for ONE_SHOT_PRESENCE_MS after its last, not presenceMs, so a burst of them
+ * does not inflate the count for a minute.
+ */
+export const ONE_SHOT_REQUESTS = 3;
+export const ONE_SHOT_PRESENCE_MS = 3000;
+
 /** Distinct stateless clients remembered at once; past it the one heard from least recently is forgotten. */
 const MAX_REMEMBERED = 64;
 
@@ -13,6 +22,8 @@ interface StatelessClient {
   lastActivityAt: number;
   /** Its requests still being answered (each tools/call is one). */
   openRequests: number;
+  /** Requests since it (re)appeared: one alone is a one-shot client (see ONE_SHOT_PRESENCE_MS). */
+  requests: number;
 }
 
 /**
@@ -35,10 +46,14 @@ export class StatelessClients {
     const isNew = !client || !this.isPresent(client, now);
     if (client) {
       this.clients.delete(id); // re-inserted last: the map stays in least-recently-heard order
-      if (isNew) client.connectedAt = now;
+      if (isNew) {
+        client.connectedAt = now;
+        client.requests = 0;
+      }
     } else {
-      client = { id, name, version, surface, connectedAt: now, lastActivityAt: now, openRequests: 0 };
+      client = { id, name, version, surface, connectedAt: now, lastActivityAt: now, openRequests: 0, requests: 0 };
     }
+    client.requests++;
     this.clients.set(id, client);
     client.openRequests++;
     client.lastActivityAt = now;
@@ -77,6 +92,7 @@ export class StatelessClients {
   }
 
   private isPresent(c: StatelessClient, now: number): boolean {
-    return c.openRequests > 0 || now - c.lastActivityAt < this.presenceMs;
+    const presence = c.requests <= 1 ? Math.min(ONE_SHOT_PRESENCE_MS, this.presenceMs) : this.presenceMs;
+    return c.openRequests > 0 || now - c.lastActivityAt < presence;
   }
 }

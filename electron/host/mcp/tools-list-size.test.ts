@@ -84,10 +84,12 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
       expect(tool.outputSchema !== undefined, `${tool.name} declares an output schema`).toBe(output !== undefined);
       if (output) {
         const declared = z.toJSONSchema(output, { target: 'draft-7', io: 'output' }) as Schema;
-        expect(Object.keys(tool.outputSchema!.properties ?? {}), tool.name).toEqual(
-          Object.keys(declared.properties ?? {}),
-        );
-        expect(tool.outputSchema!.required, tool.name).toEqual(declared.required);
+        // …and the one-line summary the framework puts first in every structured answer.
+        expect(Object.keys(tool.outputSchema!.properties ?? {}), tool.name).toEqual([
+          'summary',
+          ...Object.keys(declared.properties ?? {}),
+        ]);
+        expect(tool.outputSchema!.required, tool.name).toEqual(['summary', ...(declared.required ?? [])]);
       }
     }
   });

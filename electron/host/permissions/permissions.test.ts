@@ -250,7 +250,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     const ask = await nextAsk(w);
     await w.result('permissions.answer', { askId: ask.id, answer: 'allow-session' });
     expect((await pending).isError).toBe(false);
-    expect(lastCall(CHANGE).decision).toEqual({ outcome: 'allowed', by: 'user', scope: 'session' });
+    expect(lastCall(CHANGE).decision).toEqual({ outcome: 'allowed', by: 'user', scope: 'session', where: 'window' });
     expect((await call(CHANGE)).isError).toBe(false);
     expect(lastCall(CHANGE).decision).toEqual({ outcome: 'allowed', by: 'session-grant' });
     expect(w.events('permission:ask')).toHaveLength(1);
@@ -432,7 +432,10 @@ describe('a question with very long arguments', () => {
       expect(shown['(not all shown)']).toMatch(/^the arguments are \d+ characters of JSON; the first 65536 follow$/);
       expect(shown.preview).toHaveLength(MAX_ASK_ARGS_CHARS);
       expect(permissions.answer(asks[0]!.id, 'allow-once')).toBe(true);
-      expect(await decided).toEqual({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'once' } });
+      expect(await decided).toEqual({
+        allowed: true,
+        decision: { outcome: 'allowed', by: 'user', scope: 'once', where: 'window' },
+      });
       expect(permissions.answer(asks[0]!.id, 'allow-once')).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -32,8 +32,15 @@ export interface PermissionDeps {
 
 /** What the permissions say about one call. */
 export type Gate =
-  | { allowed: true; decision?: CallDecision }
-  | { allowed: false; decision: CallDecision; message: string };
+  | { allowed: true; decision?: CallDecision; input?: undefined }
+  | { allowed: false; decision: CallDecision; message: string; input?: undefined }
+  /** 2026-07-28: the call ends with input_required; `settled` is the question's eventual answer. */
+  | {
+      allowed: false;
+      decision?: undefined;
+      message: string;
+      input: { askId: string; message: string; settled: Promise<Gate> };
+    };
 
 export interface AskRequest {
   callId: string;
@@ -46,6 +53,8 @@ export interface AskRequest {
   onWaiting?(message: string): void;
   /** Why this call asks although its tool is allowed (the tool's `askWhen`): shown as what it will do. */
   reason?: string;
+  /** The MCP client can ask its user too (it declared elicitation). */
+  asker?: ClientAsker;
 }
 
 /** How often a waiting call says it is still waiting. */
@@ -65,7 +74,22 @@ interface PendingAsk {
   ask: PermissionAsk;
   grantKey: string;
   settle(gate: Gate): void;
+  settled: Promise<Gate>;
 }
+
+/** 2026-07-28 answers remembered for a retry that comes after the window answered. */
+const MAX_RECENT_ANSWERS = 256;
+
+/**
+ * How the MCP client can ask its own user: a 2025-era client that declared elicitation is asked
+ * over the open request (`elicit`: the answer, or a throw when it could not ask); a 2026-07-28
+ * client that declared it gets `input_required` (its call ends) and retries with the answer
+ * (`resume`: the question's id, from `requestState`).
+ */
+export type ClientAsker =
+  | { kind: 'elicit'; elicit(message: string, signal: AbortSignal): Promise<AskAnswer> }
+  | { kind: 'input-required' }
+  | { kind: 'resume'; askId: string; answer: AskAnswer };
 
 /**
  * `core.permissions`: the policy the person at the window set for AI agents, kept in
@@ -77,6 +101,9 @@ export class Permissions {
   private readonly pending = new Map<string, PendingAsk>();
   /** "Allow for this session": `client\ntool` → when. Kept until the inspector stops. */
   private readonly grants = new Map<string, number>();
+  /** Closes the client's prompt of a question (the window answered first). */
+  private readonly closers = new Map<string, () => void>();
+  private readonly recent = new Map<string, { grantKey: string; gate: Gate; callId: string }>();
 
   constructor(private readonly deps: PermissionDeps) {}
 
@@ -171,38 +198,95 @@ export class Permissions {
   }
 
   /**
-   * Decides a call to a tool whose permission is `ask`: asks the window and waits for the answer,
-   * the timeout, or the caller giving up. Without a window, the headless setting decides.
+   * Decides a call to a tool whose permission is `ask`. The question goes to the window (when one is
+   * open) and to the MCP client (when it can ask its user: `request.client`), the first answer wins
+   * and the other prompt closes. A 2025-era client is asked over the open request (elicitation) and
+   * this waits; a 2026-07-28 client's call ends with `input_required` (the gate's `input`) and its
+   * retry brings the answer (`resume`). With neither a window nor a client to ask, the headless
+   * setting decides.
    */
   async decide(request: AskRequest): Promise<Gate> {
     const { tool, client } = request;
     const grantKey = `${client?.name ?? UNKNOWN_CLIENT}\n${tool.name}`;
     if (this.grants.has(grantKey)) return { allowed: true, decision: { outcome: 'allowed', by: 'session-grant' } };
-    if (!this.windowOpen()) return this.headless(tool);
+    const asker = request.asker;
+    if (asker?.kind === 'resume') return this.resume(asker, grantKey, request);
+    if (!this.windowOpen() && !asker) return this.headless(tool);
     if (request.signal.aborted) return { allowed: true };
 
-    const timeoutMs = this.current.askTimeoutMs;
+    const ask = this.newAsk(request);
+    const settled = this.open(ask, grantKey, request);
+    if (asker?.kind === 'input-required') {
+      // The call ends now; the question stays open (the window can answer it) until the client's retry or the timeout.
+      return { allowed: false, input: { askId: ask.id, message: clientQuestion(ask), settled }, message: '' };
+    }
+    if (asker?.kind === 'elicit') {
+      const closing = new AbortController();
+      this.closers.set(ask.id, () => closing.abort());
+      asker
+        .elicit(clientQuestion(ask), closing.signal)
+        .then((answer) => this.answer(ask.id, answer, 'client'))
+        .catch(() => {
+          // The client could not ask (it failed, or its prompt was closed because the window answered):
+          // with no window to fall back on, that is a refusal.
+          if (!this.windowOpen()) this.answer(ask.id, 'deny', 'client');
+        });
+    }
+    return settled;
+  }
+
+  /** A 2026-07-28 retry: the client's answer to the question its first call was given, unless the window answered first. */
+  private async resume(
+    asker: { askId: string; answer: AskAnswer },
+    grantKey: string,
+    request: AskRequest,
+  ): Promise<Gate> {
+    const pending = this.pending.get(asker.askId);
+    if (pending && pending.grantKey === grantKey) {
+      const settled = pending.settled;
+      this.answer(asker.askId, asker.answer, 'client');
+      return settled;
+    }
+    const earlier = this.recent.get(asker.askId);
+    if (earlier && earlier.grantKey === grantKey) return earlier.gate;
+    // Unknown or expired (the inspector restarted, or it timed out long ago): ask again.
+    return this.decide({ ...request, asker: { kind: 'input-required' } });
+  }
+
+  private newAsk(request: AskRequest): PermissionAsk {
+    const { tool } = request;
     const now = Date.now();
-    const ask: PermissionAsk = {
+    return {
       id: randomUUID(),
       callId: request.callId,
       tool: tool.name,
       title: tool.info.title,
       plugin: tool.plugin,
       surface: request.surface,
-      client,
+      client: request.client,
       args: shownArgs(request.args),
       change: request.reason ?? describeChange(tool, request.args),
       destructive: request.reason !== undefined || tool.info.annotations.destructiveHint === true,
       startedAt: now,
-      expiresAt: now + timeoutMs,
+      expiresAt: now + this.current.askTimeoutMs,
     };
-    return new Promise<Gate>((resolve) => {
+  }
+
+  /** Opens a question: the window hears of it; it settles on the first answer, the timeout, or the caller giving up. */
+  private open(ask: PermissionAsk, grantKey: string, request: AskRequest): Promise<Gate> {
+    const { tool } = request;
+    const timeoutMs = ask.expiresAt - ask.startedAt;
+    const where = () =>
+      [this.windowOpen() ? 'in the Porthole window' : '', request.asker ? 'in your MCP client' : '']
+        .filter(Boolean)
+        .join(' or ') || 'in the Porthole window';
+    const pending = { ask, grantKey } as PendingAsk;
+    pending.settled = new Promise<Gate>((resolve) => {
       const waiting = () => {
         const left = Math.max(0, Math.ceil((ask.expiresAt - Date.now()) / 1000));
         try {
           request.onWaiting?.(
-            `waiting for the user to allow ${tool.name} in the Porthole window (${left} s left; no answer is a denial)`,
+            `waiting for the user to allow ${tool.name} ${where()} (${left} s left; no answer is a denial)`,
           );
         } catch {
           // the caller's own notice; it does not decide anything
@@ -215,46 +299,63 @@ export class Permissions {
         clearTimeout(timer);
         clearInterval(notices);
         request.signal.removeEventListener('abort', onAbort);
+        this.closers.get(ask.id)?.();
+        this.closers.delete(ask.id);
+        this.remember(ask, grantKey, gate);
         this.deps.bus.emit('permission:settled', { askId: ask.id, callId: ask.callId, decision: gate.decision });
         resolve(gate);
       };
+      pending.settle = finish;
       const timer = setTimeout(
         () =>
           finish({
             allowed: false,
             decision: { outcome: 'timed-out', by: 'timeout' },
-            message: `${tool.name} was not run: nobody answered the permission prompt in the Porthole window within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}. Ask the user to look at the Porthole window and answer it, then call ${tool.name} again.`,
+            message: `${tool.name} was not run: nobody answered the permission prompt ${where()} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}. Ask the user to answer it, then call ${tool.name} again.`,
           }),
         timeoutMs,
       );
       timer.unref?.();
       // The caller gave up: the call ends as cancelled (the service sees the signal), the prompt goes away.
+      // A 2026-07-28 question outlives its first request (the retry answers it), so it is not tied to that signal.
       const onAbort = () => finish({ allowed: true });
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(ask.id, { ask, grantKey, settle: finish });
+      if (request.asker?.kind !== 'input-required') request.signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(ask.id, pending);
       this.deps.bus.emit('permission:ask', { ask });
       waiting();
     });
+    return pending.settled;
   }
 
-  /** The window's answer to a question; false when it was already settled (timed out, answered elsewhere). */
-  answer(askId: string, answer: AskAnswer): boolean {
+  /** Answers of the last while, for a 2026-07-28 retry that comes after the window answered. */
+  private remember(ask: PermissionAsk, grantKey: string, gate: Gate): void {
+    const askId = ask.id;
+    this.recent.set(askId, { grantKey, gate, callId: ask.callId });
+    if (this.recent.size > MAX_RECENT_ANSWERS) this.recent.delete(this.recent.keys().next().value as string);
+  }
+
+  /**
+   * An answer to a question: from the window (`where` window), or from the MCP client's prompt. False
+   * when it was already settled (timed out, answered elsewhere).
+   */
+  answer(askId: string, answer: AskAnswer, where: 'window' | 'client' = 'window'): boolean {
     const pending = this.pending.get(askId);
     if (!pending) return false;
+    const place = where === 'client' ? 'in the MCP client' : 'in the Porthole window';
     if (answer === 'deny') {
       pending.settle({
         allowed: false,
-        decision: { outcome: 'declined', by: 'user' },
-        message: `the user declined ${pending.ask.tool} in the Porthole window, so it was not run. Do not call it again unasked: ask the user what they want instead.`,
+        decision: { outcome: 'declined', by: 'user', where },
+        message: `the user declined ${pending.ask.tool} ${place}, so it was not run. Do not call it again unasked: ask the user what they want instead.`,
       });
       return true;
     }
     if (answer === 'allow-once') {
-      pending.settle({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'once' } });
+      pending.settle({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'once', where } });
       return true;
     }
     this.grants.set(pending.grantKey, Date.now());
-    pending.settle({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'session' } });
+    pending.settle({ allowed: true, decision: { outcome: 'allowed', by: 'user', scope: 'session', where } });
     // The same client waiting on the same tool in other calls is covered by that answer too.
     for (const other of [...this.pending.values()]) {
       if (other.grantKey === pending.grantKey)
@@ -262,6 +363,11 @@ export class Permissions {
     }
     this.deps.bus.emit('permissions:changed', {});
     return true;
+  }
+
+  /** The call a question was asked for (open, or answered of late). */
+  callOf(askId: string): string | undefined {
+    return this.pending.get(askId)?.ask.callId ?? this.recent.get(askId)?.callId;
   }
 
   /** A window is connected, so a question can be answered. */
@@ -315,6 +421,42 @@ export function perCallAsk(tool: RegisteredTool, args: Record<string, unknown>, 
   } catch (e) {
     return `${tool.info.title}: could not tell whether this call needs approval (${(e as Error).message})`;
   }
+}
+
+/** The question as the MCP client shows it to its user. */
+function clientQuestion(ask: PermissionAsk): string {
+  const args = JSON.stringify(ask.args) ?? '{}';
+  const shown = args.length > 500 ? `${args.slice(0, 499)}…` : args;
+  return `Porthole: allow ${ask.tool}${ask.destructive ? ' (destructive)' : ''}? ${ask.change} Arguments: ${shown}`;
+}
+
+/** The form a client shows: one choice, Allow once / Allow for this session / Deny. */
+export const ASK_FORM: {
+  type: 'object';
+  properties: { decision: { type: 'string'; title: string; oneOf: { const: AskAnswer; title: string }[] } };
+  required: string[];
+} = {
+  type: 'object',
+  properties: {
+    decision: {
+      type: 'string',
+      title: 'Decision',
+      oneOf: [
+        { const: 'allow-once', title: 'Allow once' },
+        { const: 'allow-session', title: 'Allow for this session' },
+        { const: 'deny', title: 'Deny' },
+      ],
+    },
+  },
+  required: ['decision'],
+};
+
+/** The client's answer to ASK_FORM: accept with a decision, else (decline, cancel, anything odd) deny. */
+export function askAnswerOf(result: unknown): AskAnswer {
+  const { action, content } = (result ?? {}) as { action?: unknown; content?: { decision?: unknown } };
+  if (action !== 'accept') return 'deny';
+  const decision = content?.decision;
+  return decision === 'allow-once' || decision === 'allow-session' ? decision : 'deny';
 }
 
 /** Longest arguments (as JSON) the prompt shows whole; a HAR file being imported can be megabytes. */

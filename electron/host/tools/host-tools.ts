@@ -11,6 +11,7 @@ import type { McpClientInfo } from '../mcp/mcp-status.js';
 import type { Permissions } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
+import { createDebugBundleTool } from './debug-bundle-tool.js';
 import { jsonBytes, pageOf } from './paging.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -63,6 +64,7 @@ const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : n
 export function createHostTools(deps: HostToolDeps) {
   const listSessions = defineTool({
     name: 'inspector_list_sessions',
+    alwaysLoad: true,
     title: 'List debuggee sessions',
     description:
       'The apps (sessions) the inspector knows, connected (active) or not, with their plugins, oldest first. A session id is the sessionId of plugin tools.',
@@ -277,7 +279,9 @@ export function createHostTools(deps: HostToolDeps) {
     },
   });
 
-  return [listSessions, listPlugins, getStatus, screenshot];
+  const debugBundle = createDebugBundleTool(deps);
+
+  return [debugBundle, listSessions, listPlugins, getStatus, screenshot];
 }
 
 function permissionsFor(permissions: Permissions, registry: ToolRegistry, client: ClientInfo | undefined) {

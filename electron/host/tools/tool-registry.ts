@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { type AnyObject, schemaBriefs, type ToolAnnotations, type ToolDefinition } from '../../../shared/tool.js';
+import {
+  ALWAYS_LOAD_META,
+  type AnyObject,
+  MAX_RESULT_SIZE_META,
+  schemaBriefs,
+  type ToolAnnotations,
+  type ToolDefinition,
+} from '../../../shared/tool.js';
+import { outputSchemaWithSummary } from '../../../shared/tool-summary.js';
 import type { EventBus } from '../event-bus.js';
 import { compactSchema } from './compact-schema.js';
 
@@ -15,6 +23,8 @@ export interface ToolInfo {
   annotations: ToolAnnotations;
   /** Set when the tool asks by default (see ToolSpec.defaultPermission). */
   defaultPermission?: 'ask';
+  /** What tools/list carries in the tool's `_meta` (alwaysLoad, maxResultSizeChars). */
+  _meta?: Record<string, unknown>;
 }
 
 export interface RegisteredTool {
@@ -71,14 +81,23 @@ export function registeredTool(definition: ToolDefinition<any>, plugin?: string)
       description: definition.description,
       plugin,
       inputSchema: jsonSchema(input, 'input'),
-      outputSchema: output && jsonSchema(output, 'output'),
+      outputSchema: output && outputSchemaWithSummary(jsonSchema(output, 'output')),
       annotations: { ...definition.annotations },
       ...(definition.defaultPermission === 'ask' ? { defaultPermission: 'ask' as const } : {}),
+      ...toolMeta(definition),
     };
   } catch (e) {
     throw new Error(`tool ${definition.name}: its schemas cannot be written as JSON Schema: ${(e as Error).message}`);
   }
   return { name: definition.name, plugin, definition, input, output, info };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see RegisteredTool.definition
+function toolMeta(definition: ToolDefinition<any>): { _meta?: Record<string, unknown> } {
+  const meta: Record<string, unknown> = {};
+  if (definition.alwaysLoad) meta[ALWAYS_LOAD_META] = true;
+  if (definition.maxResultSizeChars) meta[MAX_RESULT_SIZE_META] = definition.maxResultSizeChars;
+  return Object.keys(meta).length ? { _meta: meta } : {};
 }
 
 /** The tool set: host tools plus every enabled plugin's tools. Announces `tools:changed` when it changes. */

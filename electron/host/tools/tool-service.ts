@@ -11,7 +11,7 @@ import {
 } from '../../../shared/tool-runner.js';
 import type { EventBus } from '../event-bus.js';
 import type { CallHistory, FinishedStatus } from '../history/call-history.js';
-import { type Gate, type Permissions, perCallAsk } from '../permissions/permissions.js';
+import { type ClientAsker, type Gate, type Permissions, perCallAsk } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
 import { routeToSession } from './session-routing.js';
@@ -25,6 +25,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Told while the call waits for the user's permission (MCP progress notifications). */
   onWaiting?(message: string): void;
+  /** How the MCP client can ask its own user, when it declared elicitation (see ClientAsker). */
+  asker?: ClientAsker;
 }
 
 export interface ToolCall {
@@ -38,6 +40,12 @@ export interface ToolCall {
   value?: unknown;
   /** No tool has this name (MCP answers it with a protocol error, -32602; the attempt is still recorded). */
   unknownTool?: true;
+  /**
+   * 2026-07-28: the call waits for the user's answer, which the client gets in its own prompt; the
+   * MCP answer is `input_required` and the client's retry carries the answer (`requestState` is askId).
+   * The call stays running in the history until then.
+   */
+  inputRequired?: { askId: string; message: string };
 }
 
 interface Deps {
@@ -113,6 +121,11 @@ export class ToolService {
     return { callId: call.callId, result: call.value === undefined ? result : { ...result, raw: call.value } };
   }
 
+  /** How long a permission question waits for its answer. */
+  askTimeoutMs(): number {
+    return this.deps.permissions?.policy().askTimeoutMs ?? 60_000;
+  }
+
   /** The tools an MCP client sees in tools/list: those its permissions do not deny. */
   listedFor(client?: ClientInfo): RegisteredTool[] {
     const { permissions } = this.deps;
@@ -162,11 +175,17 @@ export class ToolService {
         signal,
         onWaiting: options.onWaiting,
         reason,
+        asker: options.asker,
       });
     };
+    // A 2026-07-28 retry carrying the user's answer continues the call its first request started.
+    const resumed = options.asker?.kind === 'resume' ? this.deps.permissions?.callOf(options.asker.askId) : undefined;
+    const start = (entry: Parameters<CallHistory['start']>[0]) =>
+      resumed && history.get(resumed)?.status === 'running' ? { id: resumed } : history.start(entry);
     if (!tool.plugin) {
-      const call = history.start({ ...base, plugin: tool.plugin });
+      const call = start({ ...base, plugin: tool.plugin });
       const gate = await ask(call.id, parsed.args, context);
+      if (gate.input) return this.waitForInput(call.id, gate.input);
       if (!gate.allowed) return this.finish(call.id, refused(gate));
       return this.finish(call.id, {
         ...(await executeTool(tool.definition, parsed.args, context)),
@@ -181,7 +200,7 @@ export class ToolService {
       sessionId,
       tool.definition.worksWhenDisconnected === true,
     );
-    const call = history.start({
+    const call = start({
       ...base,
       plugin: tool.plugin,
       sessionId: routing.ok ? routing.session.id : sessionId,
@@ -196,11 +215,43 @@ export class ToolService {
     }
     const pluginContext: PluginToolContext<unknown> = { ...context, instance, session: routing.session };
     const gate = await ask(call.id, toolArgs, pluginContext);
+    if (gate.input) return this.waitForInput(call.id, gate.input);
     if (!gate.allowed) return this.finish(call.id, refused(gate));
     return this.finish(call.id, {
       ...(await executeTool(tool.definition, toolArgs, pluginContext)),
       decision: gate.decision,
     });
+  }
+
+  /**
+   * The call's first request ends with input_required; the call stays running until the client's
+   * retry finishes it. A question that ends otherwise (the window denied it, nobody answered) ends
+   * the call as refused; one allowed but never retried ends as cancelled after the ask timeout.
+   */
+  private waitForInput(callId: string, input: { askId: string; message: string; settled: Promise<Gate> }): ToolCall {
+    const { history } = this.deps;
+    void input.settled.then((gate) => {
+      if (!gate.allowed && !gate.input) {
+        if (history.get(callId)?.status === 'running') this.finish(callId, refused(gate));
+        return;
+      }
+      const wait = setTimeout(() => {
+        if (history.get(callId)?.status === 'running') {
+          this.finish(callId, {
+            status: 'cancelled',
+            result: ToolResult.error('the client did not call again after the user answered'),
+            decision: gate.decision,
+          });
+        }
+      }, this.deps.permissions?.policy().askTimeoutMs ?? 60_000);
+      wait.unref?.();
+    });
+    return {
+      callId,
+      status: 'refused',
+      result: ToolResult.error(input.message),
+      inputRequired: { askId: input.askId, message: input.message },
+    };
   }
 
   private finish(callId: string, outcome: Outcome): ToolCall {
@@ -234,7 +285,7 @@ function failed(message: string): ToolOutcome {
   return { status: 'failed', result: ToolResult.error(message) };
 }
 
-function refused(gate: Extract<Gate, { allowed: false }>): Outcome {
+function refused(gate: { decision?: CallDecision; message: string }): Outcome {
   return { status: 'refused', result: ToolResult.error(gate.message), decision: gate.decision };
 }
 

@@ -108,6 +108,25 @@ export function createConsoleHost(
     clear,
     settle,
     timeline: (query) => timelinePage(store.all(), (e) => e.firstTime, messageEntry, query),
+    async debugBundle({ since }) {
+      const { entries } = store.errors(undefined, 50);
+      await settle(entries, 1500); // their sites source-mapped, as console_list_errors gives them
+      return {
+        errors: store
+          .errors(undefined, 50)
+          .groups.filter((g) => since === undefined || g.lastSeen >= since)
+          .map((g) => ({
+            plugin: 'console',
+            ref: String(g.lastSeq),
+            text: g.text,
+            kind: g.kind,
+            ...(g.site ? { site: g.site } : {}),
+            count: g.count,
+            firstSeen: g.firstSeen,
+            lastSeen: g.lastSeen,
+          })),
+      };
+    },
     notifications: { batch: ingest },
     sinceSeqOfLoad(sinceLoad) {
       const first = firstLoadOf(sinceLoad, ctx.session().load?.seq);

@@ -40,6 +40,7 @@ export const listMessages = tool({
 export const getMessage = tool({
   name: 'console_get_message',
   worksWhenDisconnected: true,
+  maxResultSizeChars: 500_000,
   title: 'Get a console message',
   description: `One console message in full: its arguments as the app serialized them ({ $: kind } tags mark what JSON cannot hold) and its stack, printed and source-mapped.`,
   input: z.object({
@@ -86,6 +87,7 @@ export const getMessage = tool({
 export const listErrors = tool({
   name: 'console_list_errors',
   worksWhenDisconnected: true,
+  alwaysLoad: true,
   title: 'List errors, grouped',
   description: `The app's errors (uncaught, unhandled rejections, console.error, failed asserts) grouped by message and top frame, most recent first, with counts and lastSeq (console_get_message has its stack).`,
   input: z.object({

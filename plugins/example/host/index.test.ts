@@ -12,13 +12,18 @@ describe('the example plugin, through MCP, the window and its panel', () => {
 
     const mcp = await t.mcp.call('example_send_ping');
     expect(mcp.isError, mcp.text).toBe(false);
-    expect(mcp.structuredContent).toEqual({ roundTripMs: expect.any(Number), agentTime: expect.any(Number) });
+    expect(mcp.structuredContent).toEqual({
+      summary: expect.stringMatching(/^The app answered the ping in [0-9.]+ ms\.$/),
+      roundTripMs: expect.any(Number),
+      agentTime: expect.any(Number),
+    });
     expect((await t.mcp.tools()).find((tool) => tool.name === 'example_send_ping')?.outputSchema).toMatchObject({
       properties: { roundTripMs: { type: 'number' }, agentTime: { type: 'number' } },
     });
 
     const window = await t.window.run('example_send_ping');
-    expect(window.raw).toEqual(window.structuredContent);
+    // The raw value is the handler's own; the structured answer adds the framework's summary.
+    expect({ summary: expect.any(String), ...(window.raw as object) }).toEqual(window.structuredContent);
     expect(t.core.history.list()).toMatchObject([
       { tool: 'example_send_ping', surface: 'ui', status: 'succeeded' },
       { tool: 'example_send_ping', surface: 'mcp-http', status: 'succeeded' },

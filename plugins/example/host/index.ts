@@ -85,6 +85,7 @@ const sendPing = tool({
     agentTime: z.number().describe("The app's clock when it answered, in ms since the epoch."),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  summarize: ({ roundTripMs }) => `The app answered the ping in ${roundTripMs.toFixed(1)} ms.`,
   handler: (_args, { instance, signal, session }) =>
     fromApp('the debuggee did not answer ping', instance.ping(signal), session.id),
 });

@@ -99,7 +99,7 @@ describe('answers fit a context window (a real SDK client, a session of 500 capt
 
     // The file it wrote imports back by path (5-10 MB HARs need no JSON in the arguments).
     const imported = await mcp.client.callTool({ name: 'network_import_har', arguments: { path: file.path } });
-    expect(imported.structuredContent).toEqual({ imported: REQUESTS });
+    expect(imported.structuredContent).toEqual({ summary: expect.any(String), imported: REQUESTS });
     const refusals: [Record<string, unknown>, RegExp][] = [
       [{ path: 'exports/x.har' }, /path must be absolute \(got "exports\/x\.har"\)/],
       [

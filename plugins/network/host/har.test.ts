@@ -235,6 +235,47 @@ describe('HAR', () => {
     expect(() => fromHar({ log: { version: '1.2', entries: [{}] } }, 'x')).toThrow(/not a HAR 1.2 file: log\.creator/);
     expect(() => fromHar(42, 'x')).toThrow(HarImportError);
   });
+
+  it('names the field, what it held and the next step: a status given as the string "500"', () => {
+    const har = toHar([], { name: 'test', version: '1' });
+    const entry = {
+      startedDateTime: '2026-03-01T10:00:00.000Z',
+      time: 1,
+      request: {
+        method: 'GET',
+        url: 'https://a.test/',
+        httpVersion: '',
+        headers: [],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: '500',
+        statusText: '',
+        httpVersion: '',
+        headers: [],
+        cookies: [],
+        content: { size: 0, mimeType: 'x-unknown' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: -1,
+      },
+      cache: {},
+      timings: { send: 0, wait: 0, receive: 0 },
+    };
+    const message = (() => {
+      try {
+        fromHar({ ...har, log: { ...har.log, entries: [entry] } }, 'x');
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toMatch(/log\.entries\.0\.response\.status: expected number, got the string "500"/);
+    expect(message).toMatch(/import again, or export the HAR again/);
+    expect(message).not.toMatch(/Invalid input/);
+  });
 });
 
 describe('HAR: what went over the wire', () => {

@@ -1,6 +1,5 @@
 import type { Content, Cookie, Entry, Har, PostData, Timings } from 'har-format';
 import { z } from 'zod';
-import { describeIssues } from '../../../shared/zod-issues.js';
 import { HarSchema } from '../har-schema.js';
 import {
   type Body,
@@ -307,11 +306,32 @@ export function fromHar(input: unknown, source: string, now = Date.now()): Omit<
     );
   }
   const parsed = HarSchema.safeParse(value);
-  if (!parsed.success) throw new HarImportError(`not a HAR 1.2 file: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw new HarImportError(harProblems(value, parsed.error));
   const batch = now.toString(36);
   return parsed.data.log.entries.map((entry, i) =>
     fromEntry(entry as unknown as Entry, `har-${batch}-${i + 1}`, source, now),
   );
+}
+
+/** What is wrong with a HAR, where, and what was there (a few issues), then what to do. */
+function harProblems(value: unknown, error: z.ZodError): string {
+  const shown = error.issues.slice(0, 5).map((issue) => {
+    const at = issue.path.reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], value);
+    const got = at === undefined ? 'missing' : `got ${shape(at)}`;
+    const expected = 'expected' in issue && issue.expected ? `expected ${issue.expected}` : issue.message;
+    return `${issue.path.join('.') || '(root)'}: ${expected}, ${got}`;
+  });
+  const more = error.issues.length > shown.length ? `; and ${error.issues.length - shown.length} more problems` : '';
+  return `not a HAR 1.2 file: ${shown.join('; ')}${more}. Fix those fields (a status is a number, e.g. 500; times are numbers of ms) and import again, or export the HAR again from the browser's DevTools (Network, "Save all as HAR")`;
+}
+
+/** What was there, without showing content: the type, and a short scalar's value (a status, a time). */
+function shape(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return value.length <= 12 ? `the string ${JSON.stringify(value)}` : 'a string';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
 }
 
 function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<Transaction, 'seq'> {

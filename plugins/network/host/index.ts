@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Har } from 'har-format';
 import type { z } from 'zod';
+import type { DebugContribution } from '../../../shared/debug-bundle.js';
 import { definePlugin, type HostPluginContext } from '../../../shared/host-plugin.js';
 import { firstLoadOf } from '../../../shared/load-filter.js';
 import {
@@ -58,6 +59,7 @@ import {
   MessageStore,
 } from './message-store.js';
 import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
+import { summarizeRule } from './mock-summary.js';
 import { redactForAgent, redactMessage } from './redact.js';
 import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
@@ -242,6 +244,23 @@ class NetworkHostImpl implements NetworkHost {
         tx.id,
         events.map((e) => this.eventMessage(e, end)),
       );
+  }
+
+  /** For inspector_debug_bundle: the mock rules in force (the timeline already has the requests). */
+  debugBundle(): DebugContribution {
+    const config = this.mockConfig();
+    if (config.rules.length === 0) return {};
+    const enabled = config.rules.filter((rule) => rule.enabled);
+    return {
+      sections: {
+        mocks: {
+          enabled: config.enabled,
+          rules: enabled.slice(0, 20).map((rule) => summarizeRule(rule, config)),
+          ...(enabled.length > 20 ? { moreRules: enabled.length - 20 } : {}),
+          disabledRules: config.rules.length - enabled.length,
+        },
+      },
+    };
   }
 
   /** Requests by start time for the session's timeline: failed ones (an error, or 4xx/5xx) as errors. */

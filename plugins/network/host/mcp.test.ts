@@ -160,6 +160,7 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     });
     const removed = await call('network_remove_mock_rule', { id: ruleId });
     expect(removed.structuredContent).toEqual({
+      summary: expect.any(String),
       removed: ruleId,
       revision: 5,
       enabled: false,

@@ -42,7 +42,9 @@ describe('network tools, run by the tool runner against a live session', () => {
     const json = (r: ToolResult) => {
       expect(r.isError, textOf(r)).toBe(false);
       // biome-ignore lint/suspicious/noExplicitAny: the tests read answers of many shapes
-      return (r.structuredContent ?? JSON.parse(textOf(r))) as Record<string, any>;
+      const { summary, ...answer } = (r.structuredContent ?? JSON.parse(textOf(r))) as Record<string, any>;
+      if (r.structuredContent) expect(typeof summary, 'a structured answer starts with its summary').toBe('string');
+      return answer;
     };
     return { d, s, call, json };
   }

@@ -154,6 +154,7 @@ export const injectMessage = tool({
 export const getTransaction = tool({
   name: 'network_get_transaction',
   worksWhenDisconnected: true,
+  maxResultSizeChars: 500_000,
   title: 'Get a network request',
   description: `One request in full: headers, bodies (truncatedForOutput: cut to maxBodyChars; truncated: the app's cap), timing, failure, mock rule.`,
   input: z.object({

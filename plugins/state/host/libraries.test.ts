@@ -90,6 +90,7 @@ describe('Redux Toolkit with devTools left at its default', () => {
     const read = await t.mcp.call('state_get', { path: 'items[1]' });
     expect(read.isError, read.text).toBe(false);
     expect(read.structuredContent).toEqual({
+      summary: expect.any(String),
       store: 'redux',
       path: 'items[1]',
       value: { id: 2, title: 'eggs', done: true },
