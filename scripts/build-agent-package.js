@@ -19,6 +19,9 @@ const entries = [
   join(root, 'agent/index.ts'),
   join(root, 'plugins/network/agent/register.ts'),
   join(root, 'agent/react/register.ts'),
+  // React Native's entries (the package's `react-native` condition): connect() and the network plugin.
+  join(root, 'agent/react-native.ts'),
+  join(root, 'plugins/network/agent/react-native.ts'),
   ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
 ];
 
@@ -50,7 +53,7 @@ const imported = new Set(
     input.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => packageOf(i.path)),
   ),
 );
-const missing = [...imported].filter((name) => !pkg.dependencies?.[name]);
+const missing = [...imported].filter((name) => !pkg.dependencies?.[name] && !pkg.peerDependencies?.[name]);
 if (missing.length) {
   console.error(`agent/package.json lacks dependencies its code imports: ${missing.join(', ')}`);
   process.exit(1);
