@@ -188,14 +188,15 @@ createRoot(document.getElementById('root')).render(h(App));
 // React Native's Babel preset, dev and release, Android and iOS, then hermesc. The release bundle
 // then runs under Node (the Hermes CLI has no networking) with React Native's own JS and shims of
 // the native modules (e2e/support/react-native/node-host.cjs says which), connected to the inspector.
-const RN_APP = `import { connect } from '@porthole/agent';
-import { consolePlugin } from '@porthole/agent/console';
-import { network } from '@porthole/agent/network';
-import React from 'react';
+// The app: docs/react-native.md's porthole.js as written, and what the test does with it.
+const RN_SETUP = /Put the agent in a file of its own, `porthole.js`:\n\n```js\n([^`]+)```/.exec(
+  readFileSync(join(ROOT, 'docs/react-native.md'), 'utf8'),
+)![1]!;
+const RN_APP = `import React from 'react';
 import { AppRegistry, Text } from 'react-native';
+import { agent } from './porthole';
 
-const { url, target } = globalThis.PORTHOLE_TEST ?? {};
-const agent = connect({ url, app: { id: 'com.scratch.rn', name: 'Scratch RN' }, plugins: [network(), consolePlugin()] });
+const { target } = globalThis.PORTHOLE_TEST ?? {};
 
 function App() {
   return React.createElement(Text, null, 'hello');
@@ -227,8 +228,10 @@ const stop = agent.onStatus(async (status) => {
 `;
 
 test('a React Native app bundled by Metro (dev and release, Android and iOS), compiled by hermesc, run with the inspector', async () => {
-  test.setTimeout(900_000);
-  const rn = reactNativeApp(tarball, { 'app.js': RN_APP }, [{ entry: 'app.js', variants: ALL_VARIANTS }]);
+  test.setTimeout(3_000_000);
+  const rn = reactNativeApp(tarball, { 'porthole.js': RN_SETUP, 'app.js': RN_APP }, [
+    { entry: 'app.js', variants: ALL_VARIANTS },
+  ]);
   console.log(
     `React Native scratch app: install ${rn.cached ? 'cached' : `${rn.seconds.install} s`}, bundles ${rn.seconds.bundle} s`,
   );
@@ -248,7 +251,12 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
     cwd: rn.dir,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...process.env, PORTHOLE_TEST: JSON.stringify({ url: inspector.info.debuggeeUrl, target: targetUrl }) },
+    env: {
+      ...process.env,
+      PORTHOLE_TEST: JSON.stringify({ target: targetUrl }),
+      // What \`adb reverse tcp:7360 tcp:7360\` does for a device: its localhost:7360 is the inspector.
+      RN_HOST_REVERSE: JSON.stringify({ 'ws://localhost:7360': inspector.info.debuggeeUrl }),
+    },
   });
   let stdout = '';
   host.stdout?.on('data', (d) => (stdout += d));
@@ -261,7 +269,7 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
           const { sessions } = r.structuredContent as {
             sessions: { id: string; app: { id: string }; device: { platform: string; name: string; id: string } }[];
           };
-          return sessions.find((s) => s.app.id === 'com.scratch.rn');
+          return sessions.find((s) => s.app.id === 'com.example.shop');
         },
         { timeout: 60_000 },
       )
@@ -270,7 +278,7 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
         const r = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
         return (
           r.structuredContent as { sessions: { id: string; app: { id: string }; device: Record<string, string> }[] }
-        ).sessions.find((s) => s.app.id === 'com.scratch.rn')!;
+        ).sessions.find((s) => s.app.id === 'com.example.shop')!;
       });
     expect(session.device).toMatchObject({ platform: 'react-native', name: 'Porthole Node host (Android 14)' });
     expect(session.device.id).toMatch(/^rn-/);

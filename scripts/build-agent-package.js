@@ -22,6 +22,7 @@ const entries = [
   // React Native's entries (the package's `react-native` condition): connect() and the network plugin.
   join(root, 'agent/react-native.ts'),
   join(root, 'plugins/network/agent/react-native.ts'),
+  join(root, 'plugins/example/agent/react-native.ts'),
   ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
 ];
 

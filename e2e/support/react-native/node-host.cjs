@@ -121,7 +121,11 @@ const Networking = withListeners({
 const sockets = new Map();
 const WebSocketModule = withListeners({
   connect(url, protocols, options, id) {
-    const socket = new WebSocket(url, protocols ?? undefined, { headers: options?.headers });
+    // Ports forwarded as `adb reverse` forwards them: { "ws://localhost:7360": "ws://127.0.0.1:<port>" }.
+    const reverse = JSON.parse(process.env.RN_HOST_REVERSE ?? '{}');
+    const from = Object.keys(reverse).find((prefix) => url.startsWith(prefix));
+    const target = from ? reverse[from] + url.slice(from.length) : url;
+    const socket = new WebSocket(target, protocols ?? undefined, { headers: options?.headers });
     sockets.set(id, socket);
     socket.on('open', () => later(() => emit('websocketOpen', { id, protocol: socket.protocol ?? '' })));
     socket.on('message', (data, binary) =>
@@ -212,7 +216,8 @@ const modules = {
   PlatformConstants,
   SourceCode: {
     getConstants: () => ({
-      scriptURL: process.env.RN_SCRIPT_URL ?? `http://127.0.0.1:8081/index.bundle?platform=${platform}`,
+      scriptURL:
+        process.env.RN_SCRIPT_URL ?? `http://localhost:8081/index.bundle?platform=${platform}&dev=false&minify=true`,
     }),
   },
   DeviceInfo: { getConstants: () => ({ Dimensions: { window: screen, screen }, isIPhoneX_deprecated: false }) },
