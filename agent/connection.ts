@@ -19,7 +19,14 @@ import { OfflineBuffer } from './offline-buffer.js';
 import { madeFrame, Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
 import { ResumeStore } from './resume-store.js';
-import { OPEN, resolveWebSocket, sendBinary, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
+import {
+  makeOwnLink,
+  OPEN,
+  resolveWebSocket,
+  sendBinary,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './websocket.js';
 
 export const DEFAULT_URL = 'ws://127.0.0.1:7360';
 
@@ -195,7 +202,8 @@ class AgentConnection implements Agent {
     try {
       const WebSocketImpl = await resolveWebSocket(this.options.WebSocket);
       if (this.stopped) return;
-      socket = new WebSocketImpl(this.options.url ?? envUrl() ?? DEFAULT_URL);
+      const url = this.options.url ?? envUrl() ?? DEFAULT_URL;
+      socket = makeOwnLink(() => new WebSocketImpl(url));
     } catch (e) {
       return this.retry(e instanceof Error ? e.message : String(e));
     }

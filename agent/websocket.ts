@@ -23,6 +23,26 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
 export const OPEN = 1;
 
+const OWN_LINK = Symbol.for('porthole.ownLink');
+
+/**
+ * Makes the agent's own link to the inspector: while `make` runs, the network plugin's WebSocket
+ * taps know the socket being made is Porthole's own and leave it alone (every constructor makes its
+ * handshake request synchronously).
+ */
+export function makeOwnLink<T>(make: () => T): T {
+  const g = globalThis as { [OWN_LINK]?: number };
+  g[OWN_LINK] = (g[OWN_LINK] ?? 0) + 1;
+  try {
+    return make();
+  } finally {
+    g[OWN_LINK]! -= 1;
+  }
+}
+
+/** True while the agent makes its own link (makeOwnLink). */
+export const makingOwnLink = (): boolean => ((globalThis as { [OWN_LINK]?: number })[OWN_LINK] ?? 0) > 0;
+
 interface WsSocket extends WebSocketLike {
   send(data: string | Uint8Array, options?: { binary?: boolean; fin?: boolean }): void;
   /** ws's net.Socket (not public API: used only to write the fragments of a message at once). */

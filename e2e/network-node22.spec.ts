@@ -16,6 +16,9 @@ const SUITES = [
   'plugins/network/agent/mock-path.test.ts',
   'plugins/network/agent/observe.test.ts',
   'plugins/network/agent/index.test.ts',
+  'plugins/network/agent/websocket.test.ts',
+  'plugins/network/agent/streams.test.ts',
+  'plugins/network/agent/mock-socket.test.ts',
   'plugins/network/host/mock.test.ts',
 ];
 

@@ -62,8 +62,8 @@ describe.skipIf(!available)('a full disk', () => {
     await waitFor(async () => (await paths(first.call)).length === 23, 'the requests made on a full disk');
     const full = await waitFor(async () => {
       const s = await status(first.call);
-      return !s.writable && s;
-    }, 'the status to say the disk is full');
+      return !s.writable && s.problems.some((p) => p.area === 'sessions') && s;
+    }, "the status to say the disk is full for the sessions' data");
     // The sessions' data, and the call history (MCP calls are recorded), both kept in memory meanwhile.
     const sessionsProblem = full.problems.find((p) => p.area === 'sessions');
     expect(sessionsProblem).toMatchObject({ kind: 'full', code: 'ENOSPC' });

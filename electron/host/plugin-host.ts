@@ -188,7 +188,7 @@ export class PluginHost {
       store: this.appStore(plugin, () => sessions.get(sessionId)?.info.app.id ?? sessionId),
       sourceMaps: { map: (frame) => this.sourceMaps.map(sessionId, frame) },
       saveExport: (fileName: string, data: string) => {
-        const path = join(this.dataDir, 'exports', safeName(fileName));
+        const path = join(this.dataDir, 'exports', exportFileName(fileName));
         writeFileAtomic(path, data);
         return { path, bytes: Buffer.byteLength(data) };
       },
@@ -327,4 +327,14 @@ function loadEntry(load: Load): TimelineEntry {
     ref: String(load.seq),
     summary: `Load ${load.seq}${load.url ? `: ${load.url.slice(0, 280)}` : ''}`,
   };
+}
+
+/** An export's file name as given, made safe for every file system and for a file:// link (dots kept, no leading dot). */
+function exportFileName(name: string): string {
+  return (
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(0, 150) || 'export'
+  );
 }

@@ -2,7 +2,7 @@
 // without the schemas (the app's bundle carries no zod). protocol.ts re-exports every one.
 
 export const NETWORK_PROTOCOL_ID = 'network';
-export const NETWORK_PROTOCOL_VERSION = '1.0.0';
+export const NETWORK_PROTOCOL_VERSION = '1.1.0';
 
 /** Header names the agent redacts unless told otherwise. */
 export const DEFAULT_REDACTED_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'] as const;
@@ -12,6 +12,8 @@ export const REDACTED = '[redacted]';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Largest cap an app may configure: a body must fit in one link frame (16 MiB) once base64-encoded. */
 export const MAX_BODY_BYTES_LIMIT = 8 * 1024 * 1024;
+/** Default cap on what is kept of each WebSocket message or event, in bytes (its size is always counted). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
 /** A body this large goes with its notification as bytes (a binary frame); smaller ones are encoded in the app. */
 export const ATTACH_BYTES = 32 * 1024;
 

@@ -10,15 +10,26 @@ export function describeMatch(match: MockMatch): string {
       : match.url.kind === 'glob'
         ? match.url.value
         : `"${match.url.value}"`;
-  return `${method}, ${how} ${value}`;
+  const gql = match.graphql ? `, GraphQL ${match.graphql}` : '';
+  return `${method}, ${how} ${value}${gql}`;
 }
 
 /** A rule's answer in words, as the Mocks tab lists it. */
 export function describeAction(action: MockAction): string {
   const delay = action.delayMs ? ` after ${action.delayMs} ms` : '';
-  if (action.type === 'networkError') return `network error${action.message ? ` "${action.message}"` : ''}${delay}`;
+  if (action.type === 'networkError') {
+    const code = action.code ? ` ${action.code}` : '';
+    return `network error${code}${action.message ? ` "${action.message}"` : ''}${delay}`;
+  }
+  if (action.type === 'websocket') {
+    const n = action.messages?.length ?? 0;
+    const close = action.close ? `, then close ${action.close.code ?? 1000}` : '';
+    return `a WebSocket that sends ${n} ${n === 1 ? 'message' : 'messages'}${close}${delay}`;
+  }
   const body = action.body ? ` with a ${action.body.type} body` : '';
-  return `respond ${action.status}${body}${delay}`;
+  const pace = action.bytesPerSecond ? `, ${action.bytesPerSecond} bytes/s` : '';
+  const cut = action.cut ? `, cut after ${action.cut.afterBytes} bytes (${action.cut.end})` : '';
+  return `respond ${action.status}${body}${pace}${cut}${delay}`;
 }
 
 /** A whole rule in one line: its name, what it matches and how it answers. */

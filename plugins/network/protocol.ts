@@ -35,14 +35,28 @@ export const BodySchema = z.object({
   totalSize: z.number().int().nonnegative().optional(),
   truncated: z.boolean(),
   contentType: z.string().max(1024).optional(),
+  /** The bytes are still in this Content-Encoding (one the inspector could not undo), as base64. */
+  coding: z.string().max(64).optional(),
 });
 export type Body = z.infer<typeof BodySchema>;
 
 /**
  * What issued the request in the app: `fetch`, `xhr`, `http` (Node's http/https and every client
- * built on it), `undici` (undici's own request/stream/dispatch); `har` when a HAR file did not say.
+ * built on it), `undici` (undici's own request/stream/dispatch), `http2` (node:http2, gRPC),
+ * `websocket` (a WebSocket: a page's, Node's own, the ws package's), `eventsource` (EventSource),
+ * `beacon` (navigator.sendBeacon); `har` when a HAR file did not say.
  */
-export const InitiatorSchema = z.enum(['fetch', 'xhr', 'http', 'undici', 'har']);
+export const InitiatorSchema = z.enum([
+  'fetch',
+  'xhr',
+  'http',
+  'undici',
+  'har',
+  'http2',
+  'websocket',
+  'eventsource',
+  'beacon',
+]);
 export type Initiator = z.infer<typeof InitiatorSchema>;
 
 export const MockMarkSchema = z.object({ ruleId: id, ruleName: z.string().max(200).optional() });
@@ -100,7 +114,15 @@ export const ResponseStartedSchema = z.object({
 });
 export type ResponseStarted = z.infer<typeof ResponseStartedSchema>;
 
-/** agent → host: the response body ended (or its capture stopped at the cap). */
+/** How a WebSocket closed: its close code and reason, and whether the closing handshake completed. */
+export const SocketCloseSchema = z.object({
+  code: z.number().int().min(0).max(65_535),
+  reason: z.string().max(1024),
+  wasClean: z.boolean().optional(),
+});
+export type SocketClose = z.infer<typeof SocketCloseSchema>;
+
+/** agent → host: the response body ended (or its capture stopped at the cap); a WebSocket closed. */
 export const TransactionCompletedSchema = z.object({
   id,
   /** The body as the app's code got it: decoded from Content-Encoding (gzip, br, deflate). */
@@ -109,6 +131,7 @@ export const TransactionCompletedSchema = z.object({
   encodedSize: z.number().int().nonnegative().optional(),
   /** Time from the start of the request to the end of the response, ms. */
   durationMs: z.number().nonnegative(),
+  close: SocketCloseSchema.optional(),
 });
 export type TransactionCompleted = z.infer<typeof TransactionCompletedSchema>;
 
@@ -123,8 +146,55 @@ export const TransactionFailedSchema = z.object({
   timedOut: z.boolean().optional(),
   /** A mock rule answered with this network error. */
   mock: MockMarkSchema.optional(),
+  /** The part of the response body read before it failed (the app cancelled it, the connection reset). */
+  body: BodySchema.optional(),
+  close: SocketCloseSchema.optional(),
+  /** Not a failure: how it ended cannot be known (a beacon's answer); `message` says why. */
+  unknown: z.boolean().optional(),
 });
 export type TransactionFailed = z.infer<typeof TransactionFailedSchema>;
+
+const MAX_MESSAGE_CHARS = 2 * 1024 * 1024;
+
+/**
+ * One message of a WebSocket, or one event of an event stream (SSE), as the app sent or got it.
+ * `size` is the whole message's bytes; `data` is what was kept of it (text, or base64 of binary).
+ */
+export const SocketMessageSchema = z.object({
+  direction: z.enum(['sent', 'received']),
+  /** The app's clock, ms since the epoch. */
+  time: z.number(),
+  /** The WebSocket opcode: 1 text, 2 binary, 9 ping, 10 pong. Absent for an event stream's events. */
+  opcode: z.number().int().min(0).max(15).optional(),
+  size: z.number().int().nonnegative(),
+  encoding: z.enum(['text', 'base64']),
+  data: z.string().max(MAX_MESSAGE_CHARS),
+  /** `data` is the start of the message: the app's agent keeps at most `maxMessageBytes` of each. */
+  truncated: z.boolean().optional(),
+  /** An event stream's `event:` (absent: "message") and `id:`. */
+  event: z.string().max(1024).optional(),
+  eventId: z.string().max(1024).optional(),
+});
+export type SocketMessageIn = z.infer<typeof SocketMessageSchema>;
+
+/** agent → host: messages of an open WebSocket (or EventSource), in the order the app saw them. */
+export const MessagesSchema = z.object({ id, messages: z.array(SocketMessageSchema).max(1000) });
+export type Messages = z.infer<typeof MessagesSchema>;
+
+/**
+ * agent → host: bytes of a response body that has not ended yet (a stream), as they arrived. The
+ * inspector adds them to the body it shows and reads an event stream's events from them.
+ */
+export const BodyChunkSchema = z.object({
+  id,
+  /** The app's clock when they arrived, ms since the epoch. */
+  time: z.number(),
+  encoding: z.enum(['text', 'base64']),
+  data: z.string().max(MAX_MESSAGE_CHARS),
+  /** The bytes as they came over the wire, still Content-Encoded (Node): the inspector decodes them. */
+  encoded: z.boolean().optional(),
+});
+export type BodyChunk = z.infer<typeof BodyChunkSchema>;
 
 export const RedactionScopeSchema = z.enum(['all', 'mcp']);
 export type RedactionScope = z.infer<typeof RedactionScopeSchema>;
@@ -134,18 +204,44 @@ export type RedactionScope = z.infer<typeof RedactionScopeSchema>;
  * these headers' real values and the host hides them from MCP callers only.
  */
 export const AgentInfoSchema = z.object({
-  interceptors: z.array(InitiatorSchema).max(8),
+  interceptors: z.array(InitiatorSchema).max(16),
   maxBodyBytes: z.number().int().positive(),
+  /** What the agent keeps of each WebSocket message (the inspector keeps as much of each event). */
+  maxMessageBytes: z.number().int().positive().optional(),
   redaction: z.object({ headers: z.array(z.string().max(200)).max(200), scope: RedactionScopeSchema }),
 });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+/**
+ * A GraphQL operation, read from the request (a POST's JSON, a GET's `query=`, a persisted query's
+ * hash); `errors` counts the `errors` of an answer, which make the request a failure.
+ */
+export const GraphqlSchema = z.object({
+  /** Absent for a persisted query POSTed by its hash alone (the text is on the server). */
+  type: z.enum(['query', 'mutation', 'subscription']).optional(),
+  /** The operation's name (`operationName`, or the document's); several, comma-separated, for a batch. */
+  name: z.string().optional(),
+  /** A persisted query's sha256 hash (extensions.persistedQuery). */
+  hash: z.string().optional(),
+  /** Operations in a batched request, when more than one. */
+  batch: z.number().int().optional(),
+  errors: z.number().int().optional(),
+});
+export type Graphql = z.infer<typeof GraphqlSchema>;
+
+/**
+ * Where a transaction stands: `pending` until it ends (a WebSocket or a stream while open),
+ * `complete`, `failed` (no response, or it broke off), `unknown` (the app went away before it ended,
+ * or the page cannot see how it ended, as for a beacon; `error.message` says which).
+ */
+export const TransactionStateSchema = z.enum(['pending', 'complete', 'failed', 'unknown']);
 
 /** One request/response as the host keeps it, complete or not. */
 export const TransactionSchema = z.object({
   id,
   /** The host's arrival order; cursors are built on it. */
   seq: z.number().int().nonnegative(),
-  state: z.enum(['pending', 'complete', 'failed']),
+  state: TransactionStateSchema,
   initiator: InitiatorSchema,
   request: z.object({
     method: z.string(),
@@ -193,9 +289,14 @@ export const TransactionSchema = z.object({
   imported: z.object({ source: z.string(), at: z.number() }).optional(),
   /** A replay (network_replay_request, the window's Replay): the id of the transaction it repeats. */
   replayOf: z.string().optional(),
+  /** A WebSocket's or event stream's messages: how many each way, and how many were not kept. */
+  messages: z.object({ sent: z.number().int(), received: z.number().int(), dropped: z.number().int() }).optional(),
+  /** How a WebSocket closed. */
+  close: SocketCloseSchema.optional(),
+  graphql: GraphqlSchema.optional(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
-export type TransactionState = Transaction['state'];
+export type TransactionState = z.infer<typeof TransactionStateSchema>;
 
 /** What lists show: no headers, no bodies. */
 export const TransactionSummarySchema = z.object({
@@ -217,8 +318,19 @@ export const TransactionSummarySchema = z.object({
   httpVersion: z.string().optional(),
   remoteAddress: z.string().optional(),
   replayOf: z.string().optional(),
+  /** Messages of a WebSocket or event stream, both ways, kept or not. */
+  messages: z.number().int().optional(),
+  graphql: GraphqlSchema.optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
+
+/**
+ * What "failed" means in the window (is:failed), the tools (failedOnly) and the timeline: no response
+ * or it broke off, an HTTP 4xx/5xx answer, or a GraphQL answer with errors.
+ */
+export function isFailure(state: TransactionState, status: number | undefined, graphql?: Graphql): boolean {
+  return state === 'failed' || (status !== undefined && status >= 400) || (graphql?.errors ?? 0) > 0;
+}
 
 /** Filters shared by the list tool, the HAR export and the panel. All optional; they combine with AND. */
 export const TransactionFilterSchema = z.object({
@@ -233,7 +345,15 @@ export const TransactionFilterSchema = z.object({
     ])
     .optional()
     .describe('A status (404) or an inclusive range ({ min: 500, max: 599 }).'),
-  failedOnly: z.boolean().optional().describe('Only requests that failed without a response.'),
+  failedOnly: z
+    .boolean()
+    .optional()
+    .describe('Only failures: no response, HTTP 4xx/5xx, or a GraphQL answer with errors.'),
+  graphql: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Only GraphQL operations with this name, or of this type (query, mutation, subscription).'),
   mockedOnly: z.boolean().optional().describe('Only requests answered by a mock rule.'),
   since: z.number().optional().describe('Started at or after (ms since the epoch).'),
   until: z.number().optional().describe('Started at or before (ms since the epoch).'),
@@ -323,6 +443,7 @@ export const MockMatchSchema = z.object({
   headers: z.array(NameValueConditionSchema).max(32).optional(),
   query: z.array(NameValueConditionSchema).max(32).optional(),
   bodyContains: z.string().max(4096).optional().describe('The request body (as text) must contain this.'),
+  graphql: z.string().min(1).max(200).optional().describe('A GraphQL operation name (POST body or query=).'),
 });
 export type MockMatch = z.infer<typeof MockMatchSchema>;
 
@@ -338,6 +459,15 @@ export const MockBodySchema = z.discriminatedUnion('type', [
 export type MockBody = z.infer<typeof MockBodySchema>;
 
 const delayMs = z.number().int().min(0).max(120_000).optional().describe('Wait this long before answering.');
+const after = z.number().int().min(0).max(120_000).optional();
+
+/** A scripted server message for a mocked WebSocket: text, or base64 of binary. */
+export const MockSocketMessageSchema = z.object({
+  data: z.string().max(1024 * 1024),
+  base64: z.boolean().optional(),
+  delayMs: after,
+});
+export type MockSocketMessage = z.infer<typeof MockSocketMessageSchema>;
 
 export const MockActionSchema = z.discriminatedUnion('type', [
   z.object({
@@ -347,12 +477,36 @@ export const MockActionSchema = z.discriminatedUnion('type', [
     headers: z.record(z.string().min(1).max(200), z.string().max(8192)).optional(),
     body: MockBodySchema.optional(),
     delayMs,
+    bytesPerSecond: z.number().int().min(1).optional().describe('Send the body this slowly.'),
+    cut: z
+      .object({ afterBytes: z.number().int().min(0), end: z.enum(['stall', 'reset']) })
+      .optional()
+      .describe('Stop the body part-way, then hang or reset (ECONNRESET).'),
   }),
   z.object({
     type: z.literal('networkError'),
-    message: z.string().max(1000).optional().describe('The error the app sees; default "mocked network error".'),
+    message: z.string().max(1000).optional(),
+    code: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{0,31}$/)
+      .optional()
+      .describe('e.g. ECONNRESET, ETIMEDOUT'),
     delayMs,
   }),
+  z
+    .object({
+      type: z.literal('websocket'),
+      messages: z.array(MockSocketMessageSchema).max(1000).optional(),
+      close: z
+        .object({
+          code: z.number().int().min(1000).max(4999).optional(),
+          reason: z.string().max(123).optional(),
+          delayMs: after,
+        })
+        .optional(),
+      delayMs,
+    })
+    .describe('A ws(s) URL: open, send messages (delayMs after the last), then close.'),
 ]);
 export type MockAction = z.infer<typeof MockActionSchema>;
 
@@ -570,6 +724,67 @@ export const ReplayResultSchema = z.object({
 });
 export type ReplayResult = z.infer<typeof ReplayResultSchema>;
 
+// ─── Messages (WebSocket, event streams) ─────────────────────────────────────
+
+/** A socket.io or engine.io frame read from a message's text (socketio.ts). */
+export const SocketIoFrameSchema = z.object({
+  engine: z.enum(['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop']),
+  socket: z.enum(['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNECT_ERROR', 'BINARY_EVENT', 'BINARY_ACK']).optional(),
+  namespace: z.string().optional(),
+  /** An acknowledgement's id. */
+  ack: z.number().optional(),
+  /** An event's name. */
+  event: z.string().optional(),
+  /** The packet's JSON: an event's arguments after its name, a handshake, … */
+  data: z.unknown().optional(),
+  /** Binary attachments, sent in the messages after it. */
+  attachments: z.number().optional(),
+});
+export type SocketIoFrame = z.infer<typeof SocketIoFrameSchema>;
+
+/**
+ * A message as the inspector keeps it: `n` is its place in its connection (0 the first); on a
+ * socket.io (engine.io) connection, `socketio` is its text's framing, decoded when read.
+ */
+export const MessageSchema = SocketMessageSchema.extend({
+  n: z.number().int().nonnegative(),
+  socketio: SocketIoFrameSchema.optional(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+/** Which messages of one connection to list. */
+export const MessageQuerySchema = z.object({
+  transactionId: id.describe('A WebSocket or event stream, from network_list_transactions.'),
+  direction: z.enum(['sent', 'received']).optional(),
+  since: z.number().optional().describe('At or after (ms since the epoch).'),
+  text: z.string().min(1).max(1000).optional().describe('Only messages containing this (case-insensitive).'),
+  limit: z.number().int().min(1).max(1000).default(50),
+  cursor: z.string().max(64).optional().describe('nextCursor of the previous page.'),
+});
+export type MessageQuery = z.input<typeof MessageQuerySchema>;
+
+export const MessagePageSchema = z.object({
+  messages: z.array(MessageSchema),
+  nextCursor: z.string().optional(),
+  /** Kept messages matching the query. */
+  total: z.number().int(),
+  remaining: z.number().int(),
+  /** Messages of this connection not kept (the per-connection bound or the memory budget). */
+  dropped: z.number().int(),
+});
+export type MessagePage = z.infer<typeof MessagePageSchema>;
+
+/** A message to hand to the app as if its WebSocket's server had sent it. */
+export const InjectMessageSchema = z.object({
+  transactionId: id.describe('An open WebSocket, from network_list_transactions.'),
+  data: z
+    .string()
+    .max(1024 * 1024)
+    .describe('The message: text, or base64 with base64: true.'),
+  base64: z.boolean().optional(),
+});
+export type InjectMessage = z.infer<typeof InjectMessageSchema>;
+
 // ─── Host → window events (ctx.emit) ─────────────────────────────────────────
 
 /** Events the host part publishes for the window, by name. */
@@ -611,6 +826,11 @@ export const networkProtocol = definePluginProtocol({
       },
       /** Sends a request again from the app itself (its fetch: cookies, origin, network stack). */
       replay: { params: ReplaySendSchema, result: ReplaySentSchema },
+      /** Hands a message to the app's open WebSocket as if its server had sent it. */
+      inject: {
+        params: z.object({ id, data: z.string().max(2 * 1024 * 1024), base64: z.boolean().optional() }),
+        result: z.object({ delivered: z.boolean() }),
+      },
     },
   },
   toHost: {
@@ -621,6 +841,8 @@ export const networkProtocol = definePluginProtocol({
       response: ResponseStartedSchema,
       completed: TransactionCompletedSchema,
       failed: TransactionFailedSchema,
+      messages: MessagesSchema,
+      chunk: BodyChunkSchema,
     },
   },
   /** What the panel may ask the host instance of its session (UI plumbing, not MCP tool calls). */
@@ -662,6 +884,10 @@ export const networkProtocol = definePluginProtocol({
       setRedactionRules: { params: RedactionRulesSchema, result: RedactionRulesSchema },
       /** Sends a captured request again from the app, optionally edited (as network_replay_request). */
       replay: { params: ReplayRequestSchema, result: ReplayResultSchema },
+      /** A page of one connection's messages (as network_list_messages). */
+      messages: { params: MessageQuerySchema, result: MessagePageSchema },
+      /** Hands a message to the app's open WebSocket (as network_inject_message). */
+      inject: { params: InjectMessageSchema, result: z.object({ delivered: z.boolean() }) },
       /** `har` is the file's parsed JSON or its text. */
       importHar: {
         params: z.object({ har: z.unknown(), source: z.string().max(500).optional() }),

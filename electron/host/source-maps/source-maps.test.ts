@@ -9,6 +9,7 @@ import type { ConsoleHost } from '../../../plugins/console/host/host-api.js';
 import consoleHost from '../../../plugins/console/host/index.js';
 import type { Entry } from '../../../plugins/console/host/store.js';
 import { consoleProtocol } from '../../../plugins/console/protocol.js';
+import { RECORD_OVERHEAD_BYTES } from '../../../shared/records.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore, waitFor } from '../testing.js';
 import { PARSED_MAP_BYTES_PER_CHAR } from './index.js';
@@ -150,7 +151,7 @@ describe('source maps: what the inspector fetches for whom', () => {
     // The map is held under the memory budget, about six times its text.
     const held = t.core.budget.stats().stores['source-maps'];
     expect(held?.records).toBe(1);
-    expect(held?.bytes).toBe(map.length * PARSED_MAP_BYTES_PER_CHAR);
+    expect(held?.bytes).toBe(map.length * PARSED_MAP_BYTES_PER_CHAR + RECORD_OVERHEAD_BYTES);
   });
 
   it('fetches nothing for an app on the LAN, even from its own page origin; a map in the --source-maps folder still maps it', async (ctx) => {

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/tool-runner.js';
 import type { EventBus } from '../event-bus.js';
 import type { CallHistory, FinishedStatus } from '../history/call-history.js';
-import type { Gate, Permissions } from '../permissions/permissions.js';
+import { type Gate, type Permissions, perCallAsk } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
 import { routeToSession } from './session-routing.js';
@@ -146,8 +146,13 @@ export class ToolService {
     }
 
     const context: ToolCallContext = { surface: options.surface, signal, client: options.client };
-    const ask = async (callId: string): Promise<Gate> => {
-      if (gated?.effective(tool, options.client).permission !== 'ask') return { allowed: true };
+    // `ask` tools ask; a tool allowed by default may still ask for this call (its askWhen).
+    const ask = async (callId: string, toolArgs: Record<string, unknown>, toolContext: unknown): Promise<Gate> => {
+      if (!gated) return { allowed: true };
+      const { permission, source } = gated.effective(tool, options.client);
+      const reason =
+        permission === 'allow' && source === 'default' ? perCallAsk(tool, toolArgs, toolContext) : undefined;
+      if (permission !== 'ask' && reason === undefined) return { allowed: true };
       return gated.decide({
         callId,
         tool,
@@ -156,11 +161,12 @@ export class ToolService {
         client: options.client,
         signal,
         onWaiting: options.onWaiting,
+        reason,
       });
     };
     if (!tool.plugin) {
       const call = history.start({ ...base, plugin: tool.plugin });
-      const gate = await ask(call.id);
+      const gate = await ask(call.id, parsed.args, context);
       if (!gate.allowed) return this.finish(call.id, refused(gate));
       return this.finish(call.id, {
         ...(await executeTool(tool.definition, parsed.args, context)),
@@ -188,9 +194,9 @@ export class ToolService {
         failed(`the ${tool.plugin} plugin is not running for session ${routing.session.id}; reconnect the app`),
       );
     }
-    const gate = await ask(call.id);
-    if (!gate.allowed) return this.finish(call.id, refused(gate));
     const pluginContext: PluginToolContext<unknown> = { ...context, instance, session: routing.session };
+    const gate = await ask(call.id, toolArgs, pluginContext);
+    if (!gate.allowed) return this.finish(call.id, refused(gate));
     return this.finish(call.id, {
       ...(await executeTool(tool.definition, toolArgs, pluginContext)),
       decision: gate.decision,

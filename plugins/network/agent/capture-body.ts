@@ -1,6 +1,7 @@
 import { concatBytes } from '../../../shared/bytes.js';
 import type { AttachmentKind } from '../../../shared/protocol/attachment.js';
 import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
+import { BINARY_TYPE as BINARY, isTextualType } from '../content-type.js';
 import type { Body } from '../protocol.js';
 
 export { bytesToBase64 };
@@ -8,13 +9,7 @@ export { bytesToBase64 };
 // Body capture for the agent: web APIs only (streams, TextDecoder, btoa), so it runs in browsers,
 // Node and React Native alike.
 
-const TEXTUAL =
-  /^text\/|[/+](json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|csv|yaml|x-yaml|html|x-ndjson|ndjson|jsonl|svg\+xml)\b/i;
-const BINARY = /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-protobuf|protobuf|wasm)/i;
-
-export function isTextualType(contentType: string | undefined): boolean {
-  return !!contentType && TEXTUAL.test(contentType) && !/^image\/(?!svg)/i.test(contentType);
-}
+export { isTextualType };
 
 /**
  * Reads at most `maxBytes` of a body stream, then cancels the rest: a huge body is never loaded whole.

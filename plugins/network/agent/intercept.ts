@@ -6,6 +6,7 @@ import type { Initiator, MockAction, MockRule } from '../protocol.js';
 import { base64ToBytes, readCapped } from './capture-body.js';
 import { type CompiledRule, findMatchingRule, mayMatchAny, needsBody } from './mock-match.js';
 import { type HttpModule, routeByRules } from './mock-route.js';
+import { fakeServerConnection, fakeWebSocket } from './mock-socket.js';
 import { type DispatcherMock, dispatcherMock, type RuleSource } from './mock-undici.js';
 import { isNode } from './node-builtins.js';
 import { BodyCollector, hub, type Observation, type SeenRequest } from './observed.js';
@@ -94,7 +95,24 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
     await respond(rule, controller, tapped ? undefined : obs, signal);
   };
 
+  /** The rule a WebSocket to `url` is answered by, if any. */
+  const socketRule = (url: string) => {
+    const { enabled, rules } = current();
+    return findMatchingRule(enabled, rules, { method: 'GET', url, header: () => null, bodyText: undefined }, true);
+  };
+  const mockSocket = (args: unknown[], Ctor: new (...a: unknown[]) => object) => {
+    let url: string;
+    try {
+      url = new URL(String(args[0]), (globalThis as { location?: { href: string } }).location?.href).href;
+    } catch {
+      return undefined; // the app's constructor throws its own SyntaxError
+    }
+    const rule = socketRule(url);
+    return rule ? fakeWebSocket(Ctor, args, rule, recorder as never) : undefined;
+  };
+
   const teardown = () => {
+    if (hub().mockSocket === mockSocket) hub().mockSocket = undefined;
     dispatchers?.uninstall();
     for (const interceptor of applied) interceptor.dispose();
     applied = [];
@@ -129,6 +147,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       if (enabling) return enabling;
       if (on) return dispatchers?.install() ?? Promise.resolve();
       on = true;
+      hub().mockSocket = mockSocket;
       enabling = (async () => {
         if (isNode) {
           try {
@@ -147,7 +166,22 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
             const own = modules.map((m) => ({ ...m }));
             listen('http', new ClientRequestInterceptor());
             for (const [i, m] of modules.entries()) {
-              routeByRules(m, own[i]!, i === 0 ? 'http:' : 'https:', source.mayMatch);
+              routeByRules(
+                m,
+                own[i]!,
+                i === 0 ? 'http:' : 'https:',
+                source.mayMatch,
+                (url) => {
+                  const rule = socketRule(url);
+                  return (
+                    rule && {
+                      connection: () => fakeServerConnection(rule),
+                      mark: { ruleId: rule.id, ruleName: rule.name },
+                    }
+                  );
+                },
+                hub().mockMarks,
+              );
             }
             // The interceptor replaces http.request & co. on the module objects; this makes ESM named
             // imports (`import { request } from 'node:http'`) see the replacements too.
@@ -192,23 +226,80 @@ async function respond(
   signal: AbortSignal | undefined,
 ) {
   const action = rule.action;
+  if (action.type === 'websocket') return; // never chosen for HTTP (findMatchingRule)
   if (action.delayMs) await sleep(action.delayMs);
   if (signal?.aborted) return; // the app gave up during the delay
   if (action.type === 'networkError') {
-    const error = new TypeError(action.message ?? 'mocked network error');
-    obs?.fail(error);
+    const error = mockedError(action);
+    obs?.fail(error, action.code === 'ETIMEDOUT');
     controller.errorWith(error);
     return;
   }
   const response = mockResponse(action);
-  if (obs) {
-    obs.response({ status: response.status, statusText: response.statusText, headers: [...response.headers] });
-    const bytes = response.body ? new Uint8Array(await response.clone().arrayBuffer()) : undefined;
-    const body = bytes && new BodyCollector(Number.MAX_SAFE_INTEGER);
-    if (bytes && body) body.add(bytes);
-    obs.complete({ body: body?.seen, decoded: true });
-  }
+  // Recorded from a copy as it streams (a paced, stalled or cut body too), after the app has its answer.
+  const copy = obs && response.body ? response.clone() : undefined;
+  obs?.response({ status: response.status, statusText: response.statusText, headers: [...response.headers] });
   controller.respondWith(response);
+  if (!obs) return;
+  if (!copy) return obs.complete({ decoded: true });
+  const body = new BodyCollector(hub().maxBodyBytes || Number.MAX_SAFE_INTEGER);
+  const reader = copy.body!.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      body.add(value);
+    }
+    obs.complete({ body: body.seen, decoded: true });
+  } catch (error) {
+    obs.fail(error, false, { body: { ...body.seen, cut: true } });
+  }
+}
+
+/** A mocked network error as the runtime's own look: a TypeError, or an Error with the rule's code (ECONNRESET, …). */
+export function mockedError(action: Extract<MockAction, { type: 'networkError' }>): Error {
+  const message = action.message ?? (action.code ? `mocked ${action.code}` : 'mocked network error');
+  return action.code ? Object.assign(new Error(message), { code: action.code }) : new TypeError(message);
+}
+
+/**
+ * A mocked body as a stream when the rule paces or cuts it: `bytesPerSecond` in ten slices a
+ * second, and at `cut.afterBytes` either nothing more (stall: the body never ends) or a reset.
+ */
+function pacedBody(bytes: Uint8Array, action: Extract<MockAction, { type: 'respond' }>): ReadableStream<Uint8Array> {
+  const rate = action.bytesPerSecond;
+  const stop = action.cut ? Math.min(action.cut.afterBytes, bytes.byteLength) : bytes.byteLength;
+  const slice = rate ? Math.max(1, Math.floor(rate / 10)) : stop;
+  let at = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      return new Promise<void>((resolve) => {
+        const step = () => {
+          if (at < stop) {
+            const next = Math.min(stop, at + slice);
+            controller.enqueue(bytes.slice(at, next));
+            at = next;
+            return resolve();
+          }
+          if (!action.cut || stop >= bytes.byteLength) {
+            controller.close();
+          } else if (action.cut.end === 'reset') {
+            controller.error(
+              Object.assign(new Error('read ECONNRESET (mocked: the body was cut)'), { code: 'ECONNRESET' }),
+            );
+          }
+          // stall: the body never ends (the pull stays pending until the app gives up)
+          if (action.cut?.end !== 'stall' || stop >= bytes.byteLength) resolve();
+        };
+        if (rate && at > 0 && at < stop) timer = setTimeout(step, 100);
+        else step();
+      });
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+    },
+  });
 }
 
 export function mockResponse(action: Extract<MockAction, { type: 'respond' }>): Response {
@@ -227,5 +318,14 @@ export function mockResponse(action: Extract<MockAction, { type: 'respond' }>): 
   }
   if (type && !headers.has('content-type')) headers.set('content-type', type);
   const nullBody = action.status === 204 || action.status === 205 || action.status === 304;
+  if (!nullBody && (action.bytesPerSecond || action.cut)) {
+    const bytes =
+      body === null
+        ? new Uint8Array()
+        : typeof body === 'string'
+          ? new TextEncoder().encode(body)
+          : (body as Uint8Array);
+    return new Response(pacedBody(bytes, action), { status: action.status, statusText: action.statusText, headers });
+  }
   return new Response(nullBody ? null : body, { status: action.status, statusText: action.statusText, headers });
 }

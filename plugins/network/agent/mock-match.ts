@@ -1,3 +1,4 @@
+import { graphqlOf } from '../graphql.js';
 import type { MockConfig, MockMatch, MockRule } from '../protocol.js';
 
 /** What a rule is matched against: the request as the agent sees it. */
@@ -44,25 +45,35 @@ export function compileMockConfig(config: MockConfig, urls: UrlPatterns): Compil
   });
 }
 
-/** The first enabled rule that matches, when mocking is on. */
+/**
+ * The first enabled rule that matches, when mocking is on. A WebSocket is answered only by a
+ * `websocket` or `networkError` rule; an HTTP request never by a `websocket` rule.
+ */
 export function findMatchingRule(
   enabled: boolean,
   rules: readonly CompiledRule[],
   request: MatchableRequest,
+  socket = false,
 ): MockRule | undefined {
   if (!enabled) return undefined;
-  for (const { rule, test } of rules) if (rule.enabled && test(request)) return rule;
+  for (const { rule, test } of rules) {
+    const kind = rule.action.type;
+    const fits = socket ? kind === 'websocket' || kind === 'networkError' : kind !== 'websocket';
+    if (rule.enabled && fits && test(request)) return rule;
+  }
   return undefined;
 }
 
 /** True when a rule needs the request body to decide. */
 export function needsBody(rules: readonly CompiledRule[]): boolean {
-  return rules.some(({ rule }) => rule.enabled && rule.match.bodyContains !== undefined);
+  return rules.some(
+    ({ rule }) => rule.enabled && (rule.match.bodyContains !== undefined || rule.match.graphql !== undefined),
+  );
 }
 
-/** True when some enabled rule could match a request with this method and URL. */
+/** True when some enabled rule for HTTP requests could match one with this method and URL. */
 export function mayMatchAny(enabled: boolean, rules: readonly CompiledRule[], method: string, url: string): boolean {
-  return enabled && rules.some((r) => r.rule.enabled && r.mayMatch(method, url));
+  return enabled && rules.some((r) => r.rule.enabled && r.rule.action.type !== 'websocket' && r.mayMatch(method, url));
 }
 
 export function compileMatch(match: MockMatch, early: Test[]): Test {
@@ -73,6 +84,13 @@ export function compileMatch(match: MockMatch, early: Test[]): Test {
   if (match.bodyContains !== undefined) {
     const needle = match.bodyContains;
     tests.push((r) => r.bodyText?.includes(needle) ?? false);
+  }
+  if (match.graphql !== undefined) {
+    const name = match.graphql;
+    tests.push((r) => {
+      const op = graphqlOf(r.method, r.url, r.header('content-type') ?? undefined, r.bodyText);
+      return op?.name?.split(',').includes(name) ?? false;
+    });
   }
   return (r) => tests.every((t) => t(r));
 }

@@ -48,23 +48,51 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 /**
  * Puts a router in front of the interception library's functions on `module`; `original` holds Node's
  * own (taken before the library was applied). The library's dispose() puts Node's back over it.
+ * A WebSocket handshake (the ws package's) that `socket` answers goes to Node's own function with
+ * the connection `socket` gives: Node's http and ws then run as with a real server.
  */
 export function routeByRules(
   module: HttpModule,
   original: HttpModule,
   protocol: string,
   mayMock: (method: string, url: string) => boolean,
+  socket?: (url: string) => { connection(): unknown; mark: object } | undefined,
+  marks?: WeakMap<object, object>,
 ): void {
   const intercepting = { ...module };
   const toLibrary = (args: unknown[]) => {
     const target = targetOf(protocol, args);
     return !target || mayMock(target.method, target.url);
   };
+  /** A handshake a rule answers: the call's options with the rule's connection. */
+  const mockedSocket = (args: unknown[]) => {
+    const options = args.find((a) => a && typeof a === 'object' && !(a instanceof URL)) as
+      | Record<string, unknown>
+      | undefined;
+    const headers = options?.headers as Record<string, unknown> | undefined;
+    const upgrade = headers && Object.entries(headers).find(([n]) => n.toLowerCase() === 'upgrade')?.[1];
+    if (!socket || String(upgrade).toLowerCase() !== 'websocket') return undefined;
+    const target = targetOf(protocol, args);
+    const answer = target && socket(target.url.replace(/^http/i, 'ws'));
+    if (!answer) return undefined;
+    return {
+      args: args.map((a) =>
+        a === options ? { ...options, createConnection: answer.connection, agent: undefined } : a,
+      ),
+      mark: answer.mark,
+    };
+  };
   for (const name of ['request', 'get'] as const) {
     const library = intercepting[name];
     const own = original[name];
     if (library === own) continue;
     module[name] = function route(this: unknown, ...args: unknown[]) {
+      const mocked = mockedSocket(args);
+      if (mocked) {
+        const req = own.apply(this, mocked.args) as object;
+        marks?.set(req, mocked.mark);
+        return req;
+      }
       return (toLibrary(args) ? library : own).apply(this, args);
     };
   }

@@ -277,28 +277,41 @@ function replyTo(handler: Handler, method: string): Reply {
     signal: aborter.signal,
     errorWith: fail,
     respondWith(response) {
-      response.arrayBuffer().then((ab) => {
+      // The head at once, then the body as its stream gives it (a rule may pace, stall or cut it).
+      const Buffer = nodeBuffer()!;
+      const headers = [...response.headers];
+      if (modern) {
+        const byName: Record<string, string | string[]> = {};
+        for (const [n, v] of headers) {
+          const had = byName[n];
+          byName[n] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+        }
+        handler.onResponseStart?.(controller, response.status, byName, response.statusText);
+      } else {
+        const raw = headers.flatMap(([n, v]) => [Buffer.from(n), Buffer.from(v)]);
+        handler.onHeaders?.(response.status, raw, () => {}, response.statusText);
+      }
+      const end = () => {
         if (done) return;
         done = true;
-        const Buffer = nodeBuffer()!;
-        const body = method === 'HEAD' ? undefined : Buffer.from(ab);
-        const headers = [...response.headers];
-        if (modern) {
-          const byName: Record<string, string | string[]> = {};
-          for (const [n, v] of headers) {
-            const had = byName[n];
-            byName[n] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+        if (modern) handler.onResponseEnd?.(controller, {});
+        else handler.onComplete?.([]);
+      };
+      if (!response.body || method === 'HEAD') return end();
+      const reader = response.body.getReader();
+      aborter.signal.addEventListener('abort', () => reader.cancel().catch(() => {}), { once: true });
+      const pump = (): Promise<void> =>
+        reader.read().then(({ done: over, value }) => {
+          if (done) return;
+          if (over) return end();
+          const chunk = Buffer.from(value);
+          if (chunk.byteLength) {
+            if (modern) handler.onResponseData?.(controller, chunk);
+            else handler.onData?.(chunk);
           }
-          handler.onResponseStart?.(controller, response.status, byName, response.statusText);
-          if (body?.byteLength) handler.onResponseData?.(controller, body);
-          handler.onResponseEnd?.(controller, {});
-        } else {
-          const raw = headers.flatMap(([n, v]) => [Buffer.from(n), Buffer.from(v)]);
-          handler.onHeaders?.(response.status, raw, () => {}, response.statusText);
-          if (body?.byteLength) handler.onData?.(body);
-          handler.onComplete?.([]);
-        }
-      }, fail);
+          return pump();
+        });
+      pump().catch(fail);
     },
   };
 }

@@ -7,6 +7,7 @@ import { RequestError } from '../../../shared/protocol/messenger.js';
 import {
   ATTACH_BYTES,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_REDACTED_HEADERS,
   EMPTY_MOCK_CONFIG,
   MAX_BODY_BYTES_LIMIT,
@@ -14,8 +15,19 @@ import {
   NETWORK_PROTOCOL_VERSION,
   REDACTED,
 } from '../constants.js';
-import type { Body, Header, Initiator, MockConfig, MockMark, NetworkProtocol, RedactionScope } from '../protocol.js';
-import { encodeBody, planBody } from './capture-body.js';
+import type {
+  Body,
+  BodyChunk,
+  Header,
+  Initiator,
+  MockConfig,
+  MockMark,
+  NetworkProtocol,
+  RedactionScope,
+  SocketClose,
+  SocketMessageIn,
+} from '../protocol.js';
+import { base64ToBytes, encodeBody, planBody } from './capture-body.js';
 import type { MockPath, MockRecorder } from './intercept.js';
 import type { CompiledRule } from './mock-match.js';
 import type { Installed } from './node.js';
@@ -27,13 +39,16 @@ import {
   type Observation,
   type RawHeaders,
   type SeenBody,
+  type SeenClose,
   type SeenEnd,
+  type SeenMessage,
   type SeenRequest,
   type SeenResponse,
   type SentHeaders,
   type Sink,
   sentHeaders,
 } from './observed.js';
+import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
 
 export interface NetworkOptions {
   /** Cap on each captured request and response body, in bytes. Default 1 MiB, at most 8 MiB. */
@@ -48,6 +63,8 @@ export interface NetworkOptions {
   ignoreUrls?: (string | RegExp)[];
   /** Set to false to refuse mock rules from the inspector (they are reported as failed to apply). */
   mocking?: boolean;
+  /** Cap on what is kept of each WebSocket message or EventSource event, in bytes. Default 64 KiB. */
+  maxMessageBytes?: number;
 }
 
 export interface NetworkPluginApi {
@@ -84,8 +101,9 @@ export interface NetworkRuntime {
   mockPath(recorder: MockRecorder, current: () => { enabled: boolean; rules: CompiledRule[] }): Promise<MockPath>;
 }
 
-export class NetworkAgent implements Sink {
+export class NetworkAgent implements Sink, StreamSink {
   readonly maxBodyBytes: number;
+  readonly maxMessageBytes: number;
   readonly redacted: Set<string>;
   private readonly scope: RedactionScope;
   private config: MockConfig = EMPTY_MOCK_CONFIG;
@@ -100,6 +118,8 @@ export class NetworkAgent implements Sink {
   private removeSink: (() => void) | undefined;
   private mocks: MockPath | undefined;
   private readonly replays: Replay[] = [];
+  /** Open WebSockets' ways to hand the app a message, by transaction id. */
+  private readonly injectors = new Map<string, (data: string | Uint8Array) => void>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -108,6 +128,8 @@ export class NetworkAgent implements Sink {
   ) {
     this.maxBodyBytes = Math.min(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_LIMIT);
     if (!(this.maxBodyBytes > 0)) throw new Error('network({ maxBodyBytes }) must be a positive number of bytes');
+    this.maxMessageBytes = Math.min(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, MAX_BODY_BYTES_LIMIT);
+    if (!(this.maxMessageBytes > 0)) throw new Error('network({ maxMessageBytes }) must be a positive number of bytes');
     const redact = options.redact === false ? { headers: [] } : (options.redact ?? {});
     this.redacted = new Set((redact.headers ?? DEFAULT_REDACTED_HEADERS).map((h) => h.toLowerCase()));
     this.scope = redact.scope ?? 'all';
@@ -115,6 +137,12 @@ export class NetworkAgent implements Sink {
     ctx.handle('setMockConfig', (config) => this.applyMockConfig(config));
     // The sender loads only when the inspector first asks for a replay.
     ctx.handle('replay', async (params) => (await import('./replay.js')).sendReplay(params, this));
+    ctx.handle('inject', ({ id, data, base64 }) => {
+      const inject = this.injectors.get(id);
+      if (!inject) throw new RequestError('handler-error', `the app has no open WebSocket ${id} (it closed)`);
+      inject(base64 ? base64ToBytes(data) : data);
+      return { delivered: true };
+    });
     ctx.onConnectionChange((connected) => {
       if (connected) this.sendInfo();
     });
@@ -155,6 +183,7 @@ export class NetworkAgent implements Sink {
     this.ctx.notify('agentInfo', {
       interceptors: this.kinds,
       maxBodyBytes: this.maxBodyBytes,
+      maxMessageBytes: this.maxMessageBytes,
       redaction: { headers: [...this.redacted], scope: this.scope },
     });
   }
@@ -192,8 +221,10 @@ export class NetworkAgent implements Sink {
     return { revision: config.revision };
   }
 
-  private ignored(url: string, headers: RawHeaders): boolean {
-    if (headerOf(headers, 'upgrade')) return true; // WebSocket handshakes, the inspector's own link among them
+  private ignored(request: SeenRequest): boolean {
+    // Upgrades the WebSocket taps do not follow (the inspector's own link is never followed).
+    if (request.initiator !== 'websocket' && headerOf(request.headers, 'upgrade')) return true;
+    const url = request.url;
     return (this.options.ignoreUrls ?? []).some((p) => (typeof p === 'string' ? url.includes(p) : p.test(url)));
   }
 
@@ -213,7 +244,7 @@ export class NetworkAgent implements Sink {
 
   /** Sink: a tap saw a request start. */
   observe(request: SeenRequest): Observation | undefined {
-    if (this.disposed || this.ignored(request.url, request.headers)) return undefined;
+    if (this.disposed || this.ignored(request)) return undefined;
     const id = `${this.idPrefix}-${this.nextId++}`;
     const key = this.replays.length ? replayKey(request.method, request.url) : undefined;
     const replay = key ? this.replays.find((r) => !r.id && r.key === key) : undefined;
@@ -239,6 +270,7 @@ export class NetworkAgent implements Sink {
     }
     const followed = new Followed(this, id, t0, request);
     if (request.mock) followed.mocked(request.mock);
+    if (request.inject) this.injectors.set(id, request.inject);
     return followed;
   }
 
@@ -246,7 +278,20 @@ export class NetworkAgent implements Sink {
    * body(), but a large body's bytes are left for the inspector to encode (attachment.ts): the Body
    * then has an empty `data`, and `attached` its bytes, to go with the notification at `body.data`.
    */
-  bodyParts(seen: SeenBody, contentType: string | undefined, declared?: number): BodyParts | undefined {
+  bodyParts(
+    seen: SeenBody,
+    contentType: string | undefined,
+    declared?: number,
+    /** The Content-Encoding the bytes still have, when they could not be decoded (`undecoded`). */
+    coding?: string,
+    undecoded?: boolean,
+  ): BodyParts | undefined {
+    if (undecoded && coding) {
+      // Kept as the bytes they are (base64), saying which coding they are in: never decoded as text.
+      const parts = this.bodyParts(seen, 'application/octet-stream');
+      if (parts?.body) parts.body = { ...parts.body, contentType, coding: clip(coding.trim(), 64) };
+      return parts;
+    }
     if (seen.text !== undefined || seen.kept < ATTACH_BYTES) return { body: this.body(seen, contentType, declared) };
     if (this.ctx.unsentBytes > MAX_UNSENT_BYTES) {
       // The inspector is behind: its unsent bytes stay bounded in the app, the body is recorded as cut at 0.
@@ -347,6 +392,19 @@ export class NetworkAgent implements Sink {
     }
   }
 
+  /** A transaction ended: nothing more can be handed to it. */
+  ended(id: string): void {
+    this.injectors.delete(id);
+  }
+
+  sendMessages(_id: string, make: () => { id: string; messages: SocketMessageIn[] }): void {
+    this.send('messages', make);
+  }
+
+  sendChunk(_id: string, make: () => BodyChunk): void {
+    this.send('chunk', make);
+  }
+
   warn(what: string, error: unknown): void {
     if (this.warned.has(what)) return;
     this.warned.add(what);
@@ -367,6 +425,12 @@ class Followed implements Observation {
   private mock: MockMark | undefined;
   private responseHeaders: RawHeaders = [];
   private replayTime: number | undefined;
+  private respondedAt = 0;
+  private eventStream = false;
+  private messages: MessageQueue | undefined;
+  private live: LiveBody | undefined;
+  /** What the tap kept of a body that is not live yet, for the sweep to send once it is. */
+  private waiting: { seen: SeenBody; encoded: boolean } | undefined;
 
   constructor(
     private readonly agent: NetworkAgent,
@@ -390,15 +454,17 @@ class Followed implements Observation {
     if (!body)
       return agent.send('requestSent', () => ({ id, headers: headers && agent.headers(sentHeaders(headers)) }));
     const raw = headers && sentHeaders(headers);
-    const parts = agent.bodyParts(body, headerOf(raw ?? this.request.headers, 'content-type'));
+    const parts = agent.bodyParts(body, body.type ?? headerOf(raw ?? this.request.headers, 'content-type'));
     agent.send('requestSent', { id, headers: raw && agent.headers(raw), body: parts?.body }, parts?.attached);
   }
 
   response(r: SeenResponse): void {
     if (this.done) return;
     this.responseHeaders = r.headers;
+    this.respondedAt = this.replayTime ?? performance.now();
     const { agent, id, mock } = this;
     const waitMs = this.elapsed();
+    this.eventStream = isEventStream(bodyHeaders(r.headers).type);
     agent.send('response', () => ({
       id,
       status: r.status,
@@ -414,10 +480,49 @@ class Followed implements Observation {
     }));
   }
 
+  chunk(seen: SeenBody, fresh?: Uint8Array, encoded = false): void {
+    if (this.done) return;
+    if (this.live) return this.live.arrived(seen, fresh, encoded);
+    if (!this.eventStream && performance.now() - this.respondedAt < LIVE_AFTER_MS) {
+      this.waiting = { seen, encoded };
+      openBodies.watch(this);
+      return;
+    }
+    this.goLive(seen, fresh, encoded);
+  }
+
+  /** The sweep: a body open this long is shown as it comes from now on. */
+  sweep(now: number): boolean {
+    if (this.done || !this.waiting) return true;
+    if (now - this.respondedAt < LIVE_AFTER_MS) return false;
+    this.goLive(this.waiting.seen, undefined, this.waiting.encoded);
+    return true;
+  }
+
+  private stopWaiting(): void {
+    if (!this.waiting) return;
+    this.waiting = undefined;
+    openBodies.set.delete(this);
+  }
+
+  private goLive(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
+    this.waiting = undefined;
+    this.live = new LiveBody(this.agent, this.id, this.eventStream);
+    this.live.arrived(seen, fresh, encoded);
+  }
+
+  message(m: SeenMessage): void {
+    if (this.done) return;
+    (this.messages ??= new MessageQueue(this.agent, this.id)).push(m);
+  }
+
   complete(end: SeenEnd): void {
     if (this.done) return;
     this.done = true;
+    this.stopWaiting();
+    this.agent.ended(this.id);
     const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
+    const close = end.close && closeOf(end.close);
     const seen = end.body;
     const facts = bodyHeaders(this.responseHeaders);
     const type = facts.type;
@@ -426,8 +531,9 @@ class Followed implements Observation {
     const declared = !coding && Number.isFinite(length) && length > 0 ? length : undefined;
     const encodedSize = end.decoded || !seen ? undefined : seen.total;
     const finish = (parts: BodyParts | undefined) =>
-      this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize }, parts?.attached);
-    if (!seen) return finish(undefined);
+      this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize, close }, parts?.attached);
+    // A socket's last messages go before its close.
+    if (!seen) return this.messages ? this.messages.afterSent(() => finish(undefined)) : finish(undefined);
     if (seen.text !== undefined && seen.text.length >= ATTACH_BYTES && inPage()) {
       later(() => finish(this.agent.textParts(seen, type, declared)));
       return;
@@ -450,28 +556,69 @@ class Followed implements Observation {
     }
     // Not awaited by anything of the app's: the decoded body follows when zlib is done.
     this.agent.decode(seen, coding).then(
-      (decoded) => finish(this.agent.bodyParts(decoded ?? seen, type)),
-      () => finish(this.agent.bodyParts(seen, type)),
+      (decoded) => finish(this.agent.bodyParts(decoded ?? seen, type, undefined, coding, !decoded)),
+      () => finish(this.agent.bodyParts(seen, type, undefined, coding, true)),
     );
   }
 
-  fail(error: unknown, timedOut?: boolean): void {
+  fail(error: unknown, timedOut?: boolean, end?: SeenEnd): void {
     if (this.done) return;
     this.done = true;
+    this.stopWaiting();
+    this.agent.ended(this.id);
     const { message, code } = describeError(error);
-    this.agent.send('failed', {
-      id: this.id,
-      message: message.slice(0, 4096),
-      code,
-      durationMs: this.elapsed(),
-      timedOut: timedOut || undefined,
-      mock: this.mock,
-    });
+    const seen = end?.body;
+    const facts = bodyHeaders(this.responseHeaders);
+    const body = seen && seen.total > 0 ? this.agent.body({ ...seen, cut: true }, facts.type) : undefined;
+    const durationMs = this.elapsed();
+    const send = () =>
+      this.agent.send('failed', {
+        id: this.id,
+        message: message.slice(0, 4096),
+        code,
+        durationMs,
+        timedOut: timedOut || undefined,
+        mock: this.mock,
+        body,
+        close: end?.close && closeOf(end.close),
+        unknown: (error as { unknown?: boolean } | undefined)?.unknown || undefined,
+      });
+    // A socket's last messages go before its end.
+    if (this.messages) this.messages.afterSent(send);
+    else send();
   }
 
   mocked(mark: MockMark): void {
     this.mock = mark;
   }
+}
+
+/** Bodies open longer than this are shown while they come (an event stream at once). */
+const LIVE_AFTER_MS = 1000;
+
+/** The bodies waiting to become live, looked at every 250 ms while there are any. */
+const openBodies = {
+  set: new Set<Followed>(),
+  timer: undefined as ReturnType<typeof setInterval> | undefined,
+  watch(f: Followed) {
+    this.set.add(f);
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      for (const g of this.set) if (g.sweep(now)) this.set.delete(g);
+      if (this.set.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, 250);
+    (this.timer as { unref?: () => void }).unref?.();
+  },
+};
+
+const isEventStream = (type: string | undefined) => !!type && /^\s*text\/event-stream/i.test(type);
+
+function closeOf(c: SeenClose): SocketClose {
+  return { code: c.code, reason: clip(c.reason, 1024), wasClean: c.wasClean };
 }
 
 /** headerOf() for the three headers a response body needs, in one pass. */

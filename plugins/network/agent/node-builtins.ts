@@ -33,6 +33,7 @@ export interface NodeClientRequest extends NodeEmitter {
   getRawHeaderNames(): string[];
   write(...args: unknown[]): boolean;
   end(...args: unknown[]): unknown;
+  onSocket?(...args: unknown[]): unknown;
 }
 
 export interface NodeHttp {
@@ -59,6 +60,8 @@ export interface NodeZlib {
   createInflate(options?: object): NodeZlibStream;
   createInflateRaw(options?: object): NodeZlibStream;
   createBrotliDecompress(options?: object): NodeZlibStream;
+  /** Node 22.15+ and 23.8+. */
+  createZstdDecompress?(options?: object): NodeZlibStream;
   constants: Record<string, number>;
 }
 

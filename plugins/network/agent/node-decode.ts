@@ -14,14 +14,29 @@ export interface DecodeResult {
 }
 
 export function zlibDecoder(zlib: NodeZlib): Decoder {
-  return (bytes, encoding, maxBytes) => {
+  const one = decodeOne(zlib);
+  return async (bytes, encoding, maxBytes) => {
     const codings = encoding
       .toLowerCase()
       .split(',')
       .map((c) => c.trim())
       .filter((c) => c && c !== 'identity');
-    if (codings.length !== 1) return Promise.resolve(undefined); // none, or stacked codings: shown as they came
-    const stream = make(zlib, codings[0]!, bytes);
+    if (codings.length === 0 || codings.length > 4) return undefined;
+    // Stacked codings (`gzip, br`) were applied in order: undone last first. Any layer that cannot
+    // be undone leaves the body as it came (the caller keeps its bytes and names the coding).
+    let result: DecodeResult = { bytes, cut: false };
+    for (let i = codings.length - 1; i >= 0; i--) {
+      const layer = await one(result.bytes, codings[i]!, maxBytes);
+      if (!layer || (layer.cut && i > 0)) return undefined;
+      result = { bytes: layer.bytes, cut: result.cut || layer.cut };
+    }
+    return result;
+  };
+}
+
+function decodeOne(zlib: NodeZlib) {
+  return (bytes: Uint8Array, coding: string, maxBytes: number): Promise<DecodeResult | undefined> => {
+    const stream = make(zlib, coding, bytes);
     if (!stream) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const out: Uint8Array[] = [];
@@ -57,6 +72,7 @@ function make(zlib: NodeZlib, coding: string, bytes: Uint8Array): NodeZlibStream
   const flush = { finishFlush: c.Z_SYNC_FLUSH };
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flush);
   if (coding === 'br') return zlib.createBrotliDecompress({ finishFlush: c.BROTLI_OPERATION_FLUSH });
+  if (coding === 'zstd') return zlib.createZstdDecompress?.();
   if (coding === 'deflate') {
     // "deflate" is zlib-wrapped by the spec and raw by some servers; the first byte tells which.
     return (bytes[0]! & 0x0f) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);

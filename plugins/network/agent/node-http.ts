@@ -1,3 +1,4 @@
+import { makingOwnLink } from '../../../agent/websocket.js';
 import {
   type NodeBuffer,
   type NodeClientRequest,
@@ -6,6 +7,7 @@ import {
   type NodeSocket,
   nodeBuffer,
 } from './node-builtins.js';
+import { followUpgraded, injectInto, wsOf } from './node-ws.js';
 import { BodyCollector, type Hub, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
 
 // Node's http/https client, observed. Every client built on it (axios, got, node-fetch, superagent,
@@ -38,6 +40,9 @@ interface Followed {
   resBody?: BodyCollector;
   resPush?: NodeIncoming['push'];
   resEmit?: NodeIncoming['emit'];
+  /** A WebSocket handshake (Upgrade: websocket): the `ws` socket it became, once upgraded. */
+  socket?: boolean;
+  ws?: Parameters<typeof injectInto>[0];
 }
 
 // Each request and response followed gets the same three functions (made once per tap, not per
@@ -62,19 +67,33 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   // A request is followed from the first write() or end(), once that call has returned: then its
   // headers are the ones on the wire (`_header`), and after end() its whole body is known, so one
   // notification says it all.
-  const begin = (req: NodeClientRequest, t0: number, startedAt: number, body: BodyCollector, ended: boolean) => {
+  const begin = (
+    req: NodeClientRequest,
+    t0: number,
+    startedAt: number,
+    body: BodyCollector,
+    ended: boolean,
+    socket: boolean,
+  ) => {
     const wire = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
+    let f: Followed | undefined;
     const obs = hub.observe({
-      initiator: 'http',
+      initiator: socket ? 'websocket' : 'http',
       method: req.method,
-      url: urlOf(req),
+      url: socket ? urlOf(req).replace(/^http/i, 'ws') : urlOf(req),
       headers: wire ?? appHeaders(req),
       body: ended && wire && body.seen.total > 0 ? body.seen : undefined,
       t0,
       startedAt,
+      inject: socket
+        ? (data) => {
+            if (!f?.ws) throw new Error('the WebSocket is not open');
+            injectInto(f.ws, data);
+          }
+        : undefined,
     });
     if (!obs) return null;
-    const f: Followed = {
+    f = {
       obs,
       started: true,
       body,
@@ -85,8 +104,11 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       timedOut: false,
       req,
       emit: req.emit,
+      socket,
     };
     hub.byRaw.set(req, obs);
+    const mark = hub.mockMarks.get(req);
+    if (mark) obs.mocked(mark);
     watchRequest(req, f);
     return f;
   };
@@ -99,14 +121,18 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       return result;
     }
     followed.set(req, null); // also when the call throws
-    if (!hub.active || req.getHeader('upgrade')) return original.apply(req, args);
+    if (!hub.active) return original.apply(req, args);
+    const upgrade = req.getHeader('upgrade');
+    const socket = typeof upgrade === 'string' && upgrade.toLowerCase() === 'websocket';
+    // Other upgrades, and the inspector's own link, are not followed.
+    if ((upgrade && !socket) || (socket && makingOwnLink())) return original.apply(req, args);
     const t0 = performance.now();
     const startedAt = Date.now();
     const result = original.apply(req, args);
     try {
       const body = new BodyCollector(hub.maxBodyBytes);
       copy(body, false, args[0], args[1]);
-      followed.set(req, begin(req, t0, startedAt, body, ended));
+      followed.set(req, begin(req, t0, startedAt, body, ended, socket));
     } catch {
       // the capture's problem, never the app's
     }
@@ -119,6 +145,16 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   proto.end = function end_(this: NodeClientRequest, ...args: unknown[]) {
     return call(this, end as (...a: unknown[]) => unknown, args, true);
   };
+
+  // `Expect: 100-continue` sends the headers when the request gets its socket, and the app writes the
+  // body only on 'continue': a server that refuses it (417) is answered before any write or end.
+  const onSocket = proto.onSocket;
+  if (typeof onSocket === 'function') {
+    proto.onSocket = function onSocket_(this: NodeClientRequest, ...args: unknown[]) {
+      if (followed.get(this) !== undefined || !hub.active || !expectsContinue(this)) return onSocket.apply(this, args);
+      return call(this, onSocket as (...a: unknown[]) => unknown, args, false);
+    };
+  }
 
   const copy = (body: BodyCollector, sent: boolean, chunk: unknown, encoding: unknown) => {
     if (sent || chunk == null || typeof chunk === 'function') return;
@@ -146,6 +182,26 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     const f = (this as Carrier | undefined)?.[FOLLOWED];
     // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
     if (!f) return passOn(this, arguments);
+    if (event === 'upgrade' && f.socket && !f.done) {
+      // biome-ignore lint/complexity/noArguments: the upgraded socket is the event's second argument
+      const socket = arguments[2] as (NodeSocket & { on?: (...a: unknown[]) => unknown }) | undefined;
+      let restore: (() => void) | undefined;
+      try {
+        restore = upgraded(f, arg as NodeIncoming, socket);
+      } catch {
+        // the capture's problem, never the app's
+      }
+      try {
+        // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
+        return f.emit.apply(this, arguments as unknown as [string | symbol, ...unknown[]]);
+      } finally {
+        try {
+          restore?.();
+        } catch {
+          // the capture's problem, never the app's
+        }
+      }
+    }
     try {
       onRequestEvent(f.req, f, event, arg);
     } catch {
@@ -174,11 +230,14 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       case 'timeout':
         f.timedOut = true;
         break;
-      case 'error':
+      case 'error': {
         sendRequest(req, f);
         finish(f);
-        f.obs.fail(arg, f.timedOut || isTimeout(arg));
+        // After the response began, what came of its body stays with the failure.
+        const seen = f.resBody?.seen;
+        f.obs.fail(arg, f.timedOut || isTimeout(arg), seen?.total ? { body: { ...seen, cut: true } } : undefined);
         break;
+      }
       case 'close':
         if (!f.responded) {
           sendRequest(req, f);
@@ -187,6 +246,52 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
         }
         break;
     }
+  };
+
+  /**
+   * The handshake was answered: reported now, and the socket followed once the app's listener has
+   * handed it to its WebSocket. `ws` emits 'open' inside that listener, where the app may already
+   * send: the `ws` socket is caught as soon as ws marks the net.Socket with it (its first `on` call
+   * after), and the returned function follows whatever socket it became when the listener is done.
+   */
+  const upgraded = (
+    f: Followed,
+    res: NodeIncoming,
+    socket: (NodeSocket & { on?: (...a: unknown[]) => unknown }) | undefined,
+  ) => {
+    sendRequest(f.req, f);
+    f.responded = true;
+    f.obs.response({
+      status: res.statusCode ?? 101,
+      statusText: res.statusMessage ?? '',
+      headers: pairs(res.rawHeaders),
+      httpVersion: res.httpVersion,
+      remoteAddress: socket?.remoteAddress,
+      remotePort: socket?.remotePort,
+    });
+    finish(f); // the request's part is over; the socket's messages and close are node-ws's
+    let followed = false;
+    const follow = () => {
+      followed = true;
+      f.ws = followUpgraded(f.obs, socket, () => hub.maxMessageBytes);
+    };
+    const on = socket?.on;
+    if (!socket || typeof on !== 'function' || Object.hasOwn(socket, 'on')) return () => follow();
+    Object.defineProperty(socket, 'on', {
+      configurable: true,
+      writable: true,
+      value: function on_(this: unknown, ...args: unknown[]) {
+        if (!followed && wsOf(socket)) {
+          delete (socket as { on?: unknown }).on;
+          follow();
+        }
+        return on.apply(this, args);
+      },
+    });
+    return () => {
+      if (Object.hasOwn(socket, 'on')) delete (socket as { on?: unknown }).on;
+      if (!followed) follow();
+    };
   };
 
   const watchResponse = (req: NodeClientRequest, f: Followed, res: NodeIncoming) => {
@@ -215,10 +320,15 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     try {
       if (!f.done) {
         if (chunk === null) {
-          finish(f);
-          f.obs.complete({ body: f.resBody!.seen.total > 0 ? f.resBody!.seen : undefined });
+          // The end of the body, unless it broke off: then its 'error' or 'close' says how (Node
+          // fails a response cut by its socket, then may end it as a body delimited by the close).
+          if (f.res?.complete !== false && !(f.res as { errored?: unknown } | undefined)?.errored) {
+            finish(f);
+            f.obs.complete({ body: f.resBody!.seen.total > 0 ? f.resBody!.seen : undefined });
+          }
         } else if (chunk instanceof Uint8Array) {
           f.resBody!.add(chunk, true);
+          f.obs.chunk(f.resBody!.seen, chunk, true);
         }
       }
     } catch {
@@ -233,12 +343,13 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
     if (!f?.resEmit) return passOn(this, arguments);
     try {
+      const cut = () => ({ body: f.resBody!.seen.total > 0 ? { ...f.resBody!.seen, cut: true } : undefined });
       if (!f.done && event === 'error') {
         finish(f);
-        f.obs.fail(arg, f.timedOut || isTimeout(arg));
+        f.obs.fail(arg, f.timedOut || isTimeout(arg), cut());
       } else if (!f.done && event === 'close' && !f.res!.complete) {
         finish(f);
-        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut);
+        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut, cut());
       }
     } catch {
       // the capture's problem, never the app's
@@ -295,3 +406,11 @@ function isTimeout(error: unknown): boolean {
 }
 
 export type { NodeBuffer };
+
+function expectsContinue(req: NodeClientRequest): boolean {
+  try {
+    return /100-continue/i.test(String(req.getHeader('expect') ?? ''));
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,14 @@
 import { byteLength } from '../../../shared/protocol/frame.js';
 import type { NodeDiagnosticsChannel, NodeSocket } from './node-builtins.js';
-import { BodyCollector, type Hub, headerOf, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
+import {
+  BodyCollector,
+  type Handshake,
+  type Hub,
+  headerOf,
+  type Observation,
+  parseHeaderBlock,
+  type RawHeaders,
+} from './observed.js';
 
 // undici, observed through its diagnostics channels: Node's global fetch (undici inside Node) and the
 // undici package's request/stream/fetch/dispatch publish to the same process-wide channels. The
@@ -20,6 +28,7 @@ interface UndiciRequest {
   contentLength?: number | null;
   /** 'websocket' for a WebSocket handshake (Node 22+'s WebSocket, the agent's own link among them). */
   upgrade?: unknown;
+  onUpgrade?: (statusCode: number, headers: unknown[], socket: NodeSocket) => unknown;
 }
 
 interface Followed {
@@ -28,11 +37,16 @@ interface Followed {
   requestBody?: BodyCollector;
   sentHeaders?: () => RawHeaders;
   socket?: NodeSocket;
+  /** '2.0' when the request went over an HTTP/2 session (undici's allowH2). */
+  httpVersion?: string;
   sent: boolean;
   done: boolean;
   /** The request's own onData and onBodySent, called after the tap's. */
   onData?: (chunk: Uint8Array) => unknown;
   onBodySent?: (chunk: Uint8Array | string) => unknown;
+  /** A WebSocket's handshake (websocket-tap follows the socket; this reports its headers). */
+  handshake?: Handshake;
+  onUpgrade?: UndiciRequest['onUpgrade'];
 }
 
 export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
@@ -53,7 +67,11 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   on('undici:request:create', ({ request }) => {
     if (!hub.active) return;
     const r = request as UndiciRequest;
-    if (r.upgrade) return;
+    if (r.upgrade) {
+      // Published inside the WebSocket's constructor, before the WebSocket tap has followed it.
+      if (r.upgrade === 'websocket') queueMicrotask(() => followHandshake(r));
+      return;
+    }
     const headers = undiciHeaders(r.headers);
     if (headerOf(headers, 'upgrade')) return;
     const url = `${String(r.origin).replace(/\/$/, '')}${r.path}`;
@@ -72,6 +90,45 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
       r.onData = onData;
     }
   });
+
+  /** Node's own WebSocket's upgrade request: its headers go to the socket the WebSocket tap follows. */
+  const followHandshake = (r: UndiciRequest) => {
+    const url = `${String(r.origin).replace(/\/$/, '')}${r.path}`;
+    const at = hub.handshakes.findIndex((h) => h.url === url);
+    if (at < 0) return; // not followed (the inspector's own link, an ignored URL)
+    const handshake = hub.handshakes[at]!;
+    hub.handshakes.splice(at, 1);
+    const f: Followed = { obs: handshake.obs, body: new BodyCollector(0), sent: false, done: false, handshake };
+    followed.set(r, f);
+    if (typeof r.onUpgrade === 'function') {
+      f.onUpgrade = r.onUpgrade;
+      r.onUpgrade = onUpgrade;
+    }
+  };
+
+  function onUpgrade(this: UndiciRequest, statusCode: number, headers: unknown[], socket: NodeSocket) {
+    const f = followed.get(this);
+    try {
+      if (f?.handshake && !f.handshake.responded) {
+        f.handshake.responded = true;
+        sent(f);
+        f.obs.response({
+          status: statusCode,
+          statusText: 'Switching Protocols',
+          headers: rawPairs(headers),
+          httpVersion: '1.1',
+          remoteAddress: socket?.remoteAddress ?? f.socket?.remoteAddress,
+          remotePort: socket?.remotePort ?? f.socket?.remotePort,
+        });
+      }
+    } catch {
+      // the capture's problem, never the app's
+    }
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    if (!f?.onUpgrade) return passOn(this, 'onUpgrade', arguments);
+    // biome-ignore lint/complexity/noArguments: passes the call on as it came
+    return f.onUpgrade.apply(this, arguments as unknown as [number, unknown[], NodeSocket]);
+  }
 
   function onBodySent(this: UndiciRequest, chunk: Uint8Array | string) {
     const f = followed.get(this);
@@ -93,7 +150,10 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
     // biome-ignore lint/complexity/noArguments: passes the call on as it came
     if (!f?.onData) return passOn(this, 'onData', arguments);
     try {
-      if (!f.done && chunk instanceof Uint8Array) f.body.add(chunk, true);
+      if (!f.done && chunk instanceof Uint8Array) {
+        f.body.add(chunk, true);
+        f.obs.chunk(f.body.seen, chunk, true);
+      }
     } catch {
       // the capture's problem, never the app's
     }
@@ -117,7 +177,11 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
     const length =
       typeof r.contentLength === 'number' ? r.contentLength : body instanceof Uint8Array ? body.byteLength : undefined;
     const method = r.method;
-    f.sentHeaders = () => withFraming(parseHeaderBlock(headers), method, length ?? textLength(body), body != null);
+    // HTTP/2 (undici's allowH2): the block has no request line, and its pseudo-headers (:path…) are not headers.
+    const h2 = (socket as { alpnProtocol?: unknown } | undefined)?.alpnProtocol === 'h2';
+    if (h2) f.httpVersion = '2.0';
+    const block = h2 ? `\r\n${headers}` : headers;
+    f.sentHeaders = () => withFraming(parseHeaderBlock(block), method, length ?? textLength(body), body != null);
   });
 
   on('undici:request:bodySent', ({ request }) => {
@@ -128,6 +192,20 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
   on('undici:request:headers', ({ request, response }) => {
     const f = followed.get(request as object);
     if (!f || f.done) return;
+    if (f.handshake) {
+      // A refused upgrade (any status but 101) is the socket's answer; a 101 came through onUpgrade.
+      const res = response as { statusCode: number; statusText?: string; headers: unknown[] };
+      if (res.statusCode === 101 || f.handshake.responded) return;
+      f.handshake.responded = true;
+      sent(f);
+      f.obs.response({
+        status: res.statusCode,
+        statusText: res.statusText ?? '',
+        headers: rawPairs(res.headers),
+        httpVersion: '1.1',
+      });
+      return;
+    }
     sent(f);
     const res = response as { statusCode: number; statusText?: string; headers: unknown[] };
     if (res.statusCode < 200 && res.statusCode !== 101) return;
@@ -135,7 +213,7 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
       status: res.statusCode,
       statusText: res.statusText ?? '',
       headers: rawPairs(res.headers),
-      httpVersion: '1.1',
+      httpVersion: f.httpVersion ?? '1.1',
       remoteAddress: f.socket?.remoteAddress,
       remotePort: f.socket?.remotePort,
     });
@@ -143,14 +221,14 @@ export function installUndiciTap(hub: Hub, dc: NodeDiagnosticsChannel): void {
 
   on('undici:request:trailers', ({ request }) => {
     const f = followed.get(request as object);
-    if (!f || f.done) return;
+    if (!f || f.done || f.handshake) return;
     f.done = true;
     f.obs.complete({ body: f.body.seen.total > 0 ? f.body.seen : undefined });
   });
 
   on('undici:request:error', ({ request, error }) => {
     const f = followed.get(request as object);
-    if (!f || f.done) return;
+    if (!f || f.done || f.handshake) return; // a socket's failure is the WebSocket tap's to report
     sent(f);
     f.done = true;
     f.obs.fail(error, isTimeout(error));
@@ -192,7 +270,7 @@ export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
 }
 
 /** A tap function called on something it does not follow (taken off a request and called elsewhere): the prototype's own. */
-function passOn(target: object, name: 'onData' | 'onBodySent', args: IArguments): unknown {
+function passOn(target: object, name: 'onData' | 'onBodySent' | 'onUpgrade', args: IArguments): unknown {
   const own = (Object.getPrototypeOf(target) as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name];
   return own?.apply(target, args as unknown as unknown[]);
 }

@@ -9,10 +9,13 @@ import {
 } from './node-builtins.js';
 import { type Decoder, zlibDecoder } from './node-decode.js';
 import { installHttpTap } from './node-http.js';
+import { installHttp2Tap } from './node-http2.js';
 import { installUndiciTap } from './node-undici.js';
 import type { Hub } from './observed.js';
+import { installWebSocketTap } from './websocket-tap.js';
+import { relayWorkers } from './worker-relay.js';
 
-// The Node taps: http/https (node-http), undici and global fetch (node-undici). Nothing of the
+// The Node taps: http/https (node-http), http2 (node-http2), undici and global fetch (node-undici). Nothing of the
 // app's is replaced: not fetch, not a dispatcher, not an agent.
 
 export interface Installed {
@@ -52,9 +55,15 @@ function install(hub: Hub, m: Modules): Installed {
     installHttpTap(hub, m.http);
     kinds.push('http');
   }
+  installHttp2Tap(hub);
+  if (hub.taps.has('http2')) kinds.push('http2');
   if (m.dc) {
     installUndiciTap(hub, m.dc);
     kinds.push('undici', 'fetch');
   }
+  // The ws package's sockets go through http; Node's own WebSocket (22+) is the global one.
+  installWebSocketTap(hub);
+  if (m.http) kinds.push('websocket');
+  relayWorkers(hub);
   return { kinds, decoder: m.zlib && zlibDecoder(m.zlib) };
 }

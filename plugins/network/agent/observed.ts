@@ -25,6 +25,8 @@ export interface SeenBody {
   text?: string;
   /** The kept bytes as a Blob too (a page's fetch body, an XHR's blob), which a page's socket sends without copying them. */
   blob?: Blob;
+  /** The body's Content-Type, when the capture made the bytes (a page's FormData as multipart). */
+  type?: string;
 }
 
 export interface SeenRequest {
@@ -40,6 +42,16 @@ export interface SeenRequest {
   /** When it started (performance.now(), Date.now()), when that was before the sink heard of it. */
   t0?: number;
   startedAt?: number;
+  /** A WebSocket's: hands the app a message as if its server had sent it (bytes: a binary message). */
+  inject?: (data: string | Uint8Array) => void;
+}
+
+/** A WebSocket whose handshake the undici tap may report (Node's own WebSocket), until it opened or failed. */
+export interface Handshake {
+  /** The socket's URL with http(s) for ws(s), as its upgrade request has it. */
+  url: string;
+  obs: Observation;
+  responded: boolean;
 }
 
 export interface SeenResponse {
@@ -60,14 +72,46 @@ export interface SeenEnd {
   decoded?: boolean;
   /** When the body ended (performance.now()), if earlier than this call. */
   endedAt?: number;
+  /** How a WebSocket closed. */
+  close?: SeenClose;
+}
+
+export interface SeenClose {
+  code: number;
+  reason: string;
+  wasClean?: boolean;
+}
+
+/**
+ * A WebSocket message (or an EventSource event) as the app sent or got it. `data` is the app's own
+ * value: a string, bytes (already a copy the app cannot change), or a Blob (immutable).
+ */
+export interface SeenMessage {
+  direction: 'sent' | 'received';
+  /** Date.now() when it was seen. */
+  time: number;
+  opcode?: number;
+  data: string | Uint8Array | Blob;
+  /** Bytes of the whole message, when `data` is only its start. */
+  size?: number;
+  event?: string;
+  eventId?: string;
 }
 
 /** One request as a tap follows it; every call after the first ending is ignored. */
 export interface Observation {
   sent(headers: SentHeaders | undefined, body: SeenBody | undefined): void;
   response(response: SeenResponse): void;
+  /**
+   * Response body bytes arrived before the body ended: `seen` is what the tap kept so far (its
+   * chunks never change, `text` is the whole text so far), `fresh` what just came (the app's bytes,
+   * for an event stream past the cap), `encoded` that they are as on the wire (still Content-Encoded).
+   */
+  chunk(seen: SeenBody, fresh?: Uint8Array, encoded?: boolean): void;
+  /** A WebSocket's message or an EventSource's event. */
+  message(message: SeenMessage): void;
   complete(end: SeenEnd): void;
-  fail(error: unknown, timedOut?: boolean): void;
+  fail(error: unknown, timedOut?: boolean, end?: SeenEnd): void;
   mocked(mark: MockMark): void;
   /** Replay: the time (performance.now()) the next call happened at; undefined for now. */
   at?(time: number | undefined): void;
@@ -76,6 +120,8 @@ export interface Observation {
 export interface Sink {
   /** The largest body this sink keeps. */
   readonly maxBodyBytes: number;
+  /** The most of each WebSocket message this sink keeps. */
+  readonly maxMessageBytes?: number;
   /** Starts following a request; undefined when this sink does not want it. */
   observe(request: SeenRequest): Observation | undefined;
 }
@@ -88,11 +134,17 @@ class Fanout implements Observation {
   response(r: SeenResponse) {
     for (const p of this.parts) p.response(r);
   }
+  chunk(seen: SeenBody, fresh?: Uint8Array, encoded?: boolean) {
+    for (const p of this.parts) p.chunk(seen, fresh, encoded);
+  }
+  message(m: SeenMessage) {
+    for (const p of this.parts) p.message(m);
+  }
   complete(e: SeenEnd) {
     for (const p of this.parts) p.complete(e);
   }
-  fail(error: unknown, timedOut?: boolean) {
-    for (const p of this.parts) p.fail(error, timedOut);
+  fail(error: unknown, timedOut?: boolean, end?: SeenEnd) {
+    for (const p of this.parts) p.fail(error, timedOut, end);
   }
   mocked(mark: MockMark) {
     for (const p of this.parts) p.mocked(mark);
@@ -106,6 +158,15 @@ export class Hub {
   readonly taps = new Set<string>();
   /** The tap's observation of a runtime object (a ClientRequest), for the mock path to mark. */
   readonly byRaw = new WeakMap<object, Observation>();
+  /** Requests the mock path answers through Node's own http (a ws handshake): the http tap marks them. */
+  readonly mockMarks = new WeakMap<object, MockMark>();
+  /** WebSockets whose handshake has not ended (websocket-tap, node-undici). */
+  readonly handshakes: Handshake[] = [];
+  /**
+   * While mock rules are active: a WebSocket a rule answers, made instead of the real one (the mock
+   * path sets it); undefined lets the app's socket connect.
+   */
+  mockSocket: ((args: unknown[], Ctor: new (...args: unknown[]) => object) => object | undefined) | undefined;
   private cap = 0;
 
   get active(): boolean {
@@ -116,6 +177,12 @@ export class Hub {
   get maxBodyBytes(): number {
     return this.cap;
   }
+
+  /** The most of each WebSocket message any agent keeps: what taps copy of it. */
+  get maxMessageBytes(): number {
+    return this.messageCap;
+  }
+  private messageCap = 0;
 
   add(sink: Sink): () => void {
     const holder = this.holder;
@@ -163,6 +230,7 @@ export class Hub {
 
   private recap(): void {
     this.cap = Math.max(0, ...[...this.sinks].map((s) => s.maxBodyBytes));
+    this.messageCap = Math.max(0, ...[...this.sinks].map((s) => s.maxMessageBytes ?? 0));
   }
 }
 
@@ -178,6 +246,8 @@ class Held implements Observation {
   constructor(readonly request: SeenRequest) {}
   private call(c: Call): void {
     if (!this.target) {
+      // A socket's messages and a stream's chunks are kept only so far before an agent joins.
+      if (this.calls.length >= MAX_HELD_CALLS && (c[0] === 'message' || c[0] === 'chunk')) return;
       this.calls.push(c);
       return;
     }
@@ -188,6 +258,12 @@ class Held implements Observation {
   }
   response(...a: Parameters<Observation['response']>) {
     this.call(['response', a, performance.now()]);
+  }
+  chunk(...a: Parameters<Observation['chunk']>) {
+    this.call(['chunk', a, performance.now()]);
+  }
+  message(...a: Parameters<Observation['message']>) {
+    this.call(['message', a, performance.now()]);
   }
   complete(...a: Parameters<Observation['complete']>) {
     this.call(['complete', a, performance.now()]);
@@ -210,7 +286,10 @@ class Held implements Observation {
   }
 }
 
+const MAX_HELD_CALLS = 1000;
+
 class Holder implements Sink {
+  readonly maxMessageBytes = 64 * 1024;
   private readonly held: Held[] = [];
   constructor(
     readonly maxBodyBytes: number,

@@ -5,6 +5,7 @@ import type { MockPath } from './intercept.js';
 import { type CompiledRule, findMatchingRule, needsBody } from './mock-match.js';
 import type { Installed } from './node.js';
 import { BodyCollector, type Hub, type Observation, type RawHeaders, type SeenBody } from './observed.js';
+import { installWebSocketTap } from './websocket-tap.js';
 
 // React Native's fetch is whatwg-fetch over its own XMLHttpRequest (a JS class that talks to the
 // native Networking module), so one tap on XMLHttpRequest sees every request once. A fetch() marks
@@ -48,7 +49,10 @@ export function installReactNativeTaps(hub: Hub): Installed | undefined {
     };
   }
   wrapXhr(hub);
-  return { kinds: typeof original === 'function' ? ['fetch', 'xhr'] : ['xhr'] };
+  const kinds: Installed['kinds'] = typeof original === 'function' ? ['fetch', 'xhr'] : ['xhr'];
+  // React Native's WebSocket is the WHATWG one over its native module: the page's tap fits it.
+  if (installWebSocketTap(hub)) kinds.push('websocket');
+  return { kinds };
 }
 
 function wrapXhr(hub: Hub): void {

@@ -67,6 +67,9 @@ describe('answers fit a context window (a real SDK client, a session of 500 capt
     expect(file).toMatchObject({ entries: REQUESTS, uri: pathToFileURL(file.path).href });
     expect(file.next).toMatch(/over 25 KB; toFile: false answers inline/);
     expect(dirname(file.path)).toBe(join(t.dataDir, 'exports'));
+    // Named as a HAR file, its link as the path (issue 37: it was `…%2Ehar`, linked as `%252Ehar`).
+    expect(basename(file.path)).toMatch(/^network-[\w-]+\.har$/);
+    expect(file.uri).not.toMatch(/%2E|%25/i);
     expect(statSync(file.path).mode & 0o777).toBe(0o600);
     expect(statSync(file.path).size).toBe(file.bytes);
     expect(JSON.parse(readFileSync(file.path, 'utf8')).log.entries).toHaveLength(REQUESTS);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesToBase64 } from '../agent/capture-body.js';
 import { HarSchema } from '../har-schema.js';
 import type { Transaction } from '../protocol.js';
-import { fromHar, HarImportError, toHar } from './har.js';
+import { fromHar, HarImportError, importedMessages, toHar } from './har.js';
 import { TransactionStore } from './transaction-store.js';
 
 const creator = { name: 'Porthole', version: '1.0.0' };
@@ -326,5 +326,154 @@ describe('HAR: what went over the wire', () => {
     const again = toHar([{ ...tx!, seq: 1 }], creator).log.entries[0]!;
     expect(again.timings).toMatchObject({ blocked: 1, dns: 2, connect: 8, ssl: 5, send: 0.5 });
     expect(again.serverIPAddress).toBe('93.184.216.34');
+  });
+
+  it('keeps the phases adding up to the total through import and export (ssl is part of connect)', () => {
+    const timings = { blocked: 1.5, dns: 2, connect: 8, ssl: 5, send: 0.5, wait: 30, receive: 3.25 };
+    const time = 1.5 + 2 + 8 + 0.5 + 30 + 3.25;
+    const entry = (timing: typeof timings, total: number) => ({
+      startedDateTime: '2026-01-02T03:04:05.006Z',
+      time: total,
+      request: {
+        method: 'GET',
+        url: 'https://t.test/',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [],
+        queryString: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: '' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: 0,
+      },
+      cache: {},
+      timings: timing,
+    });
+    const [tx] = fromHar({ log: { version: '1.2', creator, entries: [entry(timings, time)] } }, 'chrome.har');
+    expect(tx?.timing).toMatchObject({ waitMs: 42, durationMs: time });
+    const again = toHar([{ ...tx!, seq: 1 }], creator).log.entries[0]!;
+    expect(again.timings).toEqual(timings);
+    const t = again.timings;
+    const sum = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive].reduce<number>(
+      (a, v) => a + Math.max(0, v ?? 0),
+      0,
+    );
+    expect(sum).toBeCloseTo(again.time, 6);
+    // Captured (no phases): wait and receive still make the total.
+    const c = toHar(sampleStore().all(), creator).log.entries[0]!;
+    expect(c.timings.wait + c.timings.receive + (c.timings.send ?? 0)).toBeCloseTo(c.time, 6);
+  });
+});
+
+describe('HAR: WebSocket messages and event streams', () => {
+  const socketStore = () => {
+    const store = new TransactionStore();
+    store.started({
+      id: 'ws',
+      initiator: 'websocket',
+      method: 'GET',
+      url: 'wss://chat.test/live',
+      headers: [],
+      startedAt: 1_000,
+    });
+    store.response({
+      id: 'ws',
+      status: 101,
+      statusText: 'Switching Protocols',
+      headers: [{ name: 'upgrade', value: 'websocket' }],
+      waitMs: 3,
+    });
+    store.completed({ id: 'ws', durationMs: 900, close: { code: 1000, reason: 'bye', wasClean: true } });
+    return store;
+  };
+  const messages = [
+    { n: 0, direction: 'sent' as const, time: 1_010.5, opcode: 1, size: 5, encoding: 'text' as const, data: 'hello' },
+    {
+      n: 1,
+      direction: 'received' as const,
+      time: 1_020,
+      opcode: 2,
+      size: 3,
+      encoding: 'base64' as const,
+      data: 'AQID',
+    },
+  ];
+
+  it("writes Chrome's _webSocketMessages and reads them back", () => {
+    const har = toHar(socketStore().all(), creator, undefined, () => messages);
+    expect(HarSchema.safeParse(har).success).toBe(true);
+    const entry = har.log.entries[0]!;
+    expect(entry._resourceType).toBe('websocket');
+    expect(entry._webSocketMessages).toEqual([
+      { type: 'send', time: 1.0105, opcode: 1, data: 'hello' },
+      { type: 'receive', time: 1.02, opcode: 2, data: 'AQID' },
+    ]);
+    const [tx] = fromHar(JSON.stringify(har), 'again.har');
+    expect(tx).toMatchObject({
+      initiator: 'websocket',
+      close: { code: 1000, reason: 'bye' },
+      response: { status: 101 },
+    });
+    expect(importedMessages.get(tx!)).toEqual(messages.map(({ n: _n, ...m }) => m));
+  });
+
+  it('reads the WebSocket messages of a HAR Chrome wrote', () => {
+    const chrome = {
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        pages: [],
+        entries: [
+          {
+            _resourceType: 'websocket',
+            startedDateTime: '2026-03-01T10:00:00.000Z',
+            time: 1200,
+            request: {
+              method: 'GET',
+              url: 'wss://echo.test/',
+              httpVersion: 'HTTP/1.1',
+              headers: [{ name: 'Upgrade', value: 'websocket' }],
+              queryString: [],
+              cookies: [],
+              headersSize: 200,
+              bodySize: 0,
+            },
+            response: {
+              status: 101,
+              statusText: 'Switching Protocols',
+              httpVersion: 'HTTP/1.1',
+              headers: [],
+              cookies: [],
+              content: { size: 0, mimeType: 'x-unknown' },
+              redirectURL: '',
+              headersSize: 120,
+              bodySize: 0,
+              _transferSize: 120,
+            },
+            cache: {},
+            timings: { blocked: 2, dns: -1, ssl: -1, connect: -1, send: 0, wait: 10, receive: 0 },
+            _webSocketMessages: [
+              { type: 'send', time: 1772359200.123, opcode: 1, data: '{"op":"sub"}' },
+              { type: 'receive', time: 1772359200.2, opcode: 1, data: 'héllo' },
+            ],
+          },
+        ],
+      },
+    };
+    const [tx] = fromHar(chrome, 'chrome.har');
+    expect(tx?.initiator).toBe('websocket');
+    expect(importedMessages.get(tx!)).toEqual([
+      { direction: 'sent', time: 1772359200123, opcode: 1, size: 12, encoding: 'text', data: '{"op":"sub"}' },
+      { direction: 'received', time: 1772359200200, opcode: 1, size: 6, encoding: 'text', data: 'héllo' },
+    ]);
   });
 });

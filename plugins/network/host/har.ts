@@ -4,10 +4,14 @@ import { describeIssues } from '../../../shared/zod-issues.js';
 import { HarSchema } from '../har-schema.js';
 import {
   type Body,
+  GraphqlSchema,
   type Header,
   InitiatorSchema,
+  type Message,
   MockMarkSchema,
   REDACTED,
+  SocketCloseSchema,
+  type SocketMessageIn,
   type Transaction,
   TransactionSchema,
 } from '../protocol.js';
@@ -29,6 +33,22 @@ const PortholeEntrySchema = z.object({
   durationMs: z.number().optional(),
   requestBody: z.object({ encoding: z.enum(['text', 'base64']), truncated: z.boolean(), size: z.number() }).optional(),
   responseBody: z.object({ truncated: z.boolean(), size: z.number() }).optional(),
+  close: SocketCloseSchema.optional(),
+  graphql: GraphqlSchema.optional(),
+  /** A connection's message counts (dropped: not kept, so not in the file). */
+  messages: TransactionSchema.shape.messages.optional(),
+  /** An event stream's events (a WebSocket's messages are in Chrome's `_webSocketMessages`). */
+  events: z
+    .array(
+      z.object({
+        time: z.number(),
+        data: z.string(),
+        event: z.string().optional(),
+        id: z.string().optional(),
+        size: z.number().optional(),
+      }),
+    )
+    .optional(),
 });
 type PortholeEntry = z.infer<typeof PortholeEntrySchema>;
 
@@ -37,32 +57,49 @@ export interface HarCreator {
   version: string;
 }
 
-/** A HAR 1.2 log of the given transactions, oldest first. */
-export function toHar(transactions: readonly Transaction[], creator: HarCreator, comment?: string): Har {
+/** A HAR 1.2 log of the given transactions, oldest first; `messagesOf` gives a connection's kept messages. */
+export function toHar(
+  transactions: readonly Transaction[],
+  creator: HarCreator,
+  comment?: string,
+  messagesOf?: (id: string) => Message[],
+): Har {
   return {
     log: {
       version: '1.2',
       creator,
       pages: [],
-      entries: transactions.map(toEntry),
+      entries: transactions.map((tx) =>
+        toEntry(tx, tx.messages || tx.initiator === 'websocket' ? messagesOf?.(tx.id) : undefined),
+      ),
       ...(comment ? { comment } : {}),
     },
   };
 }
 
-function toEntry(tx: Transaction): Entry {
+/** Chrome's `_webSocketMessages`: type, time in seconds, opcode, data (base64 for binary). */
+interface HarSocketMessage {
+  type: 'send' | 'receive';
+  time: number;
+  opcode: number;
+  data: string;
+}
+
+function toEntry(tx: Transaction, messages: Message[] | undefined): Entry {
   const { request, response, timing } = tx;
   const wait = timing.waitMs ?? timing.durationMs ?? 0;
   const duration = timing.durationMs ?? wait;
   const phases = timing.phases ?? {};
+  // `wait` is the time to the response headers; the phases before it (ssl is part of connect) come off it.
+  const before = (phases.blocked ?? 0) + (phases.dns ?? 0) + (phases.connect ?? 0) + (phases.send ?? 0);
   const timings: Timings = {
     blocked: phases.blocked ?? -1,
     dns: phases.dns ?? -1,
     connect: phases.connect ?? -1,
     ssl: phases.ssl ?? -1,
     send: phases.send ?? 0,
-    wait,
-    receive: Math.max(0, duration - wait),
+    wait: Math.max(0, wait - before),
+    receive: Math.max(0, duration - Math.max(wait, before)),
   };
   const porthole: PortholeEntry = {
     initiator: tx.initiator,
@@ -80,6 +117,19 @@ function toEntry(tx: Transaction): Entry {
     redirected: response?.redirected,
     finalUrl: response?.url,
     remotePort: tx.remotePort,
+    close: tx.close,
+    graphql: tx.graphql,
+    messages: tx.messages,
+    events:
+      tx.initiator !== 'websocket' && messages?.length
+        ? messages.map((m) => ({
+            time: m.time,
+            data: m.data,
+            ...(m.event ? { event: m.event } : {}),
+            ...(m.eventId !== undefined ? { id: m.eventId } : {}),
+            size: m.size,
+          }))
+        : undefined,
   };
   const httpVersion = (v: string | undefined) => (v ? `HTTP/${v}` : '');
   const decodedSize = response?.body ? (response.body.totalSize ?? response.body.size) : 0;
@@ -121,7 +171,51 @@ function toEntry(tx: Transaction): Entry {
     _porthole: stripUndefined(porthole),
   };
   if (tx.error) entry._error = tx.error.message;
+  if (tx.initiator === 'websocket') {
+    entry._resourceType = 'websocket';
+    entry._webSocketMessages = (messages ?? []).map(
+      (m): HarSocketMessage => ({
+        type: m.direction === 'sent' ? 'send' : 'receive',
+        time: m.time / 1000,
+        opcode: m.opcode ?? (m.encoding === 'base64' ? 2 : 1),
+        data: m.data,
+      }),
+    );
+  }
   return entry;
+}
+
+/** The messages a HAR entry carries (Chrome's `_webSocketMessages`, Porthole's events), as the app saw them. */
+export const importedMessages = new WeakMap<object, SocketMessageIn[]>();
+
+function messagesOfEntry(entry: Entry, p: PortholeEntry): SocketMessageIn[] | undefined {
+  const raw = (entry as { _webSocketMessages?: unknown })._webSocketMessages;
+  if (Array.isArray(raw)) {
+    const out: SocketMessageIn[] = [];
+    for (const m of raw.slice(0, 100_000) as Partial<HarSocketMessage>[]) {
+      if (!m || typeof m.data !== 'string' || typeof m.time !== 'number') continue;
+      const opcode = typeof m.opcode === 'number' && m.opcode >= 0 && m.opcode <= 15 ? m.opcode : 1;
+      const encoding = opcode === 2 ? 'base64' : 'text';
+      out.push({
+        direction: m.type === 'send' ? 'sent' : 'received',
+        time: m.time * 1000,
+        opcode,
+        size: byteLength(m.data, encoding),
+        encoding,
+        data: m.data,
+      });
+    }
+    return out;
+  }
+  return p.events?.map((e) => ({
+    direction: 'received' as const,
+    time: e.time,
+    size: e.size ?? byteLength(e.data, 'text'),
+    encoding: 'text' as const,
+    data: e.data,
+    ...(e.event ? { event: e.event } : {}),
+    ...(e.id !== undefined ? { eventId: e.id } : {}),
+  }));
 }
 
 function postData(body: Body, headers: Header[]): PostData {
@@ -227,7 +321,8 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
   const responded = response.status > 0;
   const sum = (...values: (number | undefined)[]) => values.reduce<number>((a, v) => a + (v && v > 0 ? v : 0), 0);
   const t = entry.timings;
-  const waitMs = p.waitMs ?? (responded ? sum(t.blocked, t.dns, t.connect, t.ssl, t.send, t.wait) : undefined);
+  // ssl is part of connect (HAR 1.2): counting it again made the phases add up to more than the total.
+  const waitMs = p.waitMs ?? (responded ? sum(t.blocked, t.dns, t.connect, t.send, t.wait) : undefined);
   const errorText = typeof entry._error === 'string' ? entry._error : undefined;
   const state = p.state ?? (responded ? 'complete' : 'failed');
   const requestBody =
@@ -242,10 +337,12 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
     send: phase(t.send),
   });
   const compressed = (response.content.compression ?? 0) > 0 || response.bodySize !== response.content.size;
-  return {
+  const socket = entry._resourceType === 'websocket' || /^wss?:/i.test(request.url);
+  const messages = messagesOfEntry(entry, p);
+  const imported: Omit<Transaction, 'seq'> = {
     id,
     state,
-    initiator: p.initiator ?? (entry._resourceType === 'xhr' ? 'xhr' : 'har'),
+    initiator: p.initiator ?? (entry._resourceType === 'xhr' ? 'xhr' : socket ? 'websocket' : 'har'),
     remoteAddress: entry.serverIPAddress || undefined,
     remotePort: p.remotePort,
     request: {
@@ -276,7 +373,14 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
     },
     mock: p.mock,
     imported: { source, at: now },
+    ...(p.close ? { close: p.close } : {}),
+    ...(p.graphql ? { graphql: p.graphql } : {}),
   };
+  if (messages?.length) {
+    importedMessages.set(imported, messages);
+    imported.messages = { sent: 0, received: 0, dropped: p.messages?.dropped ?? 0 };
+  }
+  return imported;
 }
 
 function importRequestBody(postData: PostData, bodySize: number, p: PortholeEntry): Body {

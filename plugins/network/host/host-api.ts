@@ -3,6 +3,10 @@ import type { HostPluginInstance } from '../../../shared/host-plugin.js';
 import { ToolArgumentError, ToolError } from '../../../shared/tool.js';
 import type {
   AgentInfo,
+  InjectMessage,
+  Message,
+  MessagePage,
+  MessageQuery,
   MockConfigView,
   MockRule,
   MockRuleInput,
@@ -58,6 +62,13 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
   removeMockRule(id: string, signal?: AbortSignal): Promise<MockConfigView>;
   setMockRules(rules: MockRuleWithOptionalId[], signal?: AbortSignal): Promise<MockConfigView>;
   setMockingEnabled(enabled: boolean, signal?: AbortSignal): Promise<MockConfigView>;
+
+  /** A page of one WebSocket's or event stream's messages. Throws ToolArgumentError (unknown id, bad cursor). */
+  listMessages(query: MessageQuery): MessagePage;
+  /** Every kept message of a connection, in order. */
+  messagesOf(id: string): Message[];
+  /** Hands a message to the app's open WebSocket as if its server had sent it. */
+  injectMessage(message: InjectMessage, signal?: AbortSignal): Promise<{ delivered: boolean }>;
 
   /** HAR 1.2 of the session, or of the transactions matching `filter`. */
   exportHar(filter?: TransactionFilter, transactions?: Transaction[]): Har;

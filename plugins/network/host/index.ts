@@ -9,14 +9,21 @@ import {
   timelinePage,
   timelineSummary,
 } from '../../../shared/timeline.js';
-import { ToolArgumentError } from '../../../shared/tool.js';
+import { ToolArgumentError, ToolError } from '../../../shared/tool.js';
 import { executeTool, parseToolArguments } from '../../../shared/tool-runner.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import {
   type AgentInfo,
   type AgentView,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_REDACTION_RULES,
   EMPTY_MOCK_CONFIG,
+  type InjectMessage,
+  isFailure,
+  type MessagePage,
+  type MessageQuery,
+  MessageQuerySchema,
   type MockConfig,
   MockConfigSchema,
   type MockConfigView,
@@ -35,17 +42,27 @@ import {
   RedactionRulesSchema,
   type ReplayRequest,
   type ReplayResult,
+  type SocketMessageIn,
   type Transaction,
   type TransactionFilter,
 } from '../protocol.js';
-import { fromHar, toHar } from './har.js';
+import { withFrames } from '../socketio.js';
+import { fromHar, importedMessages, toHar } from './har.js';
 import { MockSyncError, type NetworkHost, unknownTransaction } from './host-api.js';
+import { LiveBodies } from './live-bodies.js';
+import {
+  DEFAULT_MESSAGE_LIMITS,
+  CursorError as MessageCursorError,
+  type MessageLimits,
+  MessageStore,
+} from './message-store.js';
 import { describeRepair, type MockConfigRepair, salvageMockConfig } from './mock-config-file.js';
-import { redactForAgent } from './redact.js';
+import { redactForAgent, redactMessage } from './redact.js';
 import { replayTransaction, Settling } from './replay.js';
 import { replayRequest } from './replay-tool.js';
 import { searchTransactions } from './search.js';
 import { toCurl, toFetch } from './snippets.js';
+import { SseParser } from './sse.js';
 import { getTransaction, networkTools } from './tools.js';
 
 export type { NetworkHost } from './host-api.js';
@@ -53,6 +70,7 @@ export type { NetworkHost } from './host-api.js';
 import {
   type Change,
   DEFAULT_STORE_LIMITS,
+  headerValue,
   type Page,
   type PageQuery,
   type StoreLimits,
@@ -65,7 +83,11 @@ const REDACTION_KEY = 'redaction-rules';
 
 export interface NetworkHostOptions {
   limits?: Partial<StoreLimits>;
+  messageLimits?: Partial<MessageLimits>;
 }
+
+/** What a transaction still open when its app went away is closed as. */
+export const APP_GONE = 'unknown: the app went away before it ended';
 
 class NetworkHostImpl implements NetworkHost {
   private readonly store: TransactionStore;
@@ -79,6 +101,8 @@ class NetworkHostImpl implements NetworkHost {
   private rules: RedactionRules | undefined;
   private repaired: MockConfigRepair | undefined;
   private readonly settling = new Settling();
+  private readonly messages: MessageStore;
+  private readonly live: LiveBodies;
 
   constructor(
     private readonly ctx: HostPluginContext<NetworkProtocol>,
@@ -86,6 +110,26 @@ class NetworkHostImpl implements NetworkHost {
   ) {
     this.store = new TransactionStore({ ...DEFAULT_STORE_LIMITS, ...options.limits }, ctx.records);
     this.store.onDropped = ({ count }) => this.emitDropped(count);
+    this.messages = new MessageStore({ ...DEFAULT_MESSAGE_LIMITS, ...options.messageLimits }, ctx.records);
+    this.messages.onDropped = (id, count) => this.changed(this.store.countMessages(id, 0, 0, count));
+    this.store.onGone = (id) => {
+      this.messages.delete(id);
+      this.live.end(id);
+    };
+    this.live = new LiveBodies({
+      body: (id, part) => {
+        const tx = this.store.get(id);
+        const type = tx?.response && headerValue(tx.response.headers, 'content-type');
+        this.changed(this.store.appendBody(id, part, type, this.info?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+      },
+      events: (id, events, time) =>
+        this.addMessages(
+          id,
+          events.map((e) => this.eventMessage(e, time)),
+        ),
+    });
+    // Transactions a previous run of the inspector left open: their app may resume and end them.
+    for (const change of this.store.closeOpen(APP_GONE)) this.changed(change);
     this.appId = ctx.session().app.id;
     // Another session of the same app changed the rules: this app gets them too.
     this.unwatch = ctx.store.watch<MockConfig>(CONFIG_KEY, (next) => {
@@ -120,12 +164,75 @@ class NetworkHostImpl implements NetworkHost {
       if (n.mock && !this.store.get(n.id)?.mock) this.countHit(n.mock.ruleId);
       this.changed(this.store.response(n));
     },
-    completed: (n: Parameters<TransactionStore['completed']>[0]) => this.changed(this.store.completed(n)),
+    completed: (n: Parameters<TransactionStore['completed']>[0]) => {
+      this.live.end(n.id);
+      const change = this.store.completed(n);
+      if (change) this.eventsFromBody(change.transaction);
+      this.changed(change);
+    },
     failed: (n: Parameters<TransactionStore['failed']>[0]) => {
+      this.live.end(n.id);
       if (n.mock && !this.store.get(n.id)?.mock) this.countHit(n.mock.ruleId);
       this.changed(this.store.failed(n));
     },
+    messages: ({ id, messages }: { id: string; messages: SocketMessageIn[] }) => this.addMessages(id, messages),
+    chunk: (n: Parameters<LiveBodies['chunk']>[0]) => {
+      const tx = this.store.get(n.id);
+      if (!tx?.response || (tx.state !== 'pending' && tx.state !== 'unknown')) {
+        if (!tx) this.store.orphans++;
+        return;
+      }
+      const headers = tx.response.headers;
+      this.live.chunk(n, {
+        contentType: headerValue(headers, 'content-type'),
+        contentEncoding: headerValue(headers, 'content-encoding'),
+      });
+    },
   };
+
+  private addMessages(id: string, messages: SocketMessageIn[]): void {
+    if (!this.store.get(id)) {
+      this.store.orphans++;
+      return;
+    }
+    let sent = 0;
+    for (const m of messages) if (m.direction === 'sent') sent++;
+    // Counted first: the store may drop the oldest of them at once (the per-connection bound).
+    this.changed(this.store.countMessages(id, sent, messages.length - sent, 0));
+    this.messages.add(id, messages);
+  }
+
+  /** An event stream's event as a message: kept to the agent's size for messages. */
+  private eventMessage(e: { event?: string; data: string; id?: string; size: number }, time: number): SocketMessageIn {
+    const cap = this.info?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const data = e.data.length > cap ? e.data.slice(0, cap) : e.data;
+    return {
+      direction: 'received',
+      time,
+      size: e.size,
+      encoding: 'text',
+      data,
+      ...(data !== e.data ? { truncated: true } : {}),
+      ...(e.event ? { event: e.event } : {}),
+      ...(e.id !== undefined ? { eventId: e.id } : {}),
+    };
+  }
+
+  /** An event stream that ended before its events were read as they came: they are read from its body. */
+  private eventsFromBody(tx: Transaction): void {
+    const body = tx.response?.body;
+    if (tx.messages || body?.encoding !== 'text') return;
+    if (!/^\s*text\/event-stream/i.test(body.contentType ?? headerValue(tx.response?.headers, 'content-type') ?? ''))
+      return;
+    const parser = new SseParser();
+    const events = [...parser.push(body.data), ...parser.push('\n\n')];
+    const end = tx.timing.startedAt + (tx.timing.durationMs ?? 0);
+    if (events.length)
+      this.addMessages(
+        tx.id,
+        events.map((e) => this.eventMessage(e, end)),
+      );
+  }
 
   /** Requests by start time for the session's timeline: failed ones (an error, or 4xx/5xx) as errors. */
   timeline(query: TimelineQuery): TimelinePage {
@@ -167,6 +274,11 @@ class NetworkHostImpl implements NetworkHost {
     setRedactionRules: (rules) => this.setRedactionRules(rules),
     importHar: ({ har, source }) => this.importHar(har, source),
     replay: (request, signal) => this.replay(request, signal),
+    messages: (query) => {
+      const page = this.listMessages(query);
+      return { ...page, messages: withFrames(page.messages, this.store.get(query.transactionId)?.request.url) };
+    },
+    inject: (params, signal) => this.injectMessage(params, signal),
   };
 
   onConnect(): void {
@@ -177,12 +289,48 @@ class NetworkHostImpl implements NetworkHost {
   onDisconnect(): void {
     this.sync = { ...this.sync, state: 'not-connected', error: undefined };
     this.emit('mock-config', this.mockConfig());
+    this.live.clear();
+    for (const change of this.store.closeOpen(APP_GONE)) this.changed(change);
   }
 
   dispose(): void {
     this.unwatch();
     this.unwatchRules();
+    this.live.clear();
+    this.messages.close();
     this.store.close();
+  }
+
+  listMessages(query: MessageQuery): MessagePage {
+    const q = MessageQuerySchema.parse(query);
+    const tx = this.store.get(q.transactionId);
+    if (!tx) throw unknownTransaction(q.transactionId);
+    try {
+      return this.messages.page(tx.id, q, q.limit, q.cursor, tx.messages?.dropped ?? 0);
+    } catch (e) {
+      if (e instanceof MessageCursorError) throw new ToolArgumentError(e.message);
+      throw e;
+    }
+  }
+
+  messagesOf(id: string) {
+    return [...this.messages.of(id)];
+  }
+
+  async injectMessage({ transactionId, data, base64 }: InjectMessage, signal?: AbortSignal) {
+    const tx = this.store.get(transactionId);
+    if (!tx) throw unknownTransaction(transactionId);
+    if (tx.initiator !== 'websocket') {
+      throw new ToolArgumentError(
+        `${transactionId} is not a WebSocket (${tx.initiator} ${tx.request.method} ${tx.request.url}); network_list_transactions { urlContains: "ws" } finds them`,
+      );
+    }
+    if (tx.state !== 'pending' || !this.ctx.active) {
+      throw new ToolError(
+        `the WebSocket ${transactionId} is not open (${tx.state}${tx.close ? `, closed ${tx.close.code}` : ''}); inject into an open one, or reopen it in the app`,
+      );
+    }
+    return this.ctx.request('inject', { id: transactionId, data, base64 }, { signal });
   }
 
   list(query: PageQuery): Page {
@@ -198,6 +346,8 @@ class NetworkHostImpl implements NetworkHost {
   }
 
   clear(): number {
+    this.live.clear();
+    this.messages.clear();
     const cleared = this.store.clear();
     this.emit('cleared', { cleared });
     return cleared;
@@ -302,10 +452,13 @@ class NetworkHostImpl implements NetworkHost {
 
   exportHar(filter?: TransactionFilter, transactions = this.store.all(filter)): Har {
     const session = this.ctx.session();
+    const rules = this.redactionRules();
+    // Exports leave the inspector: messages are redacted as bodies are.
     return toHar(
       transactions,
       { name: 'Porthole', version: networkProtocol.version },
       `${session.app.name} (${session.app.id}) on ${session.device.name}, session ${session.id}`,
+      (id) => this.messagesOf(id).map((m) => redactMessage(m, rules)),
     );
   }
 
@@ -319,7 +472,12 @@ class NetworkHostImpl implements NetworkHost {
 
   importHar(har: unknown, source = 'HAR file'): { imported: number } {
     const entries = fromHar(har, source);
-    for (const tx of entries) this.changed(this.store.add(tx));
+    for (const tx of entries) {
+      this.changed(this.store.add(tx));
+      const messages = importedMessages.get(tx);
+      for (let at = 0; messages && at < messages.length; at += 1000)
+        this.addMessages(tx.id, messages.slice(at, at + 1000));
+    }
     this.emit('imported', { count: entries.length });
     return { imported: entries.length };
   }
@@ -452,16 +610,25 @@ export default definePlugin({
 
 function transactionEntry(tx: Transaction): TimelineEntry {
   const status = tx.response?.status;
-  const failed = tx.state === 'failed' || (status !== undefined && status >= 400);
-  const outcome = tx.state === 'failed' ? `failed: ${tx.error?.message ?? 'error'}` : (status ?? 'pending');
+  const failed = isFailure(tx.state, status, tx.graphql);
+  const outcome =
+    tx.state === 'failed' || tx.state === 'unknown'
+      ? `${tx.state === 'failed' ? 'failed: ' : ''}${tx.error?.message ?? 'error'}`
+      : tx.graphql?.errors
+        ? `${status} with ${tx.graphql.errors} GraphQL errors`
+        : tx.close
+          ? `closed ${tx.close.code}`
+          : (status ?? 'pending');
+  const what = tx.graphql ? ` (${[tx.graphql.type, tx.graphql.name].filter(Boolean).join(' ')})` : '';
+  const messages = tx.messages ? `, ${tx.messages.sent + tx.messages.received} messages` : '';
   return {
     time: tx.timing.startedAt,
     ...(tx.timing.durationMs !== undefined ? { end: tx.timing.startedAt + tx.timing.durationMs } : {}),
     ...(tx.state === 'pending' ? { pending: true } : {}),
     plugin: 'network',
     kind: 'request',
-    level: failed ? 'error' : 'info',
+    level: failed ? 'error' : tx.state === 'unknown' ? 'warn' : 'info',
     ref: tx.id,
-    summary: timelineSummary(`${tx.request.method} ${tx.request.url} → ${outcome}`),
+    summary: timelineSummary(`${tx.request.method} ${tx.request.url}${what} → ${outcome}${messages}`),
   };
 }

@@ -28,6 +28,7 @@ export function describeMatch(match: MockMatch): string {
     ...conditions('header', match.headers),
     ...conditions('query', match.query),
     ...(match.bodyContains !== undefined ? [`body~${JSON.stringify(match.bodyContains)}`] : []),
+    ...(match.graphql ? [`graphql ${match.graphql}`] : []),
   ];
   return cut(parts.join(' '));
 }
@@ -36,11 +37,18 @@ export function describeMatch(match: MockMatch): string {
 export function describeAction(action: MockAction): string {
   const delay = action.delayMs ? ` after ${action.delayMs} ms` : '';
   if (action.type === 'networkError') {
-    return cut(`networkError${action.message ? ` ${JSON.stringify(action.message)}` : ''}${delay}`);
+    const code = action.code ? ` ${action.code}` : '';
+    return cut(`networkError${code}${action.message ? ` ${JSON.stringify(action.message)}` : ''}${delay}`);
+  }
+  if (action.type === 'websocket') {
+    const close = action.close ? ` close ${action.close.code ?? 1000}` : '';
+    return cut(`websocket ${action.messages?.length ?? 0} messages${close}${delay}`);
   }
   const headers = action.headers ? Object.keys(action.headers).length : 0;
+  const pace = action.bytesPerSecond ? ` ${action.bytesPerSecond} B/s` : '';
+  const stop = action.cut ? ` cut@${action.cut.afterBytes} ${action.cut.end}` : '';
   return cut(
-    `respond ${action.status}${action.body ? ` ${action.body.type}` : ''}${headers ? ` +${headers} headers` : ''}${delay}`,
+    `respond ${action.status}${action.body ? ` ${action.body.type}` : ''}${headers ? ` +${headers} headers` : ''}${pace}${stop}${delay}`,
   );
 }
 

@@ -83,6 +83,13 @@ export function redactSummary(summary: TransactionSummary, rules: RedactionRules
   };
 }
 
+/** A WebSocket message or event as an agent may see it: its text redacted as a JSON or text body is. */
+export function redactMessage<M extends { encoding: 'text' | 'base64'; data: string }>(m: M, rules: RedactionRules): M {
+  if (m.encoding !== 'text') return m;
+  const body = redactBody({ encoding: 'text', data: m.data, size: 0, truncated: false }, compile(rules));
+  return !body || body.data === m.data ? m : { ...m, data: body.data };
+}
+
 export function redactUrl(url: string, rules: RedactionRules): string {
   return redactUrlWith(url, compile(rules));
 }

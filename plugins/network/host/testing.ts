@@ -104,6 +104,9 @@ export async function startNetworkDebuggee(
     sessionId: d.sessionId,
     host: d.host,
     stop: d.stop,
+    /** The tools as an MCP client and as the window call them. */
+    mcp: d.mcp,
+    window: d.window,
   };
 }
 

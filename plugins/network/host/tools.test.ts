@@ -101,7 +101,17 @@ describe('network tools, run by the tool runner against a live session', () => {
     const errors = json(await call('network_list_transactions', { status: { min: 400, max: 499 } }));
     expect(errors.transactions).toHaveLength(1);
     expect(errors.transactions[0]).toMatchObject({ status: 404, state: 'complete' });
-    expect(json(await call('network_list_transactions', {})).transactions).toHaveLength(7);
+    // "Failed" as the window's is:failed means it (issue 37): a 404 is one, as a refused connection is.
+    const gone = await httpServer(() => {});
+    await gone.close();
+    await fetch(`${gone.url}/refused`).catch(() => {});
+    await waitFor(() => d.host.stats().count === 8 && d.host.stats().pending === 0, 'the refused one');
+    const failed = json(await call('network_list_transactions', { failedOnly: true }));
+    expect(failed.transactions.map((t: { url: string; state: string }) => [new URL(t.url).pathname, t.state])).toEqual([
+      ['/refused', 'failed'],
+      ['/missing', 'complete'],
+    ]);
+    expect(json(await call('network_list_transactions', {})).transactions).toHaveLength(8);
 
     const bad = await call('network_list_transactions', { cursor: 'nope' });
     expect(bad.isError).toBe(true);

@@ -13,6 +13,9 @@ import { HarSchema } from '../har-schema.js';
 import { describeAction, describeMatch, describeRule } from '../mock-describe.js';
 import {
   type Body,
+  InjectMessageSchema,
+  MessagePageSchema,
+  MessageQuerySchema,
   MockActionSchema,
   MockConfigViewSchema,
   MockMatchSchema,
@@ -28,11 +31,12 @@ import {
   TransactionFilterSchema,
   TransactionPageSchema,
 } from '../protocol.js';
+import { withFrames } from '../socketio.js';
 import { readHarFile } from './har-file.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import { summarizeRule, summarizeState } from './mock-summary.js';
-import { redactSummary, redactUrl } from './redact.js';
+import { redactMessage, redactSummary, redactUrl } from './redact.js';
 import { toCurl, toFetch } from './snippets.js';
 import { CursorError } from './transaction-store.js';
 
@@ -103,6 +107,48 @@ export const listTransactions = tool({
       throw e;
     }
   },
+});
+
+export const listMessages = tool({
+  name: 'network_list_messages',
+  worksWhenDisconnected: true,
+  title: 'List WebSocket and event-stream messages',
+  description: `One WebSocket's or event stream's (SSE) messages, oldest first: direction, time, opcode, size, text or base64 data (socket.io framing decoded), SSE event and id.`,
+  input: MessageQuerySchema,
+  output: MessagePageSchema.extend({ next: z.string().optional() }),
+  annotations: readOnly,
+  handler(query, { instance, surface }) {
+    const page = instance.listMessages(query);
+    if (surface !== 'ui') {
+      const rules = instance.redactionRules();
+      page.messages = page.messages.map((m) => redactMessage(m, rules));
+    }
+    // Framing is read from what the caller may see.
+    page.messages = withFrames(page.messages, instance.get(query.transactionId)?.request.url);
+    return {
+      ...page,
+      ...(page.nextCursor
+        ? { next: `${page.remaining} more: call again with cursor "${page.nextCursor}" (and the same filters)` }
+        : {}),
+    };
+  },
+});
+
+export const injectMessage = tool({
+  name: 'network_inject_message',
+  defaultPermission: 'ask',
+  describeChange: ({ transactionId, data, base64 }) =>
+    `Hands the app's open WebSocket ${transactionId} a message as if its server had sent it: ${
+      base64
+        ? `${Math.floor((data.length * 3) / 4)} bytes of binary`
+        : JSON.stringify(data.length > 200 ? `${data.slice(0, 200)}…` : data)
+    }.`,
+  title: 'Inject a WebSocket message',
+  description: `Hands an open WebSocket of the app a message as if its server had sent it (the server sees nothing), to reproduce a socket bug.`,
+  input: InjectMessageSchema,
+  output: z.object({ delivered: z.boolean() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: (message, { instance, signal }) => instance.injectMessage(message, signal),
 });
 
 export const getTransaction = tool({
@@ -393,6 +439,8 @@ export const importHar = tool({
 export const networkTools = [
   listTransactions,
   getTransaction,
+  listMessages,
+  injectMessage,
   clearTransactions,
   getMockConfig,
   addMockRule,

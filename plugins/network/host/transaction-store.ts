@@ -5,16 +5,19 @@ import {
   type RecordsApi,
   standaloneRecords,
 } from '../../../shared/records.js';
-import type {
-  Body,
-  RequestSent,
-  ResponseStarted,
-  Transaction,
-  TransactionCompleted,
-  TransactionFailed,
-  TransactionFilter,
-  TransactionStarted,
-  TransactionSummary,
+import { graphqlErrors, graphqlMatches, graphqlOf } from '../graphql.js';
+import {
+  type Body,
+  type Graphql,
+  isFailure,
+  type RequestSent,
+  type ResponseStarted,
+  type Transaction,
+  type TransactionCompleted,
+  type TransactionFailed,
+  type TransactionFilter,
+  type TransactionStarted,
+  type TransactionSummary,
 } from '../protocol.js';
 
 export interface StoreLimits {
@@ -80,6 +83,8 @@ export class TransactionStore {
   orphans = 0;
   /** Called when transactions go without an ingest of this store (the global budget made room for another session). */
   onDropped: ((dropped: Dropped) => void) | undefined;
+  /** Called with the id of every transaction that goes (dropped, cleared or replaced), for what is kept beside it. */
+  onGone: ((id: string) => void) | undefined;
   private ingesting = false;
   private droppedNow = 0;
 
@@ -92,7 +97,10 @@ export class TransactionStore {
       maxBytes: this.limits.maxBytes,
       sizeOf: (tx) => estimateBytes(tx),
       onDrop: (txs, dropped) => {
-        for (const tx of txs) this.bodyChars -= txBodyChars(tx);
+        for (const tx of txs) {
+          this.bodyChars -= txBodyChars(tx);
+          this.onGone?.(tx.id);
+        }
         this.countDropped(dropped);
       },
       // Kept across inspector restarts with the session; the store opens with what the last run had.
@@ -158,11 +166,64 @@ export class TransactionStore {
     return this.update(n.id, (tx) => applyFailed(tx, n));
   }
 
+  /** More of a body still arriving (live): appended to the response body, which stops at `cap` bytes. */
+  appendBody(
+    id: string,
+    part: { text: string } | { bytes: Uint8Array; coding?: string },
+    contentType: string | undefined,
+    cap: number,
+  ): Change | undefined {
+    return this.update(id, (tx) => {
+      if (!tx.response || tx.state !== 'pending') return;
+      appendPart(tx.response, part, contentType, cap);
+    });
+  }
+
+  /** Counts a connection's new messages (and the ones not kept) on its transaction. */
+  countMessages(id: string, sent: number, received: number, dropped: number): Change | undefined {
+    const tx = this.byId.get(id);
+    if (!tx) {
+      this.orphans++;
+      return undefined;
+    }
+    const m = (tx.messages ??= { sent: 0, received: 0, dropped: 0 });
+    m.sent += sent;
+    m.received += received;
+    m.dropped += dropped;
+    // Messages of a connection closed as unknown (the link to the app dropped) show it is still open.
+    if (tx.state === 'unknown' && sent + received > 0) {
+      tx.state = 'pending';
+      tx.error = undefined;
+    }
+    const dropsNow = this.ingest(tx, () => this.byId.remeasure(tx.id));
+    return { transaction: tx, change: 'updated', dropped: dropsNow };
+  }
+
+  /** Transactions still open when the app went away: their outcome is unknown. */
+  closeOpen(message: string): Change[] {
+    const changes: Change[] = [];
+    for (const tx of this.byId.values()) {
+      if (tx.state !== 'pending') continue;
+      tx.state = 'unknown';
+      tx.error = { message };
+      this.byId.remeasure(tx.id);
+      changes.push({ transaction: tx, change: 'updated', dropped: 0 });
+    }
+    return changes;
+  }
+
   /** Adds a finished transaction from elsewhere (a HAR import); it gets a fresh seq. */
   add(tx: Omit<Transaction, 'seq'>): Change {
     const existing = this.byId.get(tx.id);
     if (existing) this.remove(existing);
-    return this.insert({ ...tx, seq: ++this.seq });
+    const added: Transaction = { ...tx, seq: ++this.seq };
+    const op = added.graphql ?? readGraphql(added);
+    const body = added.response?.body;
+    if (op && op.errors === undefined && body?.encoding === 'text') {
+      const errors = graphqlErrors(body.data);
+      if (errors > 0) op.errors = errors;
+    }
+    return this.insert(added);
   }
 
   get(id: string): Transaction | undefined {
@@ -244,7 +305,9 @@ export class TransactionStore {
       this.orphans++;
       return undefined;
     }
-    if (tx.state !== 'pending') return undefined; // a late duplicate: the first ending wins
+    // A late duplicate: the first ending wins. A transaction closed as unknown when the app went
+    // away still takes the ending that a resumed app delivers from its offline buffer.
+    if (tx.state !== 'pending' && tx.state !== 'unknown') return undefined;
     const before = txBodyChars(tx);
     mutate(tx);
     this.bodyChars += txBodyChars(tx) - before;
@@ -264,6 +327,7 @@ export class TransactionStore {
   private remove(tx: Transaction): void {
     if (!this.byId.delete(tx.id)) return;
     this.bodyChars -= txBodyChars(tx);
+    this.onGone?.(tx.id);
   }
 }
 
@@ -271,7 +335,7 @@ const bodyChars = (body: Body | undefined) => body?.data.length ?? 0;
 const txBodyChars = (tx: Transaction) => bodyChars(tx.request.body) + bodyChars(tx.response?.body);
 
 function fresh(seq: number, n: TransactionStarted, sensitiveHeaders: string[] | undefined): Transaction {
-  return {
+  const tx: Transaction = {
     id: n.id,
     seq,
     state: 'pending',
@@ -282,12 +346,75 @@ function fresh(seq: number, n: TransactionStarted, sensitiveHeaders: string[] | 
     sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
     replayOf: n.replayOf,
   };
+  readGraphql(tx);
+  return tx;
 }
 
 function applyRequestSent(tx: Transaction, n: Omit<RequestSent, 'id'>): void {
   if (n.headers) tx.request.headers = n.headers;
   if (n.body) tx.request.body = n.body;
+  if (n.body && !tx.graphql) readGraphql(tx);
 }
+
+/** The GraphQL operation a request carries, read from its URL or its body, set on it. */
+export function readGraphql(tx: Transaction): Graphql | undefined {
+  const { method, url, headers, body } = tx.request;
+  if (body?.encoding === 'base64') return undefined;
+  const op = graphqlOf(method, url, body?.contentType ?? headerValue(headers, 'content-type'), body?.data);
+  if (op) tx.graphql = op as Graphql;
+  return tx.graphql;
+}
+
+function appendPart(
+  response: NonNullable<Transaction['response']>,
+  part: { text: string } | { bytes: Uint8Array; coding?: string },
+  contentType: string | undefined,
+  cap: number,
+): void {
+  const text = 'text' in part;
+  let body = response.body;
+  if (!body) {
+    body = response.body = {
+      encoding: text ? 'text' : 'base64',
+      data: '',
+      size: 0,
+      truncated: false,
+      contentType,
+      ...('coding' in part && part.coding ? { coding: part.coding } : {}),
+    };
+  }
+  if (body.truncated) return;
+  if (text) {
+    if (body.encoding !== 'text') return;
+    const bytes = Buffer.byteLength(part.text);
+    const room = cap - body.size;
+    if (bytes > room) {
+      body.data += part.text.slice(0, Math.max(0, room));
+      body.size = cap;
+      body.truncated = true;
+    } else {
+      body.data += part.text;
+      body.size += bytes;
+    }
+    return;
+  }
+  if (body.encoding !== 'base64') return;
+  // Base64 appends in whole groups of 3 bytes; what is left waits for the next bytes.
+  const held = pendingBytes.get(body) ?? new Uint8Array();
+  let bytes: Uint8Array = Buffer.concat([held, part.bytes]);
+  const room = cap - body.size - held.byteLength;
+  if (part.bytes.byteLength > room) {
+    bytes = bytes.subarray(0, held.byteLength + Math.max(0, room));
+    body.truncated = true;
+  }
+  const whole = body.truncated ? bytes.byteLength : bytes.byteLength - (bytes.byteLength % 3);
+  body.data += Buffer.from(bytes.buffer, bytes.byteOffset, whole).toString('base64');
+  body.size += whole - held.byteLength;
+  pendingBytes.set(body, bytes.subarray(whole));
+}
+
+/** Bytes of a live base64 body not yet in a whole base64 group (not stored: a finished body replaces it). */
+const pendingBytes = new WeakMap<object, Uint8Array>();
 
 function applyResponse(tx: Transaction, n: Omit<ResponseStarted, 'id'>): void {
   tx.response = {
@@ -306,18 +433,27 @@ function applyResponse(tx: Transaction, n: Omit<ResponseStarted, 'id'>): void {
 
 function applyCompleted(tx: Transaction, n: Omit<TransactionCompleted, 'id'>): void {
   if (tx.response) {
-    tx.response.body = n.body;
+    // A WebSocket's close carries no body: what it showed stays.
+    if (n.body || !n.close) tx.response.body = n.body;
     if (n.encodedSize !== undefined) tx.response.encodedSize = n.encodedSize;
   }
   tx.state = 'complete';
+  tx.error = undefined;
   tx.timing.durationMs = n.durationMs;
+  if (n.close) tx.close = n.close;
+  if (tx.graphql && tx.response?.body?.encoding === 'text') {
+    const errors = graphqlErrors(tx.response.body.data);
+    if (errors > 0) tx.graphql.errors = errors;
+  }
 }
 
 function applyFailed(tx: Transaction, n: Omit<TransactionFailed, 'id'>): void {
-  tx.state = 'failed';
+  tx.state = n.unknown ? 'unknown' : 'failed';
   tx.error = { message: n.message, code: n.code, timedOut: n.timedOut };
   tx.timing.durationMs = n.durationMs;
   if (n.mock) tx.mock = n.mock;
+  if (n.close) tx.close = n.close;
+  if (n.body && tx.response) tx.response.body = n.body;
 }
 
 function parseCursor(cursor: string, order: SortOrder): number {
@@ -335,7 +471,8 @@ export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: str
     if (typeof f.status === 'number' ? status !== f.status : status < f.status.min || status > f.status.max)
       return false;
   }
-  if (f.failedOnly && tx.state !== 'failed') return false;
+  if (f.failedOnly && !isFailure(tx.state, tx.response?.status, tx.graphql)) return false;
+  if (f.graphql !== undefined && !graphqlMatches(tx.graphql, f.graphql)) return false;
   if (f.mockedOnly && !tx.mock) return false;
   if (f.since !== undefined && tx.timing.startedAt < f.since) return false;
   if (f.until !== undefined && tx.timing.startedAt > f.until) return false;
@@ -367,5 +504,7 @@ export function summarize(tx: Transaction): TransactionSummary {
     httpVersion: tx.response?.httpVersion,
     remoteAddress: tx.remoteAddress,
     replayOf: tx.replayOf,
+    messages: tx.messages ? tx.messages.sent + tx.messages.received : undefined,
+    graphql: tx.graphql,
   };
 }

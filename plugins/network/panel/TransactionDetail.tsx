@@ -16,17 +16,25 @@ import { BodyView } from './BodyView.js';
 import { formatClock, formatDuration, statusLabel } from './format.js';
 import { HeaderList } from './HeaderList.js';
 import { Marked } from './Marked.js';
+import { MessagesView } from './MessagesView.js';
 import { ReplayForm } from './ReplayForm.js';
 import { TimingView } from './TimingView.js';
 
 const TABS = [
   { id: 'headers', label: 'Headers' },
+  { id: 'messages', label: 'Messages' },
   { id: 'payload', label: 'Payload' },
   { id: 'response', label: 'Response' },
   { id: 'timing', label: 'Timing' },
   { id: 'agent', label: 'Agent view' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
+
+/** The tabs of a transaction: Messages for a WebSocket or an event stream only. */
+function tabsOf(summary: TransactionSummary) {
+  const messages = summary.initiator === 'websocket' || summary.messages !== undefined;
+  return TABS.filter((t) => t.id !== 'messages' || messages);
+}
 
 /** A body/header search in force: its pattern, and where it hit in this transaction. */
 export interface SearchHighlight {
@@ -75,7 +83,11 @@ export const TransactionDetail = forwardRef<
   const [editing, setEditing] = useState(false);
   const [replaying, setReplaying] = useState(false);
   const [replayError, setReplayError] = useState<string>();
-  const [tab, setTab] = useState<Tab>(() => (search && tabFor(search.places)) ?? 'headers');
+  const tabs = tabsOf(summary);
+  const [chosen, setTab] = useState<Tab>(
+    () => (search && tabFor(search.places)) ?? (summary.initiator === 'websocket' ? 'messages' : 'headers'),
+  );
+  const tab = tabs.some((t) => t.id === chosen) ? chosen : 'headers';
   const ids = useId();
 
   // Fetch again when the summary changes (the response arrived, the transaction ended).
@@ -111,21 +123,21 @@ export const TransactionDetail = forwardRef<
   };
 
   const onTabKeys = (e: KeyboardEvent<HTMLDivElement>) => {
-    const index = TABS.findIndex((t) => t.id === tab);
+    const index = tabs.findIndex((t) => t.id === tab);
     const to =
       e.key === 'ArrowRight'
-        ? (index + 1) % TABS.length
+        ? (index + 1) % tabs.length
         : e.key === 'ArrowLeft'
-          ? (index + TABS.length - 1) % TABS.length
+          ? (index + tabs.length - 1) % tabs.length
           : e.key === 'Home'
             ? 0
             : e.key === 'End'
-              ? TABS.length - 1
+              ? tabs.length - 1
               : undefined;
     if (to === undefined) return;
     e.preventDefault();
-    setTab(TABS[to]!.id);
-    document.getElementById(`${ids}-tab-${TABS[to]!.id}`)?.focus();
+    setTab(tabs[to]!.id);
+    document.getElementById(`${ids}-tab-${tabs[to]!.id}`)?.focus();
   };
 
   return (
@@ -200,7 +212,7 @@ export const TransactionDetail = forwardRef<
       ) : (
         <>
           <div className="tabs" role="tablist" aria-label="Request detail sections" onKeyDown={onTabKeys}>
-            {TABS.map((t) => (
+            {tabs.map((t) => (
               <button
                 key={t.id}
                 id={`${ids}-tab-${t.id}`}
@@ -236,6 +248,7 @@ export const TransactionDetail = forwardRef<
               ) : (
                 <p className="muted">{tx.state === 'pending' ? 'Waiting for the response…' : 'No response.'}</p>
               ))}
+            {tab === 'messages' && <MessagesView api={api} summary={summary} />}
             {tx && tab === 'timing' && <TimingView tx={tx} />}
             {tx && tab === 'agent' && <AgentView api={api} tx={tx} />}
           </div>

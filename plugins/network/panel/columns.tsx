@@ -128,6 +128,35 @@ export const COLUMNS: Column[] = [
     cell: (tx) => extra(tx).remoteAddress ?? '',
   },
   {
+    id: 'graphql',
+    title: 'GraphQL',
+    width: 140,
+    minWidth: 64,
+    compare: (a, b) => text(graphqlLabel(a), graphqlLabel(b)),
+    cell: (tx) =>
+      tx.graphql && (
+        <span className="net-gql">
+          <span className="muted">{tx.graphql.type ?? 'persisted'}</span>{' '}
+          {tx.graphql.name ?? tx.graphql.hash?.slice(0, 12)}
+          {tx.graphql.errors ? (
+            <span className="badge failed" title={`${tx.graphql.errors} GraphQL errors in a ${tx.status ?? ''} answer`}>
+              {tx.graphql.errors} err
+            </span>
+          ) : null}
+        </span>
+      ),
+    tooltip: graphqlLabel,
+  },
+  {
+    id: 'messages',
+    title: 'Messages',
+    width: 72,
+    minWidth: 48,
+    align: 'right',
+    compare: (a, b) => num(a.messages, b.messages),
+    cell: (tx) => (tx.messages === undefined ? '' : tx.messages.toLocaleString()),
+  },
+  {
     id: 'size',
     title: 'Size',
     width: 72,
@@ -164,6 +193,14 @@ export const COLUMNS: Column[] = [
 ];
 
 export const DEFAULT_VISIBLE = ['status', 'method', 'url', 'type', 'size', 'time', 'waterfall'];
+
+/** "mutation Checkout (2 errors)", for sorting and the tooltip. */
+function graphqlLabel(tx: TransactionSummary): string | undefined {
+  const op = tx.graphql;
+  if (!op) return undefined;
+  const name = op.name ?? (op.hash ? `#${op.hash}` : '');
+  return `${op.type ?? ''} ${name}${op.batch ? ` (batch of ${op.batch})` : ''}${op.errors ? ` (${op.errors} errors)` : ''}`.trim();
+}
 
 /**
  * Fields the capture is adding to the summary (protocol.ts): shown when an agent sends them, empty

@@ -1,5 +1,6 @@
 import { describeIssues } from '../../../shared/zod-issues.js';
 import {
+  type Message,
   type MockAction,
   type MockMatch,
   type MockRule,
@@ -26,6 +27,18 @@ export interface RuleDraft {
   body: string;
   delayMs: string;
   errorMessage: string;
+  /** A GraphQL operation name the request must carry. */
+  graphql: string;
+  /** A network error's code (ECONNRESET, …). */
+  errorCode: string;
+  /** A response body's pace and cut. */
+  bytesPerSecond: string;
+  cutAfter: string;
+  cutEnd: 'stall' | 'reset';
+  /** A WebSocket's scripted messages: one per line, `+500 ` before one waits 500 ms first. */
+  socketMessages: string;
+  closeCode: string;
+  closeReason: string;
 }
 
 export type DraftField = keyof RuleDraft;
@@ -45,6 +58,14 @@ export const EMPTY_DRAFT: RuleDraft = {
   body: '{}',
   delayMs: '',
   errorMessage: '',
+  graphql: '',
+  errorCode: '',
+  bytesPerSecond: '',
+  cutAfter: '',
+  cutEnd: 'stall',
+  socketMessages: '',
+  closeCode: '',
+  closeReason: '',
 };
 
 export function draftFromRule(rule: MockRule): RuleDraft {
@@ -62,11 +83,27 @@ export function draftFromRule(rule: MockRule): RuleDraft {
     headers: '',
     bodyType: 'none',
     body: '',
+    graphql: match.graphql ?? '',
   };
-  if (action.type === 'networkError') return { ...draft, errorMessage: action.message ?? '' };
+  if (action.type === 'networkError') {
+    return { ...draft, errorMessage: action.message ?? '', errorCode: action.code ?? '' };
+  }
+  if (action.type === 'websocket') {
+    return {
+      ...draft,
+      socketMessages: (action.messages ?? [])
+        .map((m) => `${m.delayMs ? `+${m.delayMs} ` : ''}${m.base64 ? `base64:${m.data}` : m.data}`)
+        .join('\n'),
+      closeCode: action.close ? String(action.close.code ?? 1000) : '',
+      closeReason: action.close?.reason ?? '',
+    };
+  }
   const body = action.body;
   return {
     ...draft,
+    bytesPerSecond: action.bytesPerSecond === undefined ? '' : String(action.bytesPerSecond),
+    cutAfter: action.cut ? String(action.cut.afterBytes) : '',
+    cutEnd: action.cut?.end ?? 'stall',
     status: String(action.status),
     statusText: action.statusText ?? '',
     headers: Object.entries(action.headers ?? {})
@@ -86,8 +123,33 @@ export function draftFromRule(rule: MockRule): RuleDraft {
 
 const KEPT_HEADERS = new Set(['content-type', 'cache-control', 'location', 'www-authenticate', 'retry-after']);
 
-/** "Mock this": a rule that answers this request the way it was answered (or with 200 and an empty JSON body). */
-export function draftFromTransaction(tx: Transaction): RuleDraft {
+/**
+ * "Mock this": a rule that answers this request the way it was answered (or with 200 and an empty
+ * JSON body); for a WebSocket, one that plays the messages the app received, at their pace, then closes.
+ */
+export function draftFromTransaction(tx: Transaction, messages: readonly Message[] = []): RuleDraft {
+  if (tx.initiator === 'websocket') {
+    let last = tx.timing.startedAt + (tx.timing.waitMs ?? 0);
+    const lines = messages
+      .filter((m) => m.direction === 'received' && !m.truncated && m.opcode !== undefined)
+      .slice(0, 1000)
+      .map((m) => {
+        const wait = Math.max(0, Math.round(m.time - last));
+        last = m.time;
+        const data = m.encoding === 'base64' ? `base64:${m.data}` : m.data.replace(/\n/g, ' ');
+        return `${wait ? `+${wait} ` : ''}${data}`;
+      });
+    return {
+      ...EMPTY_DRAFT,
+      name: `WebSocket ${tx.request.url}`.slice(0, 200),
+      urlKind: 'exact',
+      urlValue: tx.request.url,
+      action: 'websocket',
+      socketMessages: lines.join('\n'),
+      closeCode: tx.close ? String(tx.close.code) : '',
+      closeReason: tx.close?.reason ?? '',
+    };
+  }
   let path = tx.request.url;
   try {
     const u = new URL(tx.request.url);
@@ -147,23 +209,43 @@ export function ruleFromDraft(draft: RuleDraft): { rule?: MockRuleInput; errors:
   else if (draft.bodyType === 'base64') body = { type: 'base64', base64: draft.body.replace(/\s+/g, '') };
 
   const delayMs = num('delayMs', draft.delayMs);
+  const cutAfter = num('cutAfter', draft.cutAfter);
+  const closeCode = num('closeCode', draft.closeCode);
   const action: MockAction =
     draft.action === 'networkError'
-      ? { type: 'networkError', message: draft.errorMessage.trim() || undefined, delayMs }
-      : {
-          type: 'respond',
-          status: num('status', draft.status) ?? Number.NaN,
-          statusText: draft.statusText.trim() || undefined,
-          headers: Object.keys(headers).length ? headers : undefined,
-          body,
+      ? {
+          type: 'networkError',
+          message: draft.errorMessage.trim() || undefined,
+          code: draft.errorCode.trim() || undefined,
           delayMs,
-        };
+        }
+      : draft.action === 'websocket'
+        ? {
+            type: 'websocket',
+            messages: socketMessagesOf(draft.socketMessages),
+            close:
+              closeCode !== undefined || draft.closeReason.trim()
+                ? { code: closeCode, reason: draft.closeReason.trim() || undefined }
+                : undefined,
+            delayMs,
+          }
+        : {
+            type: 'respond',
+            status: num('status', draft.status) ?? Number.NaN,
+            statusText: draft.statusText.trim() || undefined,
+            headers: Object.keys(headers).length ? headers : undefined,
+            body,
+            delayMs,
+            bytesPerSecond: num('bytesPerSecond', draft.bytesPerSecond),
+            cut: cutAfter === undefined ? undefined : { afterBytes: cutAfter, end: draft.cutEnd },
+          };
   const candidate = {
     name: draft.name.trim() || undefined,
     enabled: draft.enabled,
     match: {
       method: draft.method.trim() || undefined,
       url: { kind: draft.urlKind, value: draft.urlValue, flags: draft.urlFlags.trim() || undefined },
+      graphql: draft.graphql.trim() || undefined,
     },
     action,
   };
@@ -177,6 +259,24 @@ export function ruleFromDraft(draft: RuleDraft): { rule?: MockRuleInput; errors:
   }
   if (Object.keys(errors).length > 0) return { errors };
   return { rule: candidate as MockRuleInput, errors };
+}
+
+/** The scripted messages' lines: `+<ms> ` waits first, `base64:` marks a binary message. */
+function socketMessagesOf(text: string): Extract<MockAction, { type: 'websocket' }>['messages'] {
+  const messages = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const wait = /^\+(\d+)\s/.exec(line);
+      const rest = wait ? line.slice(wait[0].length) : line;
+      const binary = rest.startsWith('base64:');
+      return {
+        data: binary ? rest.slice('base64:'.length).trim() : rest,
+        ...(binary ? { base64: true } : {}),
+        ...(wait ? { delayMs: Number(wait[1]) } : {}),
+      };
+    });
+  return messages.length ? messages : undefined;
 }
 
 const FIELD_OF: Record<string, DraftField> = {
@@ -193,6 +293,12 @@ const FIELD_OF: Record<string, DraftField> = {
   'action.body': 'body',
   'action.delayMs': 'delayMs',
   'action.message': 'errorMessage',
+  'action.code': 'errorCode',
+  'action.bytesPerSecond': 'bytesPerSecond',
+  'action.cut.afterBytes': 'cutAfter',
+  'action.close.code': 'closeCode',
+  'action.close.reason': 'closeReason',
+  'match.graphql': 'graphql',
 };
 
 // The Mocks tab and the permission prompt describe a rule in the same words.

@@ -63,6 +63,24 @@ describe('the query language', () => {
     expect(ids('is:imported')).toEqual(['har']);
   });
 
+  it('filters GraphQL operations by name or type (gql:), and a 200 with GraphQL errors is failed', () => {
+    const gql: Row[] = [
+      tx('a', { method: 'POST', url: 'https://x.test/graphql', graphql: { type: 'query', name: 'GetCart' } }),
+      tx('b', { method: 'POST', url: 'https://x.test/graphql', graphql: { type: 'mutation', name: 'Pay', errors: 1 } }),
+      tx('c', { method: 'POST', url: 'https://x.test/graphql', graphql: { name: 'Saved', hash: 'abc' } }),
+      tx('d', { url: 'https://x.test/rest' }),
+    ].map((t) => ({ tx: t, lowerUrl: t.url.toLowerCase() }));
+    const of = (query: string) => gql.filter(parseQuery(query).matches).map((r) => r.tx.id);
+    expect(of('gql:getcart')).toEqual(['a']);
+    expect(of('gql:mutation')).toEqual(['b']);
+    expect(of('gql:GetCart,Saved')).toEqual(['a', 'c']);
+    expect(of('graphql:Pay')).toEqual(['b']);
+    expect(of('is:graphql')).toEqual(['a', 'b', 'c']);
+    expect(of('-is:graphql')).toEqual(['d']);
+    expect(of('is:failed')).toEqual(['b']);
+    expect(parseQuery('gql:').errors).toEqual(['gql: needs a value, e.g. gql:query']);
+  });
+
   it('filters by method, domain, type, size, initiator and scheme', () => {
     expect(ids('method:post')).toEqual(['orders']);
     expect(ids('method:GET,POST')).toHaveLength(rows.length);

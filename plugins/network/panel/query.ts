@@ -1,5 +1,6 @@
 import { compileRegex } from '../../../shared/safe-regex.js';
-import type { TransactionSummary } from '../protocol.js';
+import { graphqlMatches } from '../graphql.js';
+import { isFailure, type TransactionSummary } from '../protocol.js';
 import { shortType } from './format.js';
 
 // The filter box's query language, as DevTools users type it: free text and /regex/ over the URL,
@@ -52,23 +53,38 @@ export const KEYS: KeySpec[] = [
   { key: 'larger-than', help: 'response larger than a size: 500, 100k, 1M', values: ['1k', '10k', '100k', '1M'] },
   {
     key: 'is',
-    help: 'failed (network error or HTTP ≥ 400), mocked, pending, imported, replay',
-    values: ['failed', 'mocked', 'pending', 'imported', 'replay'],
+    help: 'failed (network error, HTTP ≥ 400 or GraphQL errors), mocked, pending, imported, replay, graphql',
+    values: ['failed', 'mocked', 'pending', 'imported', 'replay', 'graphql'],
   },
-  { key: 'initiator', help: 'what issued it: fetch, xhr, http, har', values: ['fetch', 'xhr', 'http'] },
+  {
+    key: 'initiator',
+    help: 'what issued it: fetch, xhr, http, websocket, eventsource, har',
+    values: ['fetch', 'xhr', 'http', 'websocket', 'eventsource'],
+  },
+  {
+    key: 'gql',
+    help: 'GraphQL operation: its name (GetCart) or type (query, mutation, subscription)',
+    values: ['query', 'mutation', 'subscription'],
+  },
   { key: 'scheme', help: 'URL scheme: http, https', values: ['http', 'https'] },
 ];
 
 const IS: Record<string, Test> = {
-  failed: ({ tx }) => tx.state === 'failed' || (tx.status !== undefined && tx.status >= 400),
+  failed: ({ tx }) => isFailure(tx.state, tx.status, tx.graphql),
   mocked: ({ tx }) => tx.mockRuleId !== undefined,
   pending: ({ tx }) => tx.state === 'pending',
   running: ({ tx }) => tx.state === 'pending',
   imported: ({ tx }) => tx.imported === true,
   replay: ({ tx }) => tx.replayOf !== undefined,
+  graphql: ({ tx }) => tx.graphql !== undefined,
 };
 
-const ALIASES: Record<string, string> = { 'status-code': 'status', 'resource-type': 'type', 'mime-type': 'type' };
+const ALIASES: Record<string, string> = {
+  graphql: 'gql',
+  'status-code': 'status',
+  'resource-type': 'type',
+  'mime-type': 'type',
+};
 
 /** Splits on spaces outside double quotes; a quote pair is removed (`domain:"a b"` → `domain:a b`). */
 export function tokenize(source: string): { text: string; start: number; end: number }[] {
@@ -168,7 +184,9 @@ function termTest(body: string): Test {
         .map((v) => {
           const test = IS[v];
           if (!test)
-            throw new Error(`is:${v} is not known; use is:failed, is:mocked, is:pending, is:imported or is:replay`);
+            throw new Error(
+              `is:${v} is not known; use is:failed, is:mocked, is:pending, is:imported, is:replay or is:graphql`,
+            );
           return test;
         });
       return anyOf(tests);
@@ -176,6 +194,10 @@ function termTest(body: string): Test {
     case 'initiator': {
       const initiators = new Set(value.toLowerCase().split(','));
       return ({ tx }) => initiators.has(tx.initiator);
+    }
+    case 'gql': {
+      const names = value.split(',').filter(Boolean);
+      return ({ tx }) => names.some((name) => graphqlMatches(tx.graphql, name));
     }
     case 'scheme': {
       const prefixes = value

@@ -1,0 +1,159 @@
+import { connect, constants, createServer, type Http2Server } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import {
+  type Client,
+  credentials,
+  makeGenericClientConstructor,
+  Server,
+  ServerCredentials,
+  status,
+} from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../../../electron/host/test-cleanup.js';
+import { waitFor } from '../../../electron/host/testing.js';
+import { startNetworkDebuggee } from '../host/testing.js';
+
+// node:http2 (issue 35, §3 defect 3): a hand-written session and a gRPC-js app, recorded with their
+// headers, bodies and status, and the app getting the same answers with and without Porthole.
+
+type Debuggee = Awaited<ReturnType<typeof startNetworkDebuggee>>;
+const finished = (d: Debuggee, part: string) =>
+  waitFor(() => d.host.transactions({ urlContains: part }).find((t) => t.state !== 'pending'), part);
+
+async function h2cServer(): Promise<{ url: string; server: Http2Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/gzip')
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"z":1}'));
+      else if (req.url === '/reset') res.stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+      else
+        res
+          .writeHead(201, { 'content-type': 'application/json', 'x-served': 'h2' })
+          .end(JSON.stringify({ method: req.method, body: Buffer.concat(chunks).toString() }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** What the app gets from a stream: status, a header, the body, or the error's code. */
+function call(url: string, path: string, method = 'GET', body?: string) {
+  return new Promise<unknown>((resolve) => {
+    const session = connect(url);
+    session.on('error', () => {});
+    const stream = session.request({ ':method': method, ':path': path, 'content-type': 'text/plain' });
+    let head: Record<string, unknown> = {};
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => {
+      head = { status: h[':status'], served: h['x-served'], encoding: h['content-encoding'] };
+    });
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      session.close();
+      resolve({ ...head, bytes: Buffer.concat(chunks).toString('base64') });
+    });
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      session.close();
+      resolve({ error: e.code });
+    });
+    if (body !== undefined) stream.end(body);
+    else stream.end();
+  });
+}
+
+describe('node:http2', () => {
+  const defer = cleanupAfterEach();
+
+  it('records streams of a session: method, URL, headers, bodies both ways, decoded, and a reset', async () => {
+    const { url, server } = await h2cServer();
+    defer(() => new Promise<void>((r) => server.close(() => r())));
+    const run = async () => [
+      await call(url, '/echo?x=1', 'POST', 'hello h2'),
+      await call(url, '/gzip'),
+      await call(url, '/reset'),
+    ];
+    const without = await run();
+    const d = await startNetworkDebuggee();
+    defer(() => d.stop());
+    expect(await run()).toEqual(without);
+    expect(without[2]).toEqual({ error: 'ERR_HTTP2_STREAM_ERROR' });
+
+    const echo = await finished(d, '/echo');
+    expect(echo).toMatchObject({
+      state: 'complete',
+      initiator: 'http2',
+      request: { method: 'POST', url: `${url}/echo?x=1`, body: { data: 'hello h2' } },
+      response: { status: 201, httpVersion: '2.0', body: { data: '{"method":"POST","body":"hello h2"}' } },
+      remoteAddress: '127.0.0.1',
+    });
+    expect(echo.request.headers).toContainEqual({ name: 'content-type', value: 'text/plain' });
+    expect(echo.response?.headers).toContainEqual({ name: 'x-served', value: 'h2' });
+    expect(echo.request.headers.some((h) => h.name.startsWith(':'))).toBe(false);
+    const gzip = await finished(d, '/gzip');
+    expect(gzip.response?.body).toMatchObject({ encoding: 'text', data: '{"z":1}' });
+    const reset = await finished(d, '/reset');
+    expect(reset).toMatchObject({ state: 'failed', error: { code: 'ERR_HTTP2_STREAM_ERROR' } });
+  });
+
+  it('records a gRPC-js unary call and its failure status', async () => {
+    const json = {
+      serialize: (v: unknown) => Buffer.from(JSON.stringify(v)),
+      deserialize: (b: Buffer) => JSON.parse(b.toString()),
+    };
+    const service = {
+      getCart: {
+        path: '/shop.Carts/GetCart',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: json.serialize,
+        requestDeserialize: json.deserialize,
+        responseSerialize: json.serialize,
+        responseDeserialize: json.deserialize,
+      },
+    };
+    const server = new Server();
+    server.addService(service, {
+      getCart: (
+        call: { request: { id: number } },
+        done: (e: { code: number; details: string } | null, v?: unknown) => void,
+      ) => (call.request.id === 0 ? done({ code: status.NOT_FOUND, details: 'no cart 0' }) : done(null, { total: 42 })),
+    });
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    defer(() => new Promise<void>((r) => server.tryShutdown(() => r())));
+    const Carts = makeGenericClientConstructor(service, 'Carts');
+    const ask = async (id: number) => {
+      const client = new Carts(`127.0.0.1:${port}`, credentials.createInsecure()) as unknown as Client & {
+        getCart(req: object, cb: (e: { code: number } | null, v?: unknown) => void): void;
+      };
+      try {
+        return await new Promise((resolve) => client.getCart({ id }, (e, v) => resolve(e ? { code: e.code } : v)));
+      } finally {
+        client.close();
+      }
+    };
+    const without = [await ask(7), await ask(0)];
+    const d = await startNetworkDebuggee();
+    defer(() => d.stop());
+    expect([await ask(7), await ask(0)]).toEqual(without);
+    expect(without).toEqual([{ total: 42 }, { code: status.NOT_FOUND }]);
+    await waitFor(
+      () =>
+        d.host.transactions({ urlContains: '/shop.Carts/GetCart' }).filter((t) => t.state !== 'pending').length === 2 ||
+        undefined,
+      'two calls',
+    );
+    const [ok, missing] = d.host.transactions({ urlContains: '/shop.Carts/GetCart' }).sort((a, b) => a.seq - b.seq);
+    expect(ok).toMatchObject({
+      initiator: 'http2',
+      request: { method: 'POST' },
+      response: { status: 200, httpVersion: '2.0' },
+    });
+    expect(ok!.request.headers).toContainEqual({ name: 'content-type', value: 'application/grpc' });
+    expect(missing!.response?.headers).toContainEqual({ name: 'grpc-status', value: String(status.NOT_FOUND) });
+  });
+});

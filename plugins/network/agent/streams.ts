@@ -1,0 +1,236 @@
+import { concatBytes } from '../../../shared/bytes.js';
+import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
+import type { BodyChunk, SocketMessageIn } from '../protocol.js';
+import type { SeenBody, SeenMessage } from './observed.js';
+
+// What the app's open connections send the inspector while they are open: a WebSocket's (or an
+// EventSource's) messages, and a streamed response's bytes. Both are queued on the app's path as
+// references and made into notifications when their batch leaves (ctx.notify with a function).
+
+/** What the queues need of the agent. */
+export interface StreamSink {
+  readonly maxMessageBytes: number;
+  readonly maxBodyBytes: number;
+  sendMessages(id: string, make: () => { id: string; messages: SocketMessageIn[] }): void;
+  sendChunk(id: string, make: () => BodyChunk): void;
+}
+
+const MAX_PER_NOTIFICATION = 1000;
+
+interface Queued {
+  m: SeenMessage;
+  /** A Blob's bytes, once read. */
+  bytes?: Uint8Array;
+  waiting?: boolean;
+}
+
+/** Messages that leave in one notification; made into its params when it leaves. */
+interface Batch {
+  entries: Queued[];
+  /** Its notification was made: later messages go in another. */
+  sealed: boolean;
+}
+
+/**
+ * One connection's messages, in the order the app saw them. Each notification carries a batch that
+ * fills until the notification leaves (at most 1000); a Blob still being read holds its batch, and
+ * the ones after it, back until it is read, so the order never changes.
+ */
+export class MessageQueue {
+  /** Batches not handed to the link yet (waiting for a Blob), oldest first. */
+  private held: Batch[] = [];
+  /** The batch handed to the link whose notification is not made yet. */
+  private open: Batch | undefined;
+  private afterHeld: (() => void)[] = [];
+
+  constructor(
+    private readonly sink: StreamSink,
+    private readonly id: string,
+  ) {}
+
+  push(m: SeenMessage): void {
+    const entry: Queued = { m };
+    if (typeof Blob === 'function' && m.data instanceof Blob) {
+      // Read apart from the app (a Blob cannot change).
+      entry.waiting = true;
+      m.data
+        .slice(0, this.sink.maxMessageBytes)
+        .arrayBuffer()
+        .then(
+          (b) => {
+            entry.bytes = new Uint8Array(b);
+          },
+          () => {
+            entry.bytes = new Uint8Array();
+          },
+        )
+        .finally(() => {
+          entry.waiting = false;
+          this.release();
+        });
+    }
+    const last = this.held.at(-1);
+    if (last || entry.waiting) {
+      if (last && last.entries.length < MAX_PER_NOTIFICATION) last.entries.push(entry);
+      else this.held.push({ entries: [entry], sealed: false });
+      return;
+    }
+    const open = this.open;
+    if (open && !open.sealed && open.entries.length < MAX_PER_NOTIFICATION) {
+      open.entries.push(entry);
+      return;
+    }
+    this.send({ entries: [entry], sealed: false });
+  }
+
+  /** Calls `then` once every message pushed so far was handed to the link (at once, unless a Blob is being read). */
+  afterSent(then: () => void): void {
+    if (this.held.length === 0) then();
+    else this.afterHeld.push(then);
+  }
+
+  private send(batch: Batch): void {
+    this.open = batch;
+    const cap = this.sink.maxMessageBytes;
+    this.sink.sendMessages(this.id, () => {
+      batch.sealed = true;
+      return { id: this.id, messages: batch.entries.map(({ m, bytes }) => encodeMessage(m, bytes, cap)) };
+    });
+  }
+
+  private release(): void {
+    while (this.held.length > 0 && !this.held[0]!.entries.some((e) => e.waiting)) this.send(this.held.shift()!);
+    if (this.held.length === 0) for (const then of this.afterHeld.splice(0)) then();
+  }
+}
+
+/** A message as the inspector takes it: text as text, bytes as base64, at most `cap` of either kept. */
+export function encodeMessage(m: SeenMessage, read: Uint8Array | undefined, cap: number): SocketMessageIn {
+  const base = {
+    direction: m.direction,
+    time: m.time,
+    opcode: m.opcode,
+    event: m.event,
+    eventId: m.eventId,
+  };
+  if (typeof m.data === 'string') {
+    const whole = m.data;
+    const data = whole.length > cap ? whole.slice(0, cap) : whole;
+    const size = m.size ?? utf8Length(whole);
+    return { ...base, size, encoding: 'text', data, truncated: data !== whole || size > utf8Length(data) || undefined };
+  }
+  const bytes = read ?? (m.data as Uint8Array);
+  const kept = bytes.byteLength > cap ? bytes.subarray(0, cap) : bytes;
+  const size = m.size ?? (read ? (m.data as Blob).size : bytes.byteLength);
+  const truncated = size > kept.byteLength || undefined;
+  if (m.opcode === 1) {
+    // A text message the runtime handed over as bytes (the ws package): its UTF-8, as far as kept.
+    return {
+      ...base,
+      size,
+      encoding: 'text',
+      data: new TextDecoder().decode(kept, { stream: !!truncated }),
+      truncated,
+    };
+  }
+  return { ...base, size, encoding: 'base64', data: bytesToBase64(kept), truncated };
+}
+
+/** UTF-8 bytes of a string, counted without encoding it. */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2; // a surrogate pair: 4 bytes for 2 units
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
+}
+
+/** Bytes per chunk notification: larger runs are split (each leaves within one link frame easily). */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * A response body shown while it is still open: from the moment it is live (an event stream at
+ * once, any other body once it has been open a while), what the tap kept so far and then each
+ * arrival go to the inspector, up to the body cap; an event stream's bytes go on past the cap (the
+ * inspector reads its events from them and keeps the body at the cap).
+ */
+export class LiveBody {
+  private sentChunks = 0;
+  private sentChars = 0;
+  /** Bytes past the cap seen so far. */
+  private past = 0;
+  private extra: Uint8Array[] = [];
+  private queued = false;
+  private seen: SeenBody | undefined;
+  private encoded = false;
+
+  constructor(
+    private readonly sink: StreamSink,
+    private readonly id: string,
+    /** Past the cap too: an event stream. */
+    private readonly events: boolean,
+  ) {}
+
+  /** New bytes the tap saw (`seen` as the tap keeps it, `fresh` what just came). */
+  arrived(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
+    this.seen = seen;
+    this.encoded = encoded;
+    if (this.events && fresh && seen.text === undefined) {
+      // The part of `fresh` the tap did not keep (past the cap) goes on for the stream's events.
+      const past = seen.total - seen.kept;
+      const now = Math.min(fresh.byteLength, past - this.past);
+      this.past = past;
+      if (now > 0) this.extra.push(fresh.slice(fresh.byteLength - now));
+    }
+    this.schedule();
+  }
+
+  /** Sends what is new since the last chunk (the body became live, or more came). */
+  schedule(): void {
+    if (this.queued || !this.seen) return;
+    const seen = this.seen;
+    const fresh =
+      seen.text !== undefined
+        ? seen.text.length > this.sentChars
+        : seen.chunks.length > this.sentChunks || this.extra.length > 0;
+    if (!fresh) return;
+    this.queued = true;
+    this.sink.sendChunk(this.id, () => this.take());
+  }
+
+  private take(): BodyChunk {
+    this.queued = false;
+    const seen = this.seen!;
+    const time = Date.now();
+    if (seen.text !== undefined) {
+      const data = seen.text.slice(this.sentChars);
+      this.sentChars = seen.text.length;
+      return { id: this.id, time, encoding: 'text', data };
+    }
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    while (this.sentChunks < seen.chunks.length && size < CHUNK_BYTES) {
+      const c = seen.chunks[this.sentChunks++]!;
+      parts.push(c);
+      size += c.byteLength;
+    }
+    while (size < CHUNK_BYTES && this.extra.length > 0) {
+      const c = this.extra.shift()!;
+      parts.push(c);
+      size += c.byteLength;
+    }
+    const chunk: BodyChunk = { id: this.id, time, encoding: 'base64', data: bytesToBase64(concatBytes(parts, size)) };
+    if (this.encoded) chunk.encoded = true;
+    this.schedule();
+    return chunk;
+  }
+}
