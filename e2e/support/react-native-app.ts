@@ -101,7 +101,7 @@ export function reactNativeApp(
 export function compileWithHermes(app: ReactNativeApp, bundle: string): { status: number | null; errors: string[] } {
   const out = bundle.replace(/\.js$/, '.hbc');
   const r = spawnSync(app.hermesc, ['-emit-binary', '-O', '-out', out, bundle], { encoding: 'utf8' });
-  return { status: r.status, errors: `${r.stderr}`.split('\n').filter((l) => /error:/.test(l)) };
+  return { status: r.status, errors: `${r.stderr}`.split('\n').filter((l) => /^\S+:\d+:\d+: error:/.test(l)) };
 }
 
 /** The Node host (node-host.cjs) that runs a bundle with React Native's JS and shims of its native modules. */
