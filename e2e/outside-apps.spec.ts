@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { build } from 'esbuild';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
 import { packAgent, scratchApp } from './support/outside-app.js';
 import { ALL_VARIANTS, compileWithHermes, NODE_HOST, reactNativeApp } from './support/react-native-app.js';
