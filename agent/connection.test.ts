@@ -8,7 +8,8 @@ import { exampleProtocol } from '../plugins/example/protocol.js';
 import { decodeBinaryFrame } from '../shared/protocol/binary-frame.js';
 import { Limits } from '../shared/protocol/limits.js';
 import { RequestError } from '../shared/protocol/messenger.js';
-import { type Agent, backoffDelay, connect } from './connection.js';
+import { type Agent, connect } from './connection.js';
+import { backoffDelay } from './link.js';
 import { type AgentPluginContext, defineAgentPlugin } from './plugin.js';
 import { startFakeInspector } from './testing.js';
 

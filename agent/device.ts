@@ -28,9 +28,11 @@ export function detectDevice(override: Partial<DeviceInfo> = {}): DeviceInfo {
   const platform = override.platform ?? detectPlatform();
   const runtime = describeRuntime(platform);
   const page = override.page ?? (platform === 'browser' ? currentPage() : undefined);
+  const env = g.process?.env ?? {};
   return {
-    id: override.id ?? stableDeviceId(platform),
-    name: override.name ?? defaultName(platform),
+    // Set by a test that starts the app (porthole/node's startService), to find this process's session.
+    id: override.id ?? env.PORTHOLE_DEVICE_ID ?? stableDeviceId(platform),
+    name: override.name ?? env.PORTHOLE_DEVICE_NAME ?? defaultName(platform),
     platform,
     runtime: override.runtime ?? runtime,
     ...(page ? { page } : {}),

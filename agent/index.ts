@@ -1,5 +1,5 @@
 export { definePluginProtocol } from '../shared/plugin-protocol.js';
-export { RequestError } from '../shared/protocol/messenger.js';
+export { RequestError } from '../shared/protocol/request-error.js';
 export {
   type Agent,
   type AgentState,

@@ -1,6 +1,7 @@
-import { encodeTallied, FrameLimitError } from '../shared/protocol/frame.js';
+import { encodeTallied } from '../shared/protocol/frame.js';
 import { Limits } from '../shared/protocol/limits.js';
 import type { Notification } from '../shared/protocol/messages.js';
+import { madeFrame } from './made-frame.js';
 
 // Notifications made close together leave as one `batch` frame: one socket write per WAIT_MS instead
 // of one per notification (a captured request makes about four).
@@ -19,19 +20,6 @@ const BATCH_CHARS = 1024 * 1024;
  * encoding a notification; 10 ms is far below what a person at the inspector notices.
  */
 const WAIT_MS = 10;
-
-/** Params made when the notification leaves (by then the plugin must not depend on when that is). */
-export type LazyParams = () => unknown;
-
-/** The frame with its params made, if they were lazy; a FrameLimitError when making them throws. */
-export function madeFrame(frame: Notification): Notification {
-  if (typeof frame.params !== 'function') return frame;
-  try {
-    return { ...frame, params: (frame.params as LazyParams)() };
-  } catch (e) {
-    throw new FrameLimitError(`its params could not be made: ${(e as Error)?.message ?? e}`);
-  }
-}
 
 interface Entry {
   frame: Notification;

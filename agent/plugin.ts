@@ -10,9 +10,10 @@ import type {
   RequestResult,
 } from '../shared/plugin-protocol.js';
 import { type Attached, inlineAttached } from '../shared/protocol/attachment.js';
-import { RequestError, type RequestOptions } from '../shared/protocol/messenger.js';
+import type { RequestOptions } from '../shared/protocol/messenger.js';
+import { RequestError } from '../shared/protocol/request-error.js';
+import { madeFrame } from './made-frame.js';
 import { OfflineBuffer } from './offline-buffer.js';
-import { madeFrame } from './outbox.js';
 
 /** What a plugin's agent part can do; given to its setup function. */
 export interface AgentPluginContext<P extends PluginProtocol> {

@@ -4,7 +4,7 @@ import { type Agent, type AgentStatus, type ConnectOptions, connect as connectAg
 import { randomId } from './device.js';
 
 export { definePluginProtocol } from '../shared/plugin-protocol.js';
-export { RequestError } from '../shared/protocol/messenger.js';
+export { RequestError } from '../shared/protocol/request-error.js';
 export { type Agent, type AgentState, type AgentStatus, DEFAULT_URL } from './connection.js';
 export { type AgentPlugin, type AgentPluginContext, defineAgentPlugin } from './plugin.js';
 

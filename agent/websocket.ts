@@ -1,5 +1,8 @@
 import { concatBytes } from '../shared/bytes.js';
+import { inPage } from './in-page.js';
 import { nodeImport } from './node-import.js';
+
+export { inPage };
 
 /** The slice of the WHATWG WebSocket API the agent uses; browsers, React Native, Node 22+ and `ws` all have it. */
 export interface WebSocketLike {
@@ -100,9 +103,6 @@ export function sendBinary(socket: WebSocketLike, parts: readonly Uint8Array[], 
   else if (socket.sendParts) socket.sendParts(parts);
   else socket.send(concatBytes(parts));
 }
-
-/** A page (an Electron renderer too): the agent's socket there sends binary messages as Blobs. */
-export const inPage = () => typeof Blob === 'function' && (globalThis as { document?: unknown }).document !== undefined;
 
 /** Node (or a runtime that poses as it) without a DOM: an Electron renderer or a page keeps its own WebSocket. */
 function isNode(): boolean {

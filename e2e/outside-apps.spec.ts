@@ -131,6 +131,9 @@ events.log('loud', 'no such level');
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const run = () => execFileSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', cwd: dir });
   expect(run).not.toThrow();
+  // The declarations stand alone: the install brought no schema library.
+  expect(existsSync(join(dir, 'node_modules/zod'))).toBe(false);
+  expect(existsSync(join(dir, 'node_modules/@porthole/agent/dist/esm/zod-types/index.d.ts'))).toBe(true);
 });
 
 test('a Vite + React page in Chromium', async ({ page }) => {

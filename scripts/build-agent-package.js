@@ -5,7 +5,7 @@
 // relative imports stay valid.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, transform } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
@@ -23,6 +23,8 @@ const entries = [
   join(root, 'agent/react-native.ts'),
   join(root, 'plugins/network/agent/react-native.ts'),
   join(root, 'plugins/example/agent/react-native.ts'),
+  // What browser bundlers take for the network plugin's Node taps (the "browser" field of agent/package.json).
+  join(root, 'plugins/network/agent/without-node.ts'),
   ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
 ];
 
@@ -64,7 +66,10 @@ rmSync(out, { recursive: true, force: true });
 for (const format of ['esm', 'cjs']) {
   for (const source of sources) {
     const code = readFileSync(join(root, source), 'utf8');
-    const result = await transform(code, { loader: 'ts', format, target: 'es2022', sourcefile: source });
+    // CommonJS: a lazy import() becomes a require() in a promise, so the module's exports are its
+    // own (Node's import() of a CommonJS file sees only what its lexer finds, not esbuild's getters).
+    const supported = format === 'cjs' ? { 'dynamic-import': false } : {};
+    const result = await transform(code, { loader: 'ts', format, target: 'es2022', sourcefile: source, supported });
     const target = join(out, format, source.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, result.code);
@@ -88,4 +93,43 @@ execFileSync(
 );
 for (const format of ['esm', 'cjs']) cpSync(types, join(out, format), { recursive: true });
 rmSync(types, { recursive: true });
-console.log(`agent/dist: ${sources.length} modules, ESM and CommonJS, with declarations`);
+
+// The declarations name zod's types (plugin protocols are zod schemas; the agent's run-time code never
+// imports zod). So that installing the agent does not install zod (8 MB), the declaration files of
+// zod they reach are copied into the package (dist/<format>/zod-types, with zod's license) and the
+// declarations point there: the types stand alone, in ESM and CommonJS flavours like the rest.
+const zodRoot = join(root, 'node_modules/zod');
+const zodEntries = { zod: 'index', 'zod/v4/core': 'v4/core/index' };
+for (const format of ['esm', 'cjs']) {
+  const ext = format === 'esm' ? '.d.ts' : '.d.cts';
+  const vendor = join(out, format, 'zod-types');
+  const pending = Object.values(zodEntries).map((f) => f + ext);
+  const copied = new Set();
+  while (pending.length) {
+    const file = pending.pop();
+    if (copied.has(file)) continue;
+    copied.add(file);
+    let text = readFileSync(join(zodRoot, file), 'utf8');
+    for (const [, spec] of text.matchAll(/(?:from |import\()["'](\.[^"']+)["']/g)) {
+      pending.push(join(dirname(file), spec.replace(/\.c?js$/, '')) + ext);
+    }
+    // Under dist/cjs every .d.ts is read as CommonJS (its package.json), so zod's .d.cts become .d.ts there.
+    if (format === 'cjs') text = text.replace(/(["'])(\.[^"']+)\.cjs\1/g, '$1$2.js$1');
+    const target = join(vendor, file.replace(/\.d\.cts$/, '.d.ts'));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+  cpSync(join(zodRoot, 'LICENSE'), join(vendor, 'LICENSE'));
+  for (const file of readdirSync(join(out, format), { recursive: true })) {
+    if (!file.endsWith('.d.ts') || file.startsWith('zod-types')) continue;
+    const path = join(out, format, file);
+    const up = relative(dirname(path), vendor).split(sep).join('/');
+    const text = readFileSync(path, 'utf8').replace(
+      /(["'])(zod(?:\/v4\/core)?)\1/g,
+      (_, q, spec) => `${q}${up.startsWith('.') ? up : `./${up}`}/${zodEntries[spec]}.js${q}`,
+    );
+    writeFileSync(path, text);
+  }
+  if (copied.size < 5) throw new Error(`only ${copied.size} of zod's declaration files were found`);
+}
+console.log(`agent/dist: ${sources.length} modules, ESM and CommonJS, with declarations that stand alone`);

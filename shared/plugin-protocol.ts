@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RequestError } from './protocol/messenger.js';
+import { RequestError } from './protocol/request-error.js';
 import { describeIssues } from './zod-issues.js';
 
 export interface RequestSpec {

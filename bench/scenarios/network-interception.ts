@@ -8,7 +8,7 @@ import { connect } from '../../agent/connection.js';
 import { waitFor } from '../../electron/host/testing.js';
 import { network } from '../../plugins/network/agent/index.js';
 import { hub } from '../../plugins/network/agent/observed.js';
-import { defineScenario, latencyRow, lowestPriority, type Stats, sample, stats } from '../harness.js';
+import { type BenchRow, defineScenario, latencyRow, lowestPriority, type Stats, sample, stats } from '../harness.js';
 
 const SEQUENTIAL = 2000;
 /** Rounds of one plain and one captured block, in alternating order, so that drift hits both. */
@@ -22,6 +22,16 @@ const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id:
 const MIB = 1024 * 1024;
 const BIG = Buffer.alloc(2 * MIB, 'porthole ');
 const BIG_JSON = Buffer.from(JSON.stringify({ text: 'x'.repeat(2 * MIB - 12) }));
+
+type InspectorPriority = 'niced' | 'normal';
+/**
+ * Where the inspector's core runs beside the app: at the lowest CPU priority (its work waits for the
+ * app's, as on a machine with a core to spare) and at the normal one (it competes with the app, as
+ * on a busy laptop). Both by default; PORTHOLE_BENCH_INSPECTOR=niced (or normal) runs one.
+ */
+const INSPECTOR_PRIORITIES = (process.env.PORTHOLE_BENCH_INSPECTOR ?? 'niced,normal')
+  .split(',')
+  .filter((p): p is InspectorPriority => p === 'niced' || p === 'normal');
 
 /**
  * What capture costs the app (issue 11), against the same requests without Porthole in the same
@@ -80,80 +90,121 @@ export default defineScenario('network capture overhead', async () => {
       bigFetch: await sample(big.bigFetch, 20, 3),
     };
 
-    const core = await coreProcess();
-    const plugin = network({ maxBodyBytes: 4 * MIB });
-    const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
-    try {
-      await waitFor(() => agent.status.sessionId, 'the bench agent');
-      const settle = () => core.call('settle') as Promise<{ count: number; dropped: number; cpuMs: number }>;
-      const sinks = [...hub().sinks];
-      const capture = async (kind: Kind) => {
-        if (kind === 'plain') hub().sinks.clear();
-        else for (const s of sinks) hub().sinks.add(s);
-      };
-      const smallRuns = (fn: () => Promise<void>, perBlock: number) =>
-        alternating(fn, { perBlock, settle, enter: capture, warmup: 5 * perBlock });
-      const captured = {
-        fetch: await smallRuns(small.fetch, SMALL_PER_BLOCK),
-        http: await smallRuns(small.http, SMALL_PER_BLOCK),
-        axios: await smallRuns(small.axios, SMALL_PER_BLOCK / 2),
-      };
-      // Counted before the large bodies: those go past the session's bound on body characters
-      // (transaction-store.ts), and the host drops the oldest transactions, these first.
-      const smallKept = await settle();
-      const bigRuns = (fn: () => Promise<void>, mibPerCall: number) =>
-        alternating(fn, { perBlock: PER_BLOCK, rounds: BIG_ROUNDS, settle, enter: capture, mibPerCall });
-      const downloads = {
-        bigHttp: await bigRuns(big.bigHttp, 2),
-        bigFetch: await bigRuns(big.bigFetch, 2),
-        bigJson: await bigRuns(big.bigJson, BIG_JSON.byteLength / MIB),
-      };
-      const stored = (await core.call('lastBody')) as { encoding: string; size: number; chars: number } | undefined;
-      const cut = (await core.call('cutBodies')) as number;
-      const appThread = await appThreadPerMiB();
-      const load = loadavg()[0]!.toFixed(1);
+    const rows: BenchRow[] = [];
+    for (const [i, priority] of INSPECTOR_PRIORITIES.entries()) rows.push(...(await measure(priority, i === 0)));
+    return rows;
 
-      // Blocks with a rule that matches none of the requests (the mock path engaged), against blocks
-      // without rules and without capture.
-      const mockRule = async (kind: Kind) => {
-        await capture(kind);
-        await core.call(kind === 'plain' ? 'removeMockRules' : 'addMockRule');
-        await waitFor(() => plugin.mockConfig().rules.length === (kind === 'plain' ? 0 : 1), 'the rules in the app');
-      };
-      const mockRuns = (fn: () => Promise<void>) =>
-        alternating(fn, { perBlock: SMALL_PER_BLOCK, settle, enter: mockRule, warmup: SMALL_PER_BLOCK });
-      const mocked = { fetch: await mockRuns(small.fetch), http: await mockRuns(small.http) };
-      await settle();
-      const kept = await settle();
-      const note = `; host kept ${smallKept.count} (dropped ${smallKept.dropped}); after the large bodies: kept ${kept.count}, dropped ${kept.dropped} (store bound on body characters)`;
-      const mockNote = '; a mock rule is active that matches none of these (interception engaged), against no rule';
-      return [
-        pairedRow(`Node fetch ×${SEQUENTIAL}, capture only`, captured.fetch, 'plain fetch', untapped.fetch, note),
-        pairedRow(`http.get ×${SEQUENTIAL}, capture only`, captured.http, 'plain http.get', untapped.http, note),
-        pairedRow(`axios ×${SEQUENTIAL / 2}, capture only`, captured.axios, 'plain axios', untapped.axios, note),
-        pairedRow('2 MiB download (http.get), capture only', downloads.bigHttp, 'plain http.get', untapped.bigHttp),
-        pairedRow('2 MiB download (fetch), capture only', downloads.bigFetch, 'plain fetch', untapped.bigFetch),
-        pairedRow(
-          '2 MiB JSON download (http.get), capture only',
-          downloads.bigJson,
-          'plain http.get',
-          undefined,
-          `; stored as ${stored?.encoding}, ${stored?.size} bytes; bodies recorded as cut: ${cut}`,
-        ),
-        pairedRow('Node fetch, mock rules active, no match', mocked.fetch, 'plain fetch', untapped.fetch, mockNote),
-        pairedRow('http.get, mock rules active, no match', mocked.http, 'plain http.get', untapped.http, mockNote),
-        latencyRow(
-          'app-thread ms per captured MiB (binary)',
-          appThread.binary,
-          'app-thread ms per MiB (text)',
-          appThread.text,
-          `complete() to the end of the task it defers (body, frame, socket write), on the app thread; the ratio only compares the two; load average ${load} on ${availableParallelism()} cores`,
-        ),
-      ];
-    } finally {
-      plugin.dispose();
-      agent.disconnect();
-      await core.stop();
+    /** One run of the rows with the inspector's core at `priority`; `full`: the rows measured once too. */
+    async function measure(priority: InspectorPriority, full: boolean): Promise<BenchRow[]> {
+      const core = await coreProcess(priority);
+      const plugin = network({ maxBodyBytes: 4 * MIB });
+      const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
+      try {
+        await waitFor(() => agent.status.sessionId, 'the bench agent');
+        const settle = () => core.call('settle') as Promise<{ count: number; dropped: number; cpuMs: number }>;
+        const sinks = [...hub().sinks];
+        const capture = async (kind: Kind) => {
+          if (kind === 'plain') hub().sinks.clear();
+          else for (const s of sinks) hub().sinks.add(s);
+        };
+        const smallRuns = (fn: () => Promise<void>, perBlock: number) =>
+          alternating(fn, { perBlock, settle, enter: capture, warmup: 5 * perBlock });
+        const captured = {
+          fetch: await smallRuns(small.fetch, SMALL_PER_BLOCK),
+          http: await smallRuns(small.http, SMALL_PER_BLOCK),
+          axios: await smallRuns(small.axios, SMALL_PER_BLOCK / 2),
+        };
+        // Counted before the large bodies: those go past the session's bound on body characters
+        // (transaction-store.ts), and the host drops the oldest transactions, these first.
+        const smallKept = await settle();
+        const bigRuns = (fn: () => Promise<void>, mibPerCall: number) =>
+          alternating(fn, { perBlock: PER_BLOCK, rounds: BIG_ROUNDS, settle, enter: capture, mibPerCall });
+        const downloads = {
+          bigHttp: await bigRuns(big.bigHttp, 2),
+          bigFetch: await bigRuns(big.bigFetch, 2),
+          bigJson: await bigRuns(big.bigJson, BIG_JSON.byteLength / MIB),
+        };
+        const stored = (await core.call('lastBody')) as { encoding: string; size: number; chars: number } | undefined;
+        const cut = (await core.call('cutBodies')) as number;
+        const load = loadavg()[0]!.toFixed(1);
+        const mark = ` [inspector ${priority}]`;
+        const captureRows = [
+          ...pairedRows(
+            `Node fetch ×${SEQUENTIAL}, capture only${mark}`,
+            captured.fetch,
+            'plain fetch',
+            untapped.fetch,
+          ),
+          ...pairedRows(`http.get ×${SEQUENTIAL}, capture only${mark}`, captured.http, 'plain http.get', untapped.http),
+          ...pairedRows(`axios ×${SEQUENTIAL / 2}, capture only${mark}`, captured.axios, 'plain axios', untapped.axios),
+          ...pairedRows(
+            `2 MiB download (http.get), capture only${mark}`,
+            downloads.bigHttp,
+            'plain http.get',
+            untapped.bigHttp,
+          ),
+          ...pairedRows(
+            `2 MiB download (fetch), capture only${mark}`,
+            downloads.bigFetch,
+            'plain fetch',
+            untapped.bigFetch,
+          ),
+        ];
+        // The rows below do not depend on where the inspector runs: measured once, in the first run.
+        if (!full) return captureRows;
+        const appThread = await appThreadPerMiB();
+
+        // Blocks with a rule that matches none of the requests (the mock path engaged), against blocks
+        // without rules and without capture.
+        const mockRule = async (kind: Kind) => {
+          await capture(kind);
+          await core.call(kind === 'plain' ? 'removeMockRules' : 'addMockRule');
+          await waitFor(() => plugin.mockConfig().rules.length === (kind === 'plain' ? 0 : 1), 'the rules in the app');
+        };
+        const mockRuns = (fn: () => Promise<void>) =>
+          alternating(fn, { perBlock: SMALL_PER_BLOCK, settle, enter: mockRule, warmup: SMALL_PER_BLOCK });
+        const mocked = { fetch: await mockRuns(small.fetch), http: await mockRuns(small.http) };
+        await settle();
+        const kept = await settle();
+        const note = `; host kept ${smallKept.count} (dropped ${smallKept.dropped}); after the large bodies: kept ${kept.count}, dropped ${kept.dropped} (store bound on body characters)`;
+        const mockNote = '; a mock rule is active that matches none of these (interception engaged), against no rule';
+        captureRows[0]!.note += note;
+        return [
+          ...captureRows,
+          ...pairedRows(
+            `2 MiB JSON download (http.get), capture only${mark}`,
+            downloads.bigJson,
+            'plain http.get',
+            undefined,
+            `; stored as ${stored?.encoding}, ${stored?.size} bytes; bodies recorded as cut: ${cut}`,
+          ),
+          ...pairedRows(
+            `Node fetch, mock rules active, no match${mark}`,
+            mocked.fetch,
+            'plain fetch',
+            untapped.fetch,
+            mockNote,
+          ),
+          ...pairedRows(
+            `http.get, mock rules active, no match${mark}`,
+            mocked.http,
+            'plain http.get',
+            untapped.http,
+            mockNote,
+          ),
+          latencyRow(
+            'app-thread ms per captured MiB (binary)',
+            appThread.binary,
+            'app-thread ms per MiB (text)',
+            appThread.text,
+            `complete() to the end of the task it defers (body, frame, socket write), on the app thread; the ratio only compares the two; load average ${load} on ${availableParallelism()} cores`,
+          ),
+        ];
+      } finally {
+        plugin.dispose();
+        agent.disconnect();
+        await core.stop();
+      }
     }
   } finally {
     keepAlive.destroy();
@@ -173,6 +224,9 @@ interface Alternated {
   cpuRatio: number;
   /** The captured calls' total time over the plain ones' (a mean, where the batched work shows). */
   totalRatio: number;
+  /** Whole blocks: mean ms per call, and the app process's CPU ms per call (both kinds). */
+  mean: Record<Kind, number>;
+  cpuPerCall: Record<Kind, number>;
   /** The inspector's CPU time per captured MiB (its process, while it took in the captured blocks). */
   inspectorCpuPerMiB: number;
   /** MiB captured in all (0 for rows whose bodies are small: they report no CPU per MiB). */
@@ -245,22 +299,50 @@ async function alternating(
     cpuPerMiB: mib ? (cpu.captured - cpu.plain) / mib : 0,
     cpuRatio: cpu.captured / cpu.plain,
     totalRatio: sum(times.captured) / sum(times.plain),
+    mean: { plain: sum(times.plain) / times.plain.length, captured: sum(times.captured) / times.captured.length },
+    cpuPerCall: { plain: cpu.plain / times.plain.length, captured: cpu.captured / times.captured.length },
     inspectorCpuPerMiB: mib ? cpu.inspector / mib : 0,
     mib,
     rounds,
   } satisfies Alternated;
 }
 
-/** A row for alternating blocks: its ratio is the median of the rounds' ratios (drift cancels within a round). */
-function pairedRow(scenario: string, d: Alternated, floorName: string, untapped: Stats | undefined, extra = '') {
-  const row = latencyRow(scenario, d.captured, floorName, d.plain);
+/**
+ * Two rows for alternating blocks, headed by what the app pays in all: the whole blocks' time (the
+ * mean per call, where the notifications' batched work shows) and the app process's CPU time, each
+ * captured over plain. The per-request medians (and the median of the rounds' ratios) are beside,
+ * in the note.
+ */
+function pairedRows(
+  scenario: string,
+  d: Alternated,
+  floorName: string,
+  untapped: Stats | undefined,
+  extra = '',
+): BenchRow[] {
   const before = untapped ? `; plain before any tap ${untapped.median.toFixed(2)} ms` : '';
-  row.ratio = d.pairedRatio;
-  const cpu = d.mib
-    ? `, +${d.cpuPerMiB.toFixed(2)} ms per captured MiB; inspector CPU ${d.inspectorCpuPerMiB.toFixed(1)} ms per MiB`
+  const perMiB = d.mib
+    ? `; +${d.cpuPerMiB.toFixed(2)} ms app CPU per captured MiB, inspector CPU ${d.inspectorCpuPerMiB.toFixed(1)} ms per MiB`
     : '';
-  row.note = `n=${d.captured.samples}, ${d.rounds} rounds, ratio = median of the rounds' (all-sample ratio ${(d.captured.median / d.plain.median).toFixed(2)}x); whole blocks: time ${d.totalRatio.toFixed(2)}x, app CPU ${d.cpuRatio.toFixed(2)}x${cpu}${before}${extra}`;
-  return row;
+  const time: BenchRow = {
+    scenario,
+    unit: 'ms',
+    median: d.mean.captured,
+    p95: d.captured.p95,
+    floor: { name: `${floorName} (whole blocks)`, median: d.mean.plain },
+    ratio: d.totalRatio,
+    note: `whole blocks, mean per call; per request: median ${d.captured.median.toFixed(3)} vs ${d.plain.median.toFixed(3)} ms, ${d.pairedRatio.toFixed(2)}x (median of the rounds' ratios); n=${d.captured.samples}, ${d.rounds} rounds${before}${extra}`,
+  };
+  const cpu: BenchRow = {
+    scenario: '  app CPU, whole blocks',
+    unit: 'ms',
+    median: d.cpuPerCall.captured,
+    p95: d.cpuPerCall.captured,
+    floor: { name: `${floorName} (app CPU)`, median: d.cpuPerCall.plain },
+    ratio: d.cpuRatio,
+    note: `the app process's CPU (user + system, every thread) per call, to the end of the work each block's capture deferred${perMiB}`,
+  };
+  return [time, cpu];
 }
 
 /**
@@ -287,7 +369,7 @@ async function appThreadPerMiB() {
 }
 
 /** bench/core-process.ts, forked: the inspector's core in its own process, driven over IPC. */
-async function coreProcess() {
+async function coreProcess(priority: InspectorPriority) {
   const child = fork(fileURLToPath(new URL('../core-process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -295,7 +377,7 @@ async function coreProcess() {
   // The lowest CPU priority: on a machine with fewer free cores than busy processes (this one is
   // shared), the inspector's work then waits for the app's instead of preempting it, as on a machine
   // with a core to spare for it. Its CPU time is reported apart (inspector CPU per MiB).
-  if (child.pid) lowestPriority(child.pid);
+  if (child.pid && priority === 'niced') lowestPriority(child.pid);
   let next = 1;
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   const url = await new Promise<string>((resolve, reject) => {
@@ -309,7 +391,7 @@ async function coreProcess() {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the bench core exited (${code})`)));
   });
-  if (child.pid) lowestPriority(child.pid); // and the threads it started meanwhile
+  if (child.pid && priority === 'niced') lowestPriority(child.pid); // and the threads it started meanwhile
   const call = (cmd: string) =>
     new Promise<unknown>((resolve, reject) => {
       const id = next++;

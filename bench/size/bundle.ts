@@ -4,10 +4,12 @@ import { build } from 'esbuild';
 export interface BundleSize {
   bytes: number;
   gzip: number;
-  /** The largest inputs, bytes in the minified output. */
+  /** The largest inputs of the startup chunks, bytes in the minified output. */
   top: { file: string; bytes: number }[];
   /** The chunks loaded only when used (dynamic imports), gzip -9 together. */
   lazyGzip: number;
+  /** Every input file with code in the startup chunks (the entry and what it imports statically). */
+  startupInputs: string[];
 }
 
 /**
@@ -43,9 +45,12 @@ export async function bundleSize(source: string, resolveDir: string): Promise<Bu
   const lazyGzip = lazy.length
     ? gzipSync(Buffer.concat(lazy.map((p) => Buffer.from(p.contents))), { level: 9 }).length
     : 0;
-  const top = Object.entries(meta.inputs)
-    .map(([f, v]) => ({ file: f.replace(/^.*node_modules\//, ''), bytes: v.bytesInOutput }))
-    .sort((a, b) => b.bytes - a.bytes)
-    .slice(0, 5);
-  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, top, lazyGzip };
+  const startup = Object.entries(result.metafile.outputs)
+    .filter(([out]) => parts.some((p) => p.path.endsWith(out.replace(/^.*\//, ''))))
+    .flatMap(([, o]) => Object.entries(o.inputs))
+    .filter(([, v]) => v.bytesInOutput > 0)
+    .map(([f, v]) => ({ file: f.replace(/^.*node_modules\//, ''), bytes: v.bytesInOutput }));
+  const top = [...startup].sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+  const startupInputs = startup.map((i) => i.file);
+  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, top, lazyGzip, startupInputs };
 }

@@ -15,10 +15,13 @@ const npm = (args: string[], cwd: string) =>
   });
 
 /** `npm pack` of the agent package (its prepack builds agent/dist); returns the tarball's path. */
-export const packAgent = () => pack(join(ROOT, 'agent'));
+export const packAgent = () => (packed.agent ??= pack(join(ROOT, 'agent')));
 
 /** `npm pack` of the `porthole` package itself (its prepack builds the window and the CLI). */
-export const packPorthole = () => pack(ROOT);
+export const packPorthole = () => (packed.porthole ??= pack(ROOT));
+
+/** Packed once per test process: the outside specs run in one worker, and a pack builds everything. */
+const packed: { agent?: string; porthole?: string } = {};
 
 function pack(packageDir: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'porthole-pack-'));

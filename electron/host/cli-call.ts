@@ -1,11 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CallDetail, CallSummary } from '../../shared/call-record.js';
+import { exportRecordedTest, type TestFramework } from '../../shared/recorded-test.js';
+import { openHistory } from '../client/history-reader.js';
 import {
   connectInspector,
   type Inspector,
   InspectorUnavailableError,
+  listAllSessions,
   ToolCallError,
   type ToolListing,
-} from '../client/index.js';
+} from '../client/inspector.js';
+import { resolveDataDir } from './data-dir.js';
 
 // `porthole tools` and `porthole call`: the running inspector's tools from a shell, through the
 // typed client (surface `cli`, recorded in the history, same permissions as an MCP client).
@@ -97,6 +103,180 @@ export async function callCommand(argv: string[], io: Io = stdio): Promise<numbe
       return e.status === 'refused' ? EXIT.refused : e.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
     }
   });
+}
+
+const HISTORY_HELP = `porthole history list [--since <time>] [--until <time>] [--client <name>] [--session <id>] [--limit <n>] [--json]
+porthole history export-test [--framework vitest|playwright] [--since <time>] [--until <time>] [--client <name>]
+                             [--session <id>] [--title <text>] [--out <file>]
+
+  list          the calls in the inspector's history, oldest first: time, status, tool, session, client
+  export-test   those calls as a porthole/client test file that replays them and checks what they
+                answered (docs/testing.md, "A recorded session becomes a test"); stdout unless --out
+
+  <time>: an ISO date and time (2026-12-05T14:03), a time today (14:03, 14:03:20), or how long ago
+  (30s, 10m, 2h, 1d). --client matches a client's name ("claude-code") or name and version.`;
+
+const HISTORY_FLAGS = new Set([
+  'since',
+  'until',
+  'client',
+  'session',
+  'limit',
+  'json',
+  'framework',
+  'title',
+  'out',
+  'data-dir',
+  'help',
+]);
+
+/** `porthole history list|export-test`: the call history, read as the window reads it. */
+export async function historyCommand(argv: string[], io: Io = stdio): Promise<number> {
+  const { positionals, flags } = splitFlags(argv);
+  const sub = positionals[0];
+  if (flags.help === true || !sub) {
+    (sub || flags.help === true ? io.out : io.err)(HISTORY_HELP);
+    return flags.help === true ? EXIT.ok : EXIT.usage;
+  }
+  if (sub !== 'list' && sub !== 'export-test') {
+    io.err(`porthole history: unknown command "${sub}"\n\n${HISTORY_HELP}`);
+    return EXIT.usage;
+  }
+  let selection: Selection;
+  let framework: TestFramework = 'vitest';
+  try {
+    const unknown = Object.keys(flags).find((f) => !HISTORY_FLAGS.has(f));
+    if (unknown) throw new Error(`there is no flag --${unknown}`);
+    selection = selectionOf(flags, Date.now());
+    if (flags.framework !== undefined) {
+      if (flags.framework !== 'vitest' && flags.framework !== 'playwright')
+        throw new Error(`--framework is vitest or playwright, not ${String(flags.framework)}`);
+      framework = flags.framework;
+    }
+  } catch (e) {
+    io.err(`porthole history ${sub}: ${(e as Error).message}\n\n${HISTORY_HELP}`);
+    return EXIT.usage;
+  }
+  const dataDir = resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined);
+  let history: Awaited<ReturnType<typeof openHistory>>;
+  try {
+    history = await openHistory(dataDir);
+  } catch (e) {
+    if (!(e instanceof InspectorUnavailableError)) throw e;
+    io.err(`porthole: ${e.message}`);
+    return EXIT.unavailable;
+  }
+  try {
+    const calls = (await history.list()).filter((c) => selection.matches(c)).reverse();
+    if (sub === 'list') {
+      if (flags.json === true) io.out(JSON.stringify(calls, null, 2));
+      else for (const c of calls) io.out(listLine(c));
+      if (flags.json !== true) io.out(`${calls.length} call${calls.length === 1 ? '' : 's'}${selection.describe}.`);
+      return EXIT.ok;
+    }
+    if (!calls.length) {
+      io.err(
+        `porthole history export-test: no call${selection.describe}; \`porthole history list\` shows what there is`,
+      );
+      return EXIT.failed;
+    }
+    const details: CallDetail[] = [];
+    for (const c of calls) details.push(await history.get(c.id));
+    return await withInspector(flags, io, async (inspector) => {
+      const call = (name: string, args?: Record<string, unknown>) => inspector.callRaw(name, args).then((d) => d.value);
+      const [sessions, tools] = await Promise.all([listAllSessions(call), inspector.tools()]);
+      const exported = exportRecordedTest({
+        framework,
+        calls: details,
+        sessions,
+        tools,
+        ...(typeof flags.title === 'string' ? { title: flags.title } : {}),
+      });
+      if (typeof flags.out === 'string') {
+        try {
+          mkdirSync(dirname(flags.out), { recursive: true });
+          writeFileSync(flags.out, exported.code);
+        } catch (e) {
+          io.err(`porthole history export-test: could not write ${flags.out}: ${(e as Error).message}`);
+          return EXIT.failed;
+        }
+      } else io.out(exported.code);
+      const skipped = exported.skipped.length
+        ? `; not replayed: ${exported.skipped.map((s) => `${s.tool} (${s.reason})`).join(', ')}`
+        : '';
+      io.err(
+        `${typeof flags.out === 'string' ? `wrote ${flags.out}: ` : ''}a ${framework} test replaying ${exported.replayed} of ${calls.length} calls${skipped}`,
+      );
+      return EXIT.ok;
+    });
+  } finally {
+    history.close();
+  }
+}
+
+interface Selection {
+  matches(call: CallSummary): boolean;
+  /** " between … and … by … in session …", for messages. */
+  describe: string;
+}
+
+function selectionOf(flags: Record<string, string | true>, now: number): Selection {
+  const text = (name: string) => {
+    const value = flags[name];
+    if (value === true) throw new Error(`--${name} needs a value`);
+    return value;
+  };
+  const since = text('since') !== undefined ? parseTime(text('since')!, now, '--since') : undefined;
+  const until = text('until') !== undefined ? parseTime(text('until')!, now, '--until') : undefined;
+  const client = text('client');
+  const session = text('session');
+  const limitText = text('limit');
+  const limit = limitText === undefined ? undefined : Number(limitText);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+    throw new Error('--limit is a whole number of calls');
+  let taken = 0;
+  const label = (c: CallSummary) => (c.client ? [c.client.name, `${c.client.name} ${c.client.version}`] : []);
+  return {
+    matches: (c) =>
+      (since === undefined || c.startedAt >= since) &&
+      (until === undefined || c.startedAt <= until) &&
+      (client === undefined || label(c).includes(client)) &&
+      (session === undefined || c.sessionId === session) &&
+      (limit === undefined || taken++ < limit),
+    describe: [
+      since !== undefined && ` since ${new Date(since).toISOString()}`,
+      until !== undefined && ` until ${new Date(until).toISOString()}`,
+      client !== undefined && ` by ${client}`,
+      session !== undefined && ` in session ${session}`,
+    ]
+      .filter(Boolean)
+      .join(''),
+  };
+}
+
+/** A time on the command line: ISO, a time of day today, or how long ago; never a bare number. */
+export function parseTime(value: string, now: number, flag: string): number {
+  const ago = /^(\d+(?:\.\d+)?)(s|m|h|d)$/.exec(value);
+  if (ago) return now - Number(ago[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[ago[2] as 's']!;
+  const clock = /^(\d{1,2}):(\d\d)(?::(\d\d))?$/.exec(value);
+  if (clock) {
+    const at = new Date(now);
+    at.setHours(Number(clock[1]), Number(clock[2]), Number(clock[3] ?? 0), 0);
+    return at.getTime();
+  }
+  if (/^\d+$/.test(value))
+    throw new Error(
+      `${flag} ${value}: a bare number could be seconds or milliseconds; give 10m, 2h, 14:03 or an ISO time`,
+    );
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed)) throw new Error(`${flag} "${value}" is not a time: give 10m, 2h, 14:03 or an ISO time`);
+  return parsed;
+}
+
+function listLine(c: CallSummary): string {
+  const time = new Date(c.startedAt).toISOString().replace('T', ' ').slice(0, 23);
+  const who = c.client ? `${c.client.name} ${c.client.version}` : c.surface;
+  return `${time}  ${c.status.padEnd(9)} ${c.tool.padEnd(32)} ${(c.sessionId ?? '-').slice(0, 8).padEnd(8)}  ${who}`;
 }
 
 async function withInspector(

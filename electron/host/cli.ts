@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { callCommand, toolsCommand } from './cli-call.js';
+import { callCommand, historyCommand, toolsCommand } from './cli-call.js';
 import type { CoreOptions } from './core.js';
 import { resolveDataDir } from './data-dir.js';
 import { readInstance } from './instance-file.js';
@@ -30,6 +30,9 @@ Usage:
   porthole call <tool> [--<argument> <value> …] [--json '{…}'] [--session <id>] [--text] [--out <file>]
                            calls one tool and prints its value as JSON; --help after the tool
                            name shows its arguments (exit codes: docs/cli.md)
+  porthole history list|export-test [--since <time>] [--client <name>] …
+                           the call history; export-test writes it as a test that replays
+                           the calls (porthole history --help)
   porthole --version
   porthole --help
 
@@ -56,6 +59,7 @@ Flags:
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'call') return callCommand(argv.slice(1));
   if (argv[0] === 'tools') return toolsCommand(argv.slice(1));
+  if (argv[0] === 'history') return historyCommand(argv.slice(1));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

@@ -1,12 +1,12 @@
 import { concatBytes } from '../bytes.js';
-import { encodeTallied, FrameTooLargeError } from './frame.js';
 import type { Notification } from './messages.js';
 
 // A notification with bytes attached (docs/protocol.md, "binary notification"): the bytes leave as
 // they are in a binary WebSocket frame, and the host turns them into the string the notification's
 // schema expects. What the app's thread would otherwise pay for a large body (base64 or text
 // decoding, JSON.stringify and UTF-8 of megabytes) is done by the inspector, in its own process.
-// No schemas here: the agent uses this file; the host's checks are in binary-frame.ts.
+// No schemas here: the agent uses this file (and binary-notification.ts, which makes the binary
+// frame); the host's checks are in binary-frame.ts.
 
 /** How the host turns the attached bytes into the string at `path`. */
 export const ATTACHMENT_KINDS = ['base64', 'utf8', 'utf8-prefix'] as const;
@@ -18,6 +18,9 @@ export interface AttachmentSpec {
   as: AttachmentKind;
 }
 
+/** The header's length field, in bytes, before the header (binary-notification.ts). */
+export const HEADER_LENGTH_BYTES = 4;
+
 export interface Attached extends AttachmentSpec {
   /** The bytes, in pieces (as a body was read); `size` bytes in all. */
   chunks: readonly Uint8Array[];
@@ -26,28 +29,6 @@ export interface Attached extends AttachmentSpec {
   blob?: Blob;
   /** The bytes are this text's UTF-8, which `blob` holds (`chunks` is then empty). */
   text?: string;
-}
-
-/** The header's length field, in bytes, before the header. */
-export const HEADER_LENGTH_BYTES = 4;
-
-const encoder = new TextEncoder();
-
-/**
- * The binary frame for a notification with bytes, in parts: the header (its length, then its JSON),
- * then the attached bytes as they are. Joined, they are the frame; a sender that can write a message
- * in fragments writes them without joining. Throws a FrameLimitError as encode() does.
- */
-export function binaryNotificationParts(frame: Notification, attached: Attached, maxBytes: number): Uint8Array[] {
-  const spec: AttachmentSpec = { path: attached.path, as: attached.as };
-  const { text } = encodeTallied({ ...frame, attachment: spec } as Notification, maxBytes);
-  const json = encoder.encode(text);
-  const total = HEADER_LENGTH_BYTES + json.byteLength + attached.size;
-  if (total > maxBytes) throw new FrameTooLargeError(total, maxBytes);
-  const header = new Uint8Array(HEADER_LENGTH_BYTES + json.byteLength);
-  new DataView(header.buffer).setUint32(0, json.byteLength);
-  header.set(json, HEADER_LENGTH_BYTES);
-  return [header, ...attached.chunks];
 }
 
 /** The string the attached bytes stand for, as the host makes it (and the agent, without binary frames). */

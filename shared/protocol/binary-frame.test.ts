@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../bytes.js';
-import { type Attached, binaryNotificationParts, inlineAttached } from './attachment.js';
+import { type Attached, inlineAttached } from './attachment.js';
 import { decodeBinaryFrame } from './binary-frame.js';
+import { binaryNotificationParts } from './binary-notification.js';
 import { FrameTooLargeError } from './frame.js';
 import type { Notification } from './messages.js';
 

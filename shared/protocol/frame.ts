@@ -1,3 +1,4 @@
+import { FrameLimitError } from './frame-limit-error.js';
 import { MESSAGE_TYPES } from './frame-types.js';
 import { type JsonTally, overJsonBudget } from './json-budget.js';
 import { Limits } from './limits.js';
@@ -21,19 +22,13 @@ export interface DecodeOptions {
   accept?: readonly MessageType[];
 }
 
+export { FrameLimitError };
+
 const FRAME_BUDGET = { maxDepth: Limits.maxDepth, maxValues: Limits.maxValues };
 const encoder = new TextEncoder();
 
 export function byteLength(text: string): number {
   return encoder.encode(text).length;
-}
-
-/** A frame this side will not send: over a limit of docs/protocol.md, or not expressible as JSON. */
-export class FrameLimitError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FrameLimitError';
-  }
 }
 
 export class FrameTooLargeError extends FrameLimitError {

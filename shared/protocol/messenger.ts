@@ -1,19 +1,10 @@
 import type { Attached } from './attachment.js';
 import { boundMessage, FrameLimitError } from './frame.js';
 import { Limits } from './limits.js';
-import type { ProtocolError, RequestErrorCode, SessionFrame } from './messages.js';
+import type { ProtocolError, SessionFrame } from './messages.js';
+import { RequestError } from './request-error.js';
 
-/** A request that failed, with the reason as a code both ends understand. */
-export class RequestError extends Error {
-  constructor(
-    readonly code: RequestErrorCode,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RequestError';
-  }
-}
+export { RequestError };
 
 export interface RequestOptions {
   timeoutMs?: number;

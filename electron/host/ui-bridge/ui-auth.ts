@@ -104,7 +104,7 @@ export class UiAuth {
   }
 
   private sign(nonce: string): string {
-    return createHmac('sha256', this.uiKey).update(`porthole-ui:${nonce}`).digest('base64url');
+    return signUiNonce(this.uiKey, nonce);
   }
 
   private prune(): void {
@@ -119,6 +119,11 @@ export class UiAuth {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+/** A session cookie's signature of its nonce with the UI key (also made by `porthole history`, which holds the key). */
+export function signUiNonce(key: string, nonce: string): string {
+  return createHmac('sha256', key).update(`porthole-ui:${nonce}`).digest('base64url');
 }
 
 /** The cookie's name: per control port, as cookies are shared by every port of a host. */

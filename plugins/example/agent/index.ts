@@ -1,4 +1,4 @@
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import type { Screenshot } from '../protocol.js';
 import { type ExampleOptions, examplePlugin } from './example-core.js';
 

@@ -1,4 +1,4 @@
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import { type ExampleOptions, examplePlugin } from './example-core.js';
 
 export type { ExampleOptions } from './example-core.js';

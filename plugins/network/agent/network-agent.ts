@@ -1,9 +1,9 @@
+import { inPage } from '../../../agent/in-page.js';
 import type { AgentPluginContext, ProtocolRef } from '../../../agent/plugin.js';
-import { inPage } from '../../../agent/websocket.js';
 import { concatBytes } from '../../../shared/bytes.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
 import type { Attached } from '../../../shared/protocol/attachment.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import {
   ATTACH_BYTES,
   DEFAULT_MAX_BODY_BYTES,

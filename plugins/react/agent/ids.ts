@@ -1,5 +1,5 @@
 import { currentFiber, type Fiber, fiberName } from '../../../agent/react/fiber.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 
 /** What Porthole knows of one component instance (both of its fibers). */
 export interface FiberInfo {

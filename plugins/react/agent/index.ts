@@ -2,7 +2,7 @@ import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
 import type { Fiber } from '../../../agent/react/fiber.js';
 import { installReactHook, type ReactHookListener, type ReactHookState } from '../../../agent/react/hook.js';
 import { pageRoots } from '../../../agent/react/page-roots.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import type { reactProtocol, Status } from '../protocol.js';
 import { FiberIds } from './ids.js';
 import { RenderLog } from './renders.js';

@@ -9,7 +9,7 @@ import {
   sourceOf,
 } from '../../../agent/react/fiber-details.js';
 import { Serializer } from '../../../agent/serialize.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import type { SerializedValue } from '../../../shared/serialized-value.js';
 import type { InspectParams, InspectResult } from '../protocol.js';
 import { highlight } from './highlight.js';

@@ -12,6 +12,7 @@ import { useNav } from '../stores/nav.js';
 import { usePermissions } from '../stores/permissions.js';
 import { useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
+import { SaveAsTest } from './SaveAsTest.js';
 
 const rowKey = (c: CallSummary) => c.id;
 const rowClassName = (c: CallSummary) => (c.status === 'failed' ? 'failed' : '');
@@ -151,6 +152,7 @@ export function HistoryView() {
             {failed > 0 ? ` · ${failed} failed` : ''}
           </span>
           {found?.error && <span className="error-text small">{found.error}</span>}
+          <SaveAsTest calls={shown} />
         </div>
         {calls.length === 0 ? (
           <div className="empty">
