@@ -1,4 +1,4 @@
-import { estimateBytes } from '../shared/records.js';
+import { estimateBytes } from '../shared/estimate-bytes.js';
 
 export interface BufferedNotification {
   seq: number;

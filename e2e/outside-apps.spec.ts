@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { build } from 'esbuild';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
 import { packAgent, scratchApp } from './support/outside-app.js';
+import { ALL_VARIANTS, compileWithHermes, NODE_HOST, reactNativeApp } from './support/react-native-app.js';
 import { mcpClient } from './window.helpers.js';
 
 // The packed @porthole/agent tarball installed with npm into projects outside the repo, used there
@@ -186,34 +186,159 @@ createRoot(document.getElementById('root')).render(h(App));
   }
 });
 
-for (const plugins of [['example'], ['console', 'example', 'network', 'storage']]) {
-  const name = `a React Native bundle with ${plugins.join(' + ')} compiles with Hermes`;
-  test(name, async () => {
-    const app = `import { connect } from '@porthole/agent';
-${plugins.map((p) => `import { ${p} } from '@porthole/agent/${p}';`).join('\n')}
-connect({ url: 'ws://10.0.2.2:7360', app: { id: 'com.scratch.rn', name: 'RN' }, plugins: [${plugins.map((p) => `${p}()`).join(', ')}] });
-`;
-    const dir = scratchApp('react-native', { 'index.js': app }, [tarball, 'hermes-compiler@260318099.0.6']);
-    // As Metro resolves for React Native: its condition first, then the browser's, no Node built-ins.
-    await build({
-      entryPoints: [join(dir, 'index.js')],
-      absWorkingDir: dir,
-      bundle: true,
-      format: 'iife',
-      platform: 'neutral',
-      mainFields: ['react-native', 'browser', 'module', 'main'],
-      conditions: ['react-native', 'browser', 'import'],
-      outfile: join(dir, 'index.bundle.js'),
-      logLevel: 'error',
-    });
-    const hermesc = join(dir, 'node_modules/hermes-compiler/hermesc/linux64-bin/hermesc');
-    const out = join(dir, 'index.hbc');
-    const compiled = spawnSync(hermesc, ['-emit-binary', '-out', out, join(dir, 'index.bundle.js')], {
-      encoding: 'utf8',
-    });
-    const errors = `${compiled.stderr}`.split('\n').filter((l) => /error:/.test(l));
-    expect(errors, `${compiled.stderr}`.slice(0, 2000)).toEqual([]);
-    expect(compiled.status).toBe(0);
-    expect(statSync(out).size).toBeGreaterThan(1000);
-  });
+// A React Native 0.88 app as its own tooling builds it: Metro with the app's metro.config.js and
+// React Native's Babel preset, dev and release, Android and iOS, then hermesc. The release bundle
+// then runs under Node (the Hermes CLI has no networking) with React Native's own JS and shims of
+// the native modules (e2e/support/react-native/node-host.cjs says which), connected to the inspector.
+// The app: docs/react-native.md's porthole.js as written, and what the test does with it.
+const RN_SETUP = /Put the agent in a file of its own, `porthole.js`:\n\n```js\n([^`]+)```/.exec(
+  readFileSync(join(ROOT, 'docs/react-native.md'), 'utf8'),
+)![1]!;
+const RN_APP = `import React from 'react';
+import { AppRegistry, Text } from 'react-native';
+import { agent } from './porthole';
+
+const { target } = globalThis.PORTHOLE_TEST ?? {};
+
+function App() {
+  return React.createElement(Text, null, 'hello');
 }
+AppRegistry.registerComponent('scratch', () => App);
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const stop = agent.onStatus(async (status) => {
+  if (status.state !== 'connected' || !target) return;
+  stop();
+  const res = await fetch(target + '/rn-fetch', { headers: { 'x-test': 'rn' } });
+  console.log('fetched', res.status, await res.text());
+  const xhr = new XMLHttpRequest();
+  xhr.open('POST', target + '/rn-xhr');
+  xhr.onload = () => console.log('xhr', xhr.status, xhr.responseText);
+  xhr.send('payload from rn');
+  console.warn('a warning from React Native', { n: 1 });
+  for (let i = 0; i < 150; i++) {
+    const answer = await (await fetch(target + '/rn-mocked')).text();
+    if (answer.startsWith('mocked')) {
+      console.log('the app got: ' + answer);
+      break;
+    }
+    await sleep(200);
+  }
+  await sleep(500);
+  agent.disconnect();
+});
+`;
+
+test('a React Native app bundled by Metro (dev and release, Android and iOS), compiled by hermesc, run with the inspector', async () => {
+  test.setTimeout(3_000_000);
+  const rn = reactNativeApp(tarball, { 'porthole.js': RN_SETUP, 'app.js': RN_APP }, [
+    { entry: 'app.js', variants: ALL_VARIANTS },
+  ]);
+  console.log(
+    `React Native scratch app: install ${rn.cached ? 'cached' : `${rn.seconds.install} s`}, bundles ${rn.seconds.bundle} s`,
+  );
+  for (const variant of ALL_VARIANTS) {
+    const bundle = rn.bundles[`app:${variant}`]!;
+    expect(statSync(bundle).size, variant).toBeGreaterThan(100_000);
+    const code = readFileSync(bundle, 'utf8');
+    // Only React Native's parts of the agent: no interception library, no RE2, no Node taps.
+    expect(code, variant).not.toMatch(/mswjs|RE2JS|diagnostics_channel/);
+    const compiled = compileWithHermes(rn, bundle);
+    expect(compiled.errors, variant).toEqual([]);
+    expect(compiled.status, variant).toBe(0);
+  }
+
+  const mcp = await mcpClient(inspector);
+  const host = execFile(process.execPath, [NODE_HOST, rn.bundles['app:android:release']!, 'android'], {
+    cwd: rn.dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: {
+      ...process.env,
+      PORTHOLE_TEST: JSON.stringify({ target: targetUrl }),
+      // What \`adb reverse tcp:7360 tcp:7360\` does for a device: its localhost:7360 is the inspector.
+      RN_HOST_REVERSE: JSON.stringify({ 'ws://localhost:7360': inspector.info.debuggeeUrl }),
+    },
+  });
+  let stdout = '';
+  host.stdout?.on('data', (d) => (stdout += d));
+  host.stderr?.on('data', (d) => (stdout += d));
+  try {
+    const session = await expect
+      .poll(
+        async () => {
+          const r = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
+          const { sessions } = r.structuredContent as {
+            sessions: { id: string; app: { id: string }; device: { platform: string; name: string; id: string } }[];
+          };
+          return sessions.find((s) => s.app.id === 'com.example.shop');
+        },
+        { timeout: 60_000 },
+      )
+      .toBeTruthy()
+      .then(async () => {
+        const r = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
+        return (
+          r.structuredContent as { sessions: { id: string; app: { id: string }; device: Record<string, string> }[] }
+        ).sessions.find((s) => s.app.id === 'com.example.shop')!;
+      });
+    expect(session.device).toMatchObject({ platform: 'react-native', name: 'Porthole Node host (Android 14)' });
+    expect(session.device.id).toMatch(/^rn-/);
+    expect(session.device.runtime).toMatch(/^React Native 0\.88\.1 on android 34/);
+
+    const added = await mcp.client.callTool({
+      name: 'network_add_mock_rule',
+      arguments: {
+        match: { url: { kind: 'glob', value: '*/rn-mocked' } },
+        action: { type: 'respond', status: 200, body: { type: 'text', text: 'mocked in React Native' } },
+      },
+    });
+    expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
+    await expect.poll(() => stdout, { timeout: 60_000 }).toContain('the app got: mocked in React Native');
+    // As React Native's console prints through the host's logging hook.
+    expect(stdout).toContain("[info] 'fetched', 200, 'hello /rn-fetch'");
+    expect(stdout).toContain("[info] 'xhr', 200, 'hello /rn-xhr'");
+
+    const list = async () => {
+      const r = await mcp.client.callTool({
+        name: 'network_list_transactions',
+        arguments: { sessionId: session.id, limit: 200 },
+      });
+      return (
+        r.structuredContent as {
+          transactions: { url: string; initiator: string; status?: number; mockRuleId?: string }[];
+        }
+      ).transactions;
+    };
+    await expect
+      .poll(async () => (await list()).filter((t) => t.url.endsWith('/rn-xhr') && t.status === 200).length)
+      .toBe(1);
+    const transactions = await list();
+    // Every request once: the fetch as the fetch (it is an XHR underneath), the XHR as itself.
+    expect(transactions.filter((t) => t.url.endsWith('/rn-fetch'))).toEqual([
+      expect.objectContaining({ initiator: 'fetch', status: 200 }),
+    ]);
+    expect(transactions.filter((t) => t.url.endsWith('/rn-xhr'))).toEqual([
+      expect.objectContaining({ initiator: 'xhr', status: 200 }),
+    ]);
+    const mocked = transactions.filter((t) => t.url.endsWith('/rn-mocked') && t.mockRuleId);
+    expect(mocked).toEqual([expect.objectContaining({ initiator: 'fetch', status: 200 })]);
+
+    const detail = await mcp.client.callTool({
+      name: 'network_get_transaction',
+      arguments: {
+        sessionId: session.id,
+        id: (transactions.find((t) => t.url.endsWith('/rn-xhr')) as { id?: string }).id,
+      },
+    });
+    expect(JSON.stringify(detail.structuredContent)).toContain('payload from rn');
+
+    const logs = await mcp.client.callTool({ name: 'console_list_messages', arguments: { sessionId: session.id } });
+    const text = JSON.stringify(logs.structuredContent);
+    expect(text).toContain('a warning from React Native');
+    expect(text).toContain('the app got: mocked in React Native');
+  } finally {
+    host.kill();
+    await mcp.close();
+  }
+});

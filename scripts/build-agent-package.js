@@ -19,6 +19,10 @@ const entries = [
   join(root, 'agent/index.ts'),
   join(root, 'plugins/network/agent/register.ts'),
   join(root, 'agent/react/register.ts'),
+  // React Native's entries (the package's `react-native` condition): connect() and the network plugin.
+  join(root, 'agent/react-native.ts'),
+  join(root, 'plugins/network/agent/react-native.ts'),
+  join(root, 'plugins/example/agent/react-native.ts'),
   // What browser bundlers take for the network plugin's Node taps (the "browser" field of agent/package.json).
   join(root, 'plugins/network/agent/without-node.ts'),
   ...plugins.map((id) => join(root, 'plugins', id, 'agent/index.ts')),
@@ -52,7 +56,7 @@ const imported = new Set(
     input.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => packageOf(i.path)),
   ),
 );
-const missing = [...imported].filter((name) => !pkg.dependencies?.[name]);
+const missing = [...imported].filter((name) => !pkg.dependencies?.[name] && !pkg.peerDependencies?.[name]);
 if (missing.length) {
   console.error(`agent/package.json lacks dependencies its code imports: ${missing.join(', ')}`);
   process.exit(1);

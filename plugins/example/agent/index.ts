@@ -1,29 +1,12 @@
-import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
 import { RequestError } from '../../../shared/protocol/request-error.js';
-import type { exampleProtocol, LogEntry, Screenshot } from '../protocol.js';
+import type { Screenshot } from '../protocol.js';
+import { type ExampleOptions, examplePlugin } from './example-core.js';
 
-const protocol: ProtocolRef<typeof exampleProtocol> = { id: 'example', version: '1.0.0' };
-
-export interface ExampleOptions {
-  /** Captures the app's screen; defaults to rendering the page's DOM where there is one. */
-  captureScreenshot?: () => Promise<Screenshot> | Screenshot;
-}
+export type { ExampleOptions } from './example-core.js';
 
 /** The example plugin: answers ping and echo, captures screenshots, and sends log entries to the inspector. */
 export function example(options: ExampleOptions = {}) {
-  return defineAgentPlugin(protocol, (ctx) => {
-    ctx.handle('ping', () => ({ agentTime: Date.now() }));
-    ctx.handle('echo', ({ text }) => ({ text }));
-    ctx.handle('captureScreenshot', async () =>
-      options.captureScreenshot ? await options.captureScreenshot() : await captureDom(),
-    );
-    return {
-      /** Adds an entry to the inspector's event log for this app; kept while offline. */
-      log(level: LogEntry['level'], message: string, data?: unknown): void {
-        ctx.notify('log', { level, message, data, time: Date.now() });
-      },
-    };
-  });
+  return examplePlugin(options, captureDom);
 }
 
 async function captureDom(): Promise<Screenshot> {

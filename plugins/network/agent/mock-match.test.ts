@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as safeRegex from '../../../shared/safe-regex.js';
 import { type MockConfig, type MockRule, MockRuleInputSchema } from '../protocol.js';
 import { compileMockConfig, findMatchingRule, type MatchableRequest } from './mock-match.js';
 
@@ -22,7 +23,7 @@ const rule = (id: string, match: MockRule['match'], enabled = true): MockRule =>
 });
 const first = (rules: MockRule[], r: MatchableRequest, enabled = true) => {
   const config: MockConfig = { revision: 1, enabled, rules };
-  return findMatchingRule(config.enabled, compileMockConfig(config), r)?.id;
+  return findMatchingRule(config.enabled, compileMockConfig(config, safeRegex), r)?.id;
 };
 
 describe('mock rule matching', () => {
@@ -77,7 +78,10 @@ describe('mock rule matching', () => {
     expect(parsed.error?.issues[0]).toMatchObject({ path: ['match', 'url', 'value'] });
     expect(parsed.error?.issues[0]?.message).toMatch(/^invalid regular expression \/\(\[a-z\]\+\/: /);
     expect(() =>
-      compileMockConfig({ revision: 1, enabled: true, rules: [rule('bad', { url: { kind: 'regex', value: '(' } })] }),
+      compileMockConfig(
+        { revision: 1, enabled: true, rules: [rule('bad', { url: { kind: 'regex', value: '(' } })] },
+        safeRegex,
+      ),
     ).toThrow(/mock rule bad: invalid regular expression/);
   });
 });

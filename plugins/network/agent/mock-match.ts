@@ -1,4 +1,3 @@
-import { compileRegex, globToRegExp } from '../../../shared/safe-regex.js';
 import { graphqlOf } from '../graphql.js';
 import type { MockConfig, MockMatch, MockRule } from '../protocol.js';
 
@@ -21,11 +20,20 @@ export interface CompiledRule {
   mayMatch(method: string, url: string): boolean;
 }
 
+/**
+ * How URL patterns compile: RE2 in browsers and Node (shared/safe-regex.ts, loaded with the first
+ * rule), a hand-written glob and no regex in React Native (url-glob.ts), where Metro would bundle RE2 whole.
+ */
+export interface UrlPatterns {
+  compileRegex(pattern: string, flags?: string): { test(url: string): boolean };
+  globToRegExp(glob: string): { test(url: string): boolean };
+}
+
 /** Compiles every rule once; throws with the rule's id when one cannot be compiled. */
-export function compileMockConfig(config: MockConfig): CompiledRule[] {
+export function compileMockConfig(config: MockConfig, urls: UrlPatterns): CompiledRule[] {
   return config.rules.map((rule) => {
     try {
-      const early = compileEarly(rule.match);
+      const early = compileEarly(rule.match, urls);
       return {
         rule,
         test: compileMatch(rule.match, early),
@@ -68,7 +76,7 @@ export function mayMatchAny(enabled: boolean, rules: readonly CompiledRule[], me
   return enabled && rules.some((r) => r.rule.enabled && r.rule.action.type !== 'websocket' && r.mayMatch(method, url));
 }
 
-export function compileMatch(match: MockMatch, early = compileEarly(match)): Test {
+export function compileMatch(match: MockMatch, early: Test[]): Test {
   const tests = [...early];
   for (const condition of match.headers ?? []) {
     tests.push((r) => valueMatches(r.header(condition.name), condition));
@@ -88,7 +96,7 @@ export function compileMatch(match: MockMatch, early = compileEarly(match)): Tes
 }
 
 /** The tests on the method and the URL (its query among them). */
-function compileEarly(match: MockMatch): Test[] {
+function compileEarly(match: MockMatch, urls: UrlPatterns): Test[] {
   const tests: Test[] = [];
   const method = match.method?.toUpperCase();
   if (method && method !== '*') tests.push((r) => r.method.toUpperCase() === method);
@@ -97,7 +105,7 @@ function compileEarly(match: MockMatch): Test[] {
   if (kind === 'contains') tests.push((r) => r.url.includes(value));
   else if (kind === 'exact') tests.push((r) => r.url === value);
   else {
-    const regex = kind === 'regex' ? compileRegex(value, flags) : globToRegExp(value);
+    const regex = kind === 'regex' ? urls.compileRegex(value, flags) : urls.globToRegExp(value);
     tests.push((r) => regex.test(r.url));
   }
 
