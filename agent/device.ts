@@ -28,12 +28,14 @@ export function detectDevice(override: Partial<DeviceInfo> = {}): DeviceInfo {
   const platform = override.platform ?? detectPlatform();
   const runtime = describeRuntime(platform);
   const page = override.page ?? (platform === 'browser' ? currentPage() : undefined);
+  const pid = override.pid ?? (platform === 'node' || platform === 'electron' ? g.process?.pid : undefined);
   return {
     id: override.id ?? stableDeviceId(platform),
     name: override.name ?? defaultName(platform),
     platform,
     runtime: override.runtime ?? runtime,
     ...(page ? { page } : {}),
+    ...(typeof pid === 'number' ? { pid } : {}),
   };
 }
 

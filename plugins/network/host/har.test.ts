@@ -235,6 +235,21 @@ describe('HAR', () => {
     expect(() => fromHar({ log: { version: '1.2', entries: [{}] } }, 'x')).toThrow(/not a HAR 1.2 file: log\.creator/);
     expect(() => fromHar(42, 'x')).toThrow(HarImportError);
   });
+
+  it('names the first few problems of a broken file, not the whole validation dump', () => {
+    const entries = Array.from({ length: 50 }, () => ({ request: { method: 7 } }));
+    const message = (() => {
+      try {
+        fromHar({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries } }, 'x');
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toMatch(/^not a HAR 1\.2 file: log\.entries\[0\]\.\w+/);
+    expect(message).toMatch(/and [\d,]+ more problems\. Save one from the Network panel/);
+    expect(message!.length).toBeLessThan(600);
+    expect(() => fromHar({ entries: [] }, 'x')).toThrow(/it has no "log" object/);
+  });
 });
 
 describe('HAR: what went over the wire', () => {

@@ -1,6 +1,5 @@
 import type { Content, Cookie, Entry, Har, PostData, Timings } from 'har-format';
 import { z } from 'zod';
-import { describeIssues } from '../../../shared/zod-issues.js';
 import { HarSchema } from '../har-schema.js';
 import {
   type Body,
@@ -11,6 +10,7 @@ import {
   type Transaction,
   TransactionSchema,
 } from '../protocol.js';
+import { describeHarIssues } from './har-issues.js';
 import { headerValue } from './transaction-store.js';
 
 // HAR 1.2 export and import. Porthole's own details ride in a `_porthole` field per entry
@@ -205,7 +205,7 @@ export function fromHar(input: unknown, source: string, now = Date.now()): Omit<
     }
   }
   const parsed = HarSchema.safeParse(value);
-  if (!parsed.success) throw new HarImportError(`not a HAR 1.2 file: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw new HarImportError(describeHarIssues(parsed.error, value));
   const batch = now.toString(36);
   return parsed.data.log.entries.map((entry, i) =>
     fromEntry(entry as unknown as Entry, `har-${batch}-${i + 1}`, source, now),

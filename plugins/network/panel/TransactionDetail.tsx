@@ -300,6 +300,8 @@ function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: A
         title="Response headers"
         headers={tx.response?.headers}
         raw={raw && tx.response ? `HTTP/1.1 ${tx.response.status} ${tx.response.statusText}` : undefined}
+        sensitive={tx.sensitiveHeaders}
+        redactedInApp={agentInfo?.redaction.scope === 'all' ? agentInfo.redaction.headers : undefined}
         pattern={pattern}
       />
       <HeaderList

@@ -99,7 +99,7 @@ export default function NetworkPanel({ session }: PanelProps) {
           setSyncFailure(e.data.error);
           break;
         case 'imported':
-          setMessage({ kind: 'info', text: `Imported ${e.data.count} requests from a HAR file.` });
+          setMessage({ kind: 'info', text: `Imported ${e.data.count.toLocaleString()} requests from a HAR file.` });
           break;
       }
     }
@@ -229,7 +229,7 @@ export default function NetworkPanel({ session }: PanelProps) {
       const link = Object.assign(document.createElement('a'), { href: url, download: name });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      return `Exported ${har.log.entries.length} requests to ${name}.`;
+      return `Exported ${har.log.entries.length.toLocaleString()} requests to ${name}.`;
     });
 
   // An imported HAR is its own offline session, never mixed into this one.

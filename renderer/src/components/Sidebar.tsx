@@ -1,5 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import type { SessionInfo } from '../../../shared/session.js';
+import { sessionDistinctions, sessionName } from '../session-names.js';
+import { useConnection } from '../stores/connection.js';
 import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
@@ -32,14 +34,19 @@ export function Sidebar() {
 function SessionTree() {
   const sessions = useSessions((s) => s.sessions);
   const groups = groupSessions(sessions);
+  const distinctions = sessionDistinctions(Object.values(sessions));
+  const loaded = useConnection((s) => s.core !== undefined);
   const total = Object.keys(sessions).length;
   const active = Object.values(sessions).filter((s) => s.active).length;
   return (
     <section aria-label="Apps">
       <div className="nav-section">
-        Apps <span className="muted">{total > 0 ? `${active} active · ${total - active} inactive` : ''}</span>
+        Apps{' '}
+        <span className="muted">
+          {total > 0 ? `${active.toLocaleString()} active · ${(total - active).toLocaleString()} inactive` : ''}
+        </span>
       </div>
-      {groups.length === 0 && <div className="device">No app connected</div>}
+      {groups.length === 0 && <div className="device">{loaded ? 'No app connected' : 'Not known yet'}</div>}
       {groups.map(({ device, apps }) => (
         <div key={device.id} data-testid="device-group">
           <div className="device" title={device.runtime}>
@@ -54,7 +61,7 @@ function SessionTree() {
                 {app.version && <span className="muted small">{app.version}</span>}
               </div>
               {list.map((session) => (
-                <SessionRow key={session.id} session={session} />
+                <SessionRow key={session.id} session={session} distinction={distinctions.get(session.id)} />
               ))}
             </div>
           ))}
@@ -64,7 +71,7 @@ function SessionTree() {
   );
 }
 
-function SessionRow({ session }: { session: SessionInfo }) {
+function SessionRow({ session, distinction }: { session: SessionInfo; distinction?: string }) {
   const selected = useNav((s) => s.view === 'sessions' && s.sessionId === session.id);
   const pluginId = useNav((s) => s.pluginId);
   const selectSession = useNav((s) => s.selectSession);
@@ -74,6 +81,10 @@ function SessionRow({ session }: { session: SessionInfo }) {
     session.active ? session.lastConnectedAt : (session.disconnectedAt ?? session.firstConnectedAt),
   );
   const page = session.offline ? { title: session.offline.source, url: undefined } : session.device.page;
+  const state = session.offline ? 'Offline' : session.active ? 'Active' : 'Inactive';
+  // A page's title and URL already tell its tabs apart; a process says its pid (or what else differs).
+  const extra = page ? undefined : distinction;
+  const security = session.offline ? 'imported file' : session.security === 'lan' ? 'LAN' : 'loopback';
   return (
     <>
       <button
@@ -82,6 +93,7 @@ function SessionRow({ session }: { session: SessionInfo }) {
         aria-current={selected}
         data-testid="session"
         data-active={session.active}
+        aria-label={`${sessionName(session, distinction)}: ${state.toLowerCase()} since ${formatTimeOfDay(since.getTime())}, ${security}`}
         onClick={() => selectSession(session.id)}
         title={
           session.offline
@@ -94,13 +106,18 @@ function SessionRow({ session }: { session: SessionInfo }) {
         <span className={`dot ${session.active ? 'on' : 'off'}`} aria-hidden="true" />
         <span className="session-text">
           <span className="row" style={{ gap: 6 }}>
-            <span>{session.offline ? 'Offline' : session.active ? 'Active' : 'Inactive'}</span>
+            <span>{state}</span>
             <span className="muted small">{formatTimeOfDay(since.getTime())}</span>
           </span>
-          {page && (
+          {(page || extra) && (
             <span className="session-page small" data-testid="session-page">
-              {page.title && <span className="page-title">{page.title}</span>}
-              {page.url && <span className="muted page-url">{shortUrl(page.url)}</span>}
+              {page?.title && <span className="page-title">{page.title}</span>}
+              {page?.url && <span className="muted page-url">{shortUrl(page.url)}</span>}
+              {extra && (
+                <span className="page-title" data-testid="session-distinction">
+                  {extra}
+                </span>
+              )}
             </span>
           )}
         </span>
@@ -162,17 +179,24 @@ function McpNav() {
         <span className={`dot ${status?.running ? 'on' : 'off'}`} aria-hidden="true" />
         MCP server
         <span className="count muted small">
-          {status?.running ? `${status.clients.length} client${status.clients.length === 1 ? '' : 's'}` : 'off'}
+          {!status
+            ? 'unknown'
+            : status.running
+              ? `${status.clients.length.toLocaleString()} client${status.clients.length === 1 ? '' : 's'}`
+              : 'off'}
         </span>
       </button>
       <button type="button" className="nav-item" aria-current={view === 'tools'} onClick={() => show('tools')}>
-        Tools <span className="count muted small">{toolCount || ''}</span>
+        Tools <span className="count muted small">{toolCount ? toolCount.toLocaleString() : ''}</span>
       </button>
       <button type="button" className="nav-item" aria-current={view === 'history'} onClick={() => show('history')}>
         Call history
         {failed > 0 && (
-          <span className="count badge failed" title={`${failed} failed call(s)`}>
-            {failed} failed
+          <span
+            className="count badge failed"
+            title={`${failed.toLocaleString()} failed call${failed === 1 ? '' : 's'}`}
+          >
+            {failed.toLocaleString()} failed
           </span>
         )}
       </button>

@@ -85,6 +85,9 @@ export function VirtualGrid<T>({
     estimateSize: () => ROW_HEIGHT,
     overscan: 20,
     scrollMargin: HEADER_HEIGHT,
+    // The sticky header covers the top of the viewport: a row scrolled to "start" (PageUp, Up, Home)
+    // lands below it, never under it.
+    scrollPaddingStart: HEADER_HEIGHT,
   });
 
   const previous = useRef<readonly T[]>(rows);

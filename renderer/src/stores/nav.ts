@@ -11,6 +11,8 @@ export interface NavStore {
   toolName?: string;
   callId?: string;
   theme: Theme;
+  /** The theme follows the system's, live, until the person picks the other one. */
+  themeFollowsSystem: boolean;
   /** Follow the AI agent: switch to the session and plugin each of its calls operates on. */
   follow: boolean;
   /** The sidebar folded away (narrow windows); remembered. */
@@ -38,19 +40,27 @@ function remember(key: string, value: string): void {
   }
 }
 
-function initialTheme(): Theme {
+function systemTheme(): Theme {
   try {
-    const stored = globalThis.localStorage?.getItem(THEME_KEY);
-    if (stored === 'light' || stored === 'dark') return stored;
     return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   } catch {
     return 'light';
   }
 }
 
+function storedTheme(): Theme | undefined {
+  try {
+    const stored = globalThis.localStorage?.getItem(THEME_KEY);
+    return stored === 'light' || stored === 'dark' ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const useNav = create<NavStore>()((set) => ({
   view: 'sessions',
-  theme: initialTheme(),
+  theme: storedTheme() ?? systemTheme(),
+  themeFollowsSystem: storedTheme() === undefined,
   follow: false,
   sidebarCollapsed: (() => {
     try {
@@ -67,9 +77,16 @@ export const useNav = create<NavStore>()((set) => ({
   selectPlugin: (pluginId) => set({ view: 'sessions', pluginId }),
   selectTool: (toolName, toolArgs) => set({ view: 'tools', toolName, toolArgs }),
   selectCall: (callId) => set({ view: 'history', callId }),
+  // Choosing the theme the system has goes back to following the system; the other one is remembered.
   setTheme: (theme) => {
-    remember(THEME_KEY, theme);
-    set({ theme });
+    const follows = theme === systemTheme();
+    try {
+      if (follows) globalThis.localStorage?.removeItem(THEME_KEY);
+      else globalThis.localStorage?.setItem(THEME_KEY, theme);
+    } catch {
+      // not kept across reloads; the choice still applies now
+    }
+    set({ theme, themeFollowsSystem: follows });
   },
   setFollow: (follow) => set({ follow }),
   setSidebarCollapsed: (sidebarCollapsed) => {
@@ -77,3 +94,13 @@ export const useNav = create<NavStore>()((set) => ({
     set({ sidebarCollapsed });
   },
 }));
+
+// The system switches between light and dark (at dusk, by hand): the window follows at once unless
+// the person chose the other theme.
+try {
+  globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', (e) => {
+    if (useNav.getState().themeFollowsSystem) useNav.setState({ theme: e.matches ? 'dark' : 'light' });
+  });
+} catch {
+  // no media queries here (tests): nothing to follow
+}

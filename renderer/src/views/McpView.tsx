@@ -3,6 +3,7 @@ import { useBridge } from '../bridge/context.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { httpConfigs, stdioConfigs, TOKEN_PLACEHOLDER } from '../mcp/configs.js';
 import { useMcp } from '../stores/mcp.js';
+import { formatTimeOfDay } from '../time.js';
 
 /** The MCP server: status, URL, the token (hidden until revealed) and copy-ready client configs. */
 export function McpView() {
@@ -69,7 +70,7 @@ export function McpView() {
                   <li key={c.id}>
                     {c.name} {c.version}{' '}
                     <span className="muted small">
-                      · {c.surface} · since {new Date(c.connectedAt).toLocaleTimeString()}
+                      · {c.surface} · since {formatTimeOfDay(c.connectedAt)}
                     </span>
                   </li>
                 ))}

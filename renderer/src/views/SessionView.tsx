@@ -7,6 +7,7 @@ import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
 import { useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
+import { formatTimeOfDay } from '../time.js';
 import { shortUrl } from '../url.js';
 
 /** The selected session: its header, and the panel of the selected plugin. */
@@ -61,8 +62,9 @@ export function SessionView() {
               )}
               {session.device.name} · {session.device.platform} · {session.remoteAddress} ·{' '}
               {session.security === 'lan' ? 'LAN (paired)' : 'loopback'}
-              {session.protocolErrors > 0 && ` · ${session.protocolErrors} protocol errors`}
-              {session.droppedNotifications > 0 && ` · ${session.droppedNotifications} events dropped while offline`}
+              {session.protocolErrors > 0 && ` · ${session.protocolErrors.toLocaleString()} protocol errors`}
+              {session.droppedNotifications > 0 &&
+                ` · ${session.droppedNotifications.toLocaleString()} events dropped while offline`}
             </div>
           )}
         </div>
@@ -81,8 +83,8 @@ export function SessionView() {
       {!session.active && !session.offline && (
         <div className="banner warn" data-testid="inactive-banner">
           The app disconnected
-          {session.disconnectedAt ? ` at ${new Date(session.disconnectedAt).toLocaleTimeString()}` : ''}. Its data is
-          kept; actions that need the app wait until it reconnects.
+          {session.disconnectedAt ? ` at ${formatTimeOfDay(session.disconnectedAt)}` : ''}. Its data is kept; actions
+          that need the app wait until it reconnects.
         </div>
       )}
       {clearError && <div className="banner error">{clearError}</div>}
