@@ -6,6 +6,7 @@ import {
   useOpenOffline,
   usePanelClient,
   usePluginEvents,
+  useReveal,
 } from '../../../renderer/src/panel-kit.js';
 import type { AgentInfo, MockConfigView, ReplayRequest, SearchQuery, TransactionSummary } from '../protocol.js';
 import { networkProtocol } from '../protocol.js';
@@ -262,6 +263,19 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
     setSelectedId(id);
   };
+
+  // A request opened from the session's timeline: shown in the table with its detail.
+  useReveal(networkProtocol, session.id, (id) => {
+    if (!loaded) return false;
+    setTab('requests');
+    if (model.get(id)) {
+      selectOriginal(id);
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus());
+    } else {
+      setMessage({ kind: 'info', text: 'That request is no longer kept (the oldest are dropped first).' });
+    }
+    return true;
+  });
 
   const noReplay = session.offline
     ? 'Read from a file: no app can send it again'

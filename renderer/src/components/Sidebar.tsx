@@ -4,7 +4,7 @@ import { sessionDistinctions, sessionName } from '../session-names.js';
 import { useConnection } from '../stores/connection.js';
 import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
-import { useNav } from '../stores/nav.js';
+import { TIMELINE, useNav } from '../stores/nav.js';
 import { usePermissions } from '../stores/permissions.js';
 import { groupSessions, useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
@@ -137,6 +137,18 @@ function SessionRow({ session, distinction }: { session: SessionInfo; distinctio
           )}
         </span>
       </button>
+      {selected && (
+        <button
+          type="button"
+          className="nav-item plugin-item"
+          aria-current={pluginId === TIMELINE}
+          data-testid="timeline-item"
+          title="Everything this session's plugins saw, in time order"
+          onClick={() => selectPlugin(TIMELINE)}
+        >
+          Timeline
+        </button>
+      )}
       {selected &&
         session.plugins.accepted.map((offer) => {
           const plugin = plugins.find((p) => p.id === offer.id);

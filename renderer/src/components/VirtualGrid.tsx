@@ -112,6 +112,12 @@ export function VirtualGrid<T>({
     [rows, rowKey, selectedKey],
   );
 
+  // A selection made elsewhere (a row opened from the timeline) is scrolled into view once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selected key changes
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedKey]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget) return;
     const last = rows.length - 1;

@@ -3,11 +3,28 @@ import { create } from 'zustand';
 export type View = 'sessions' | 'mcp' | 'tools' | 'history' | 'permissions';
 export type Theme = 'light' | 'dark';
 
+/** The session's timeline, chosen like a plugin (no plugin id starts with a colon). */
+export const TIMELINE = ':timeline';
+
+/** One item a plugin's panel is asked to show (a timeline row opened in its plugin). */
+export interface Reveal {
+  sessionId: string;
+  plugin: string;
+  /** The plugin's own id for it: the timeline entry's `ref`. */
+  ref: string;
+  /** Raised per request, so asking for the same item twice shows it twice. */
+  seq: number;
+}
+
 export interface NavStore {
   view: View;
   sessionId?: string;
-  /** The plugin panel shown for the selected session. */
+  /** The plugin panel shown for the selected session, or TIMELINE. */
   pluginId?: string;
+  /** An item the plugin's panel should select (panel-kit's useReveal); cleared once shown. */
+  reveal?: Reveal;
+  /** Where "Back" goes from a panel opened from the timeline. */
+  returnTo?: string;
   toolName?: string;
   callId?: string;
   theme: Theme;
@@ -22,6 +39,8 @@ export interface NavStore {
   show(view: View): void;
   selectSession(sessionId: string | undefined, pluginId?: string): void;
   selectPlugin(pluginId: string): void;
+  /** Shows `ref` in its plugin's panel of `sessionId` (from the timeline, which "Back" returns to). */
+  openIn(sessionId: string, plugin: string, ref: string): void;
   selectTool(name: string | undefined, args?: Record<string, unknown>): void;
   selectCall(id: string | undefined): void;
   setTheme(theme: Theme): void;
@@ -29,6 +48,7 @@ export interface NavStore {
   setSidebarCollapsed(collapsed: boolean): void;
 }
 
+let revealSeq = 0;
 const THEME_KEY = 'porthole.theme';
 const SIDEBAR_KEY = 'porthole.sidebarCollapsed';
 
@@ -73,8 +93,16 @@ export const useNav = create<NavStore>()((set) => ({
   // The chosen plugin stays chosen across sessions (Network stays Network); a session without it
   // shows its first panel, and the choice comes back with the next session that has it.
   selectSession: (sessionId, pluginId) =>
-    set((s) => ({ view: 'sessions', sessionId, pluginId: pluginId ?? s.pluginId })),
-  selectPlugin: (pluginId) => set({ view: 'sessions', pluginId }),
+    set((s) => ({ view: 'sessions', sessionId, pluginId: pluginId ?? s.pluginId, returnTo: undefined })),
+  selectPlugin: (pluginId) => set({ view: 'sessions', pluginId, returnTo: undefined }),
+  openIn: (sessionId, plugin, ref) =>
+    set((s) => ({
+      view: 'sessions',
+      sessionId,
+      pluginId: plugin,
+      returnTo: s.pluginId,
+      reveal: { sessionId, plugin, ref, seq: ++revealSeq },
+    })),
   selectTool: (toolName, toolArgs) => set({ view: 'tools', toolName, toolArgs }),
   selectCall: (callId) => set({ view: 'history', callId }),
   // Choosing the theme the system has goes back to following the system; the other one is remembered.

@@ -5,15 +5,18 @@ import { ErrorBoundary } from '../components/ErrorBoundary.js';
 import { panels } from '../panels.js';
 import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
-import { useNav } from '../stores/nav.js';
+import { TIMELINE, useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
 import { shortUrl } from '../url.js';
+import { TimelineView } from './TimelineView.js';
 
 /** The selected session: its header, and the panel of the selected plugin. */
 export function SessionView() {
   const sessionId = useNav((s) => s.sessionId);
   const chosenPlugin = useNav((s) => s.pluginId);
+  const returnTo = useNav((s) => s.returnTo);
+  const selectPlugin = useNav((s) => s.selectPlugin);
   const session = useSessions((s) => (sessionId ? s.sessions[sessionId] : undefined));
   const anySessions = useSessions((s) => Object.keys(s.sessions).length > 0);
   const plugins = useSessions((s) => s.plugins);
@@ -32,8 +35,12 @@ export function SessionView() {
   }
 
   const accepted = session.plugins.accepted.map((p) => p.id);
-  const pluginId =
-    chosenPlugin && accepted.includes(chosenPlugin) ? chosenPlugin : (accepted.find((id) => panels[id]) ?? accepted[0]);
+  const timeline = chosenPlugin === TIMELINE;
+  const pluginId = timeline
+    ? undefined
+    : chosenPlugin && accepted.includes(chosenPlugin)
+      ? chosenPlugin
+      : (accepted.find((id) => panels[id]) ?? accepted[0]);
   const plugin = plugins.find((p) => p.id === pluginId);
   const Panel = pluginId ? panels[pluginId] : undefined;
 
@@ -50,7 +57,8 @@ export function SessionView() {
       <header className="view-header">
         <div>
           <h2>
-            {session.app.name} <span className="muted">· {plugin?.title ?? pluginId ?? 'no plugins'}</span>
+            {session.app.name}{' '}
+            <span className="muted">· {timeline ? 'Timeline' : (plugin?.title ?? pluginId ?? 'no plugins')}</span>
           </h2>
           {session.offline ? (
             <div className="muted small">Imported file · {session.offline.source}</div>
@@ -69,6 +77,11 @@ export function SessionView() {
           )}
         </div>
         <span className="spacer" />
+        {returnTo === TIMELINE && !timeline && (
+          <button type="button" onClick={() => selectPlugin(TIMELINE)} data-testid="back-to-timeline">
+            ← Back to the timeline
+          </button>
+        )}
         {!session.active && (
           <button type="button" className="danger" onClick={() => void clear()}>
             Clear session
@@ -94,7 +107,11 @@ export function SessionView() {
         </div>
       )}
       <div className="panel-host">
-        {Panel && plugin ? (
+        {timeline ? (
+          <ErrorBoundary key={`${session.id}/timeline/${epoch}`} what="timeline">
+            <TimelineView session={session} />
+          </ErrorBoundary>
+        ) : Panel && plugin ? (
           <ErrorBoundary key={`${session.id}/${pluginId}/${epoch}`} what={`${plugin.title} panel`}>
             <Panel session={session} plugin={plugin} />
           </ErrorBoundary>
