@@ -11,6 +11,8 @@ export { compileRegex, globToRegExp, type UrlMatcher } from './url-pattern.js';
 // what the MCP tools, the HAR export and the panel read. Everything here is plain JSON.
 
 const MAX_URL = 65_536;
+/** The initiator's stack as the agent sends it: a few frames. */
+const MAX_CALL_STACK = 4096;
 const id = z.string().min(1).max(128);
 
 // ─── Captured traffic ────────────────────────────────────────────────────────
@@ -57,6 +59,8 @@ export const TransactionStartedSchema = z.object({
   mock: MockMarkSchema.optional(),
   /** The inspector asked the app to send this request again: the id of the transaction it repeats. */
   replayOf: id.optional(),
+  /** Where the app made it: the top frames of its stack (V8 engines), one per line. */
+  callStack: z.string().max(MAX_CALL_STACK).optional(),
 });
 export type TransactionStarted = z.infer<typeof TransactionStartedSchema>;
 
@@ -189,6 +193,8 @@ export const TransactionSchema = z.object({
   imported: z.object({ source: z.string(), at: z.number() }).optional(),
   /** A replay (network_replay_request, the window's Replay): the id of the transaction it repeats. */
   replayOf: z.string().optional(),
+  /** Where the app made it (the initiator's call stack, top frames), when the agent could tell. */
+  callStack: z.string().optional(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export type TransactionState = Transaction['state'];
@@ -213,6 +219,8 @@ export const TransactionSummarySchema = z.object({
   httpVersion: z.string().optional(),
   remoteAddress: z.string().optional(),
   replayOf: z.string().optional(),
+  /** The initiator's top frame, `function (file:line:col)` as the engine wrote it. */
+  callSite: z.string().optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 

@@ -33,6 +33,7 @@ import {
   type SentHeaders,
   type Sink,
   sentHeaders,
+  siteFrames,
 } from './observed.js';
 
 export interface NetworkOptions {
@@ -224,6 +225,7 @@ export class NetworkAgent implements Sink {
       startedAt,
       mock: request.mock,
       replayOf: replay?.replayOf,
+      callStack: siteFrames(request.site),
     });
     if (request.body) {
       const parts = this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));

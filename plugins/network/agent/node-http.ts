@@ -6,7 +6,15 @@ import {
   type NodeSocket,
   nodeBuffer,
 } from './node-builtins.js';
-import { BodyCollector, type Hub, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
+import {
+  BodyCollector,
+  callSite,
+  type Hub,
+  type Observation,
+  parseHeaderBlock,
+  type RawHeaders,
+  type SeenRequest,
+} from './observed.js';
 
 // Node's http/https client, observed. Every client built on it (axios, got, node-fetch, superagent,
 // http.get, https.request) makes a ClientRequest, so the tap wraps three of that class's prototype
@@ -62,7 +70,14 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   // A request is followed from the first write() or end(), once that call has returned: then its
   // headers are the ones on the wire (`_header`), and after end() its whole body is known, so one
   // notification says it all.
-  const begin = (req: NodeClientRequest, t0: number, startedAt: number, body: BodyCollector, ended: boolean) => {
+  const begin = (
+    req: NodeClientRequest,
+    t0: number,
+    startedAt: number,
+    body: BodyCollector,
+    ended: boolean,
+    site: SeenRequest['site'],
+  ) => {
     const wire = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
     const obs = hub.observe({
       initiator: 'http',
@@ -72,6 +87,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
       body: ended && wire && body.seen.total > 0 ? body.seen : undefined,
       t0,
       startedAt,
+      site,
     });
     if (!obs) return null;
     const f: Followed = {
@@ -91,7 +107,13 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     return f;
   };
 
-  const call = (req: NodeClientRequest, original: (...a: unknown[]) => unknown, args: unknown[], ended: boolean) => {
+  const call = (
+    req: NodeClientRequest,
+    original: (...a: unknown[]) => unknown,
+    args: unknown[],
+    ended: boolean,
+    entry: unknown,
+  ) => {
     const known = followed.get(req);
     if (known !== undefined) {
       const result = original.apply(req, args);
@@ -102,11 +124,12 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     if (!hub.active || req.getHeader('upgrade')) return original.apply(req, args);
     const t0 = performance.now();
     const startedAt = Date.now();
+    const site = callSite(entry);
     const result = original.apply(req, args);
     try {
       const body = new BodyCollector(hub.maxBodyBytes);
       copy(body, false, args[0], args[1]);
-      followed.set(req, begin(req, t0, startedAt, body, ended));
+      followed.set(req, begin(req, t0, startedAt, body, ended, site));
     } catch {
       // the capture's problem, never the app's
     }
@@ -114,10 +137,10 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   };
 
   proto.write = function write_(this: NodeClientRequest, ...args: unknown[]) {
-    return call(this, write as (...a: unknown[]) => unknown, args, false) as boolean;
+    return call(this, write as (...a: unknown[]) => unknown, args, false, write_) as boolean;
   };
   proto.end = function end_(this: NodeClientRequest, ...args: unknown[]) {
-    return call(this, end as (...a: unknown[]) => unknown, args, true);
+    return call(this, end as (...a: unknown[]) => unknown, args, true, end_);
   };
 
   const copy = (body: BodyCollector, sent: boolean, chunk: unknown, encoding: unknown) => {

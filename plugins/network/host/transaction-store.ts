@@ -281,6 +281,7 @@ function fresh(seq: number, n: TransactionStarted, sensitiveHeaders: string[] | 
     mock: n.mock,
     sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
     replayOf: n.replayOf,
+    callStack: n.callStack,
   };
 }
 
@@ -367,5 +368,13 @@ export function summarize(tx: Transaction): TransactionSummary {
     httpVersion: tx.response?.httpVersion,
     remoteAddress: tx.remoteAddress,
     replayOf: tx.replayOf,
+    callSite: topFrame(tx.callStack),
   };
+}
+
+/** The first frame of a call stack, without V8's `at `. */
+function topFrame(stack: string | undefined): string | undefined {
+  if (!stack) return undefined;
+  const line = stack.split('\n', 1)[0]!.trim();
+  return (line.startsWith('at ') ? line.slice(3) : line).slice(0, 500) || undefined;
 }

@@ -13,12 +13,13 @@ import { networkProtocol } from '../protocol.js';
 import { searchPattern } from '../search-pattern.js';
 import { ColumnMenu } from './ColumnMenu.js';
 import { orderOf, useColumnLayout } from './column-layout.js';
-import { COLUMNS } from './columns.js';
+import { COLUMNS, type Span, spanOf } from './columns.js';
 import { FilterBar } from './FilterBar.js';
 import { formatBytes } from './format.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { TransactionModel } from './model.js';
+import { inRange, Overview } from './Overview.js';
 import { explainEmpty, parseQuery, type Query, removeTerm } from './query.js';
 import { describeReplay } from './replay-form.js';
 import { SearchBox, type SearchState } from './SearchBox.js';
@@ -50,6 +51,7 @@ export default function NetworkPanel({ session }: PanelProps) {
   const { layout, columns, toggle, resize, sortBy, reset } = useColumnLayout();
   const [menu, setMenu] = useState<{ at?: { x: number; y: number } }>();
   const [selectedId, setSelectedId] = useState<string>();
+  const [zoom, setZoom] = useState<Span>();
   const [tab, setTab] = useState<'requests' | 'mocks'>('requests');
   const [config, setConfig] = useState<MockConfigView>();
   const [agentInfo, setAgentInfo] = useState<AgentInfo>();
@@ -175,7 +177,10 @@ export default function NetworkPanel({ session }: PanelProps) {
   }, [api, model]);
 
   const order = useMemo(() => orderOf(layout.sort), [layout.sort]);
-  const rows = model.filtered({ query, hits: search?.ids, order });
+  const matching = model.filtered({ query, hits: search?.ids, order });
+  const span = useMemo(() => spanOf(matching), [matching]);
+  // The overview's zoom keeps the requests that overlap its range; it follows the filter's span.
+  const rows = useMemo(() => (zoom ? inRange(matching, zoom) : matching), [matching, zoom]);
   const selected = selectedId ? model.get(selectedId) : undefined;
   // The detail of a row the filter (or a drop) took away closes.
   const selectedShown = useMemo(() => !!selectedId && rows.some((r) => r.id === selectedId), [rows, selectedId]);
@@ -388,6 +393,7 @@ export default function NetworkPanel({ session }: PanelProps) {
               onReset={reset}
             />
           </FilterBar>
+          {matching.length > 1 && <Overview rows={matching} span={span} range={zoom} onRange={setZoom} />}
           <div
             ref={splitRef}
             className="net-split"
@@ -404,6 +410,13 @@ export default function NetworkPanel({ session }: PanelProps) {
                   Requests the app makes with fetch, XMLHttpRequest or Node's http show up here as they happen. Make
                   sure the app passes <code>network()</code> to <code>connect()</code>.
                 </p>
+              </div>
+            ) : rows.length === 0 && matching.length > 0 ? (
+              <div className="empty" role="status">
+                <h2>No request in the zoomed range</h2>
+                <button type="button" onClick={() => setZoom(undefined)}>
+                  Reset zoom
+                </button>
               </div>
             ) : rows.length === 0 ? (
               <NoMatch
@@ -422,6 +435,7 @@ export default function NetworkPanel({ session }: PanelProps) {
             ) : (
               <TransactionTable
                 rows={rows}
+                span={zoom}
                 columns={columns}
                 layout={layout}
                 selectedId={selectedId}
