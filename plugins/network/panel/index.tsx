@@ -59,6 +59,7 @@ export default function NetworkPanel({ session }: PanelProps) {
   const [syncFailure, setSyncFailure] = useState<string>();
   const [dropped, setDropped] = useState({ count: 0, bytes: 0 });
   const [loaded, setLoaded] = useState(false);
+  const [progress, setProgress] = useState<{ loaded: number; total: number }>();
   const [detailWidth, setDetailWidth] = useState(storedDetailWidth);
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
   const loading = useRef<PanelEvent<typeof networkProtocol>[] | undefined>([]);
@@ -149,6 +150,7 @@ export default function NetworkPanel({ session }: PanelProps) {
           if (!live) return;
           model.upsert(page.transactions);
           cursor = page.nextCursor;
+          if (cursor) setProgress({ loaded: page.total - page.remaining, total: page.total });
         } while (cursor);
         const [mocks, stats, info] = await Promise.all([
           api.call('mockConfig', {}),
@@ -365,6 +367,12 @@ export default function NetworkPanel({ session }: PanelProps) {
           <button type="button" className="link dismiss" onClick={() => setSyncFailure(undefined)}>
             Dismiss
           </button>
+        </div>
+      )}
+      {!loaded && progress && (
+        <div className="banner info" role="status" data-testid="network-loading">
+          Loading requests… {progress.loaded.toLocaleString()} of {progress.total.toLocaleString()}; new ones are
+          added once all are in.
         </div>
       )}
       {message && (
