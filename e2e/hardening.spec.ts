@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import config from '../playwright.config.js';
 import { type RunningInspector, startInspector } from './support/inspector.js';
+import { currentUiUrl } from './window.helpers.js';
 
 // evil.test resolves to this machine, so the page has a real foreign origin (http://evil.test:<port>)
 // that Chromium's local-network protection does not stop before the request: the attack as it lands.
@@ -97,8 +96,8 @@ test('a page on a foreign origin cannot kill the inspector with odd WebSocket UR
 });
 
 test('an over-size frame on the window bridge closes it with 1009, in Chromium', async ({ page }) => {
-  const token = readFileSync(join(inspector.dataDir, 'ui-token'), 'utf8').trim();
-  // The bridge only takes pages of the control server's own origin.
+  // The bridge only takes pages of the control server's own origin, in a browser that opened a window link.
+  await page.goto(currentUiUrl(inspector));
   await page.goto(`${inspector.info.controlUrl}/healthz`);
   const code = await page.evaluate(
     async (url) => {
@@ -113,7 +112,7 @@ test('an over-size frame on the window bridge closes it with 1009, in Chromium',
       ws.send('x'.repeat(16 * 1024 * 1024 + 1));
       return await closed;
     },
-    `${inspector.info.controlUrl.replace('http', 'ws')}/bridge?token=${encodeURIComponent(token)}`,
+    `${inspector.info.controlUrl.replace('http', 'ws')}/bridge`,
   );
   expect(code).toBe(1009);
   expect(inspector.process.exitCode).toBeNull();

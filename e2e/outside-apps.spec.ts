@@ -183,7 +183,7 @@ createRoot(document.getElementById('root')).render(h(App));
   }
 });
 
-for (const plugins of [['example'], ['console', 'example', 'network']]) {
+for (const plugins of [['example'], ['console', 'example', 'network', 'storage']]) {
   const name = `a React Native bundle with ${plugins.join(' + ')} compiles with Hermes`;
   test(name, async () => {
     const app = `import { connect } from '@porthole/agent';

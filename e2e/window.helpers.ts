@@ -41,11 +41,20 @@ export function buildFixtureWindow(): Promise<void> {
   return builtWithFixtures;
 }
 
-/** Opens the window at the URL the inspector printed and waits for the bridge to connect. */
-export async function openWindow(page: Page, inspector: { info: { uiUrl: string } }): Promise<void> {
+/**
+ * The window link that is unused now. Links work once: the inspector keeps the next one in
+ * instance.json (what `porthole ui` opens); an in-process core's `urls.uiUrl` gives it on each read.
+ */
+export function currentUiUrl(inspector: { info: { uiUrl: string }; dataDir?: string }): string {
+  if (!inspector.dataDir) return inspector.info.uiUrl;
+  return (JSON.parse(readFileSync(join(inspector.dataDir, 'instance.json'), 'utf8')) as { uiUrl: string }).uiUrl;
+}
+
+/** Opens the window at the inspector's unused link and waits for the bridge to connect. */
+export async function openWindow(page: Page, inspector: { info: { uiUrl: string }; dataDir?: string }): Promise<void> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(inspector.info.uiUrl);
+  await page.goto(currentUiUrl(inspector));
   await expect(page.locator('.brand')).toContainText('Porthole');
   await expect(page.getByTestId('connection-banner')).toHaveCount(0);
   // The token leaves the address bar once read.

@@ -13,6 +13,7 @@ import {
   type Launched,
   type LaunchFlags,
   launch,
+  normalizeLaunchArgs,
 } from './host/launch.js';
 import type { BridgeConnection } from './host/ui-bridge/index.js';
 import { contentTypeOf, resolveRendererFile } from './host/ui-bridge/static-ui.js';
@@ -26,7 +27,7 @@ protocol.registerSchemesAsPrivileged([
 ]);
 
 const { values: flags } = parseArgs({
-  args: process.argv.slice(app.isPackaged ? 1 : 2),
+  args: normalizeLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2)),
   strict: false,
   options: LAUNCH_FLAG_OPTIONS,
 });

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { BRIDGE_IPC, type ServerFrame, ServerFrameSchema } from '../shared/bridge.js';
 import { cleanupAfterEach } from './host/test-cleanup.js';
 import { startTestCore, waitFor } from './host/testing.js';
+import { uiCookie } from './host/ui-bridge/bridge-testing.js';
 import { createPreloadBridge } from './preload-bridge.js';
 
 /** Electron's IPC reduced to what it is: named channels between the page and the main process. */
@@ -41,9 +42,9 @@ describe('preload bridge', () => {
     preload.send({ type: 'request', id: '1', method: 'app.snapshot', params: {} });
     const ipcReply = await waitFor(() => viaIpc.find((f) => f.type === 'reply'), 'the IPC reply');
 
-    // Headless: the WebSocket bridge with the UI token.
-    const token = new URL(t.urls.uiUrl).searchParams.get('token')!;
-    const ws = new WebSocket(`${t.urls.controlUrl.replace('http', 'ws')}/bridge?token=${token}`);
+    // Headless: the WebSocket bridge with the cookie a browser gets for opening the UI link.
+    const cookie = (await uiCookie(t.urls.controlUrl, new URL(t.urls.uiUrl).searchParams.get('token')!))!;
+    const ws = new WebSocket(`${t.urls.controlUrl.replace('http', 'ws')}/bridge`, { headers: { cookie } });
     const viaWs: ServerFrame[] = [];
     ws.on('message', (data) => viaWs.push(JSON.parse(data.toString())));
     await new Promise((r) => ws.once('open', r));

@@ -10,6 +10,7 @@ import {
   ToolResultContentSchema,
   ToolResultJsonSchema,
 } from './call-record.js';
+import { LinkStatusSchema } from './link-status.js';
 import {
   AskAnswerSchema,
   CallDecisionSchema,
@@ -19,6 +20,7 @@ import {
   PermissionsViewSchema,
 } from './permissions.js';
 import { SessionInfoSchema } from './session.js';
+import { StorageStatusSchema } from './storage-status.js';
 import { TimelineEntrySchema, TimelineLevelSchema } from './timeline.js';
 import { CallSurfaceSchema, McpSurfaceSchema } from './tool.js';
 
@@ -131,6 +133,10 @@ export const SnapshotSchema = z.object({
   plugins: z.array(PluginSummarySchema),
   sessions: z.array(SessionInfoSchema),
   mcp: McpStatusSchema,
+  /** What the debuggee link refused or cut off; `pairing` is there when apps may connect from the LAN. */
+  link: LinkStatusSchema.optional(),
+  /** Whether the data dir can be written (absent from older cores). */
+  storage: StorageStatusSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -198,6 +204,12 @@ export const bridgeRequests = {
   'history.get': { params: z.object({ id }), result: z.object({ call: CallDetailSchema }) },
   'history.clear': { params: z.object({}), result: z.object({ cleared: z.number().int() }) },
   'mcp.status': { params: z.object({}), result: McpStatusSchema },
+  /**
+   * Headless mode: a new UI key. Every window's access ends (their bridges close with 4009, and the
+   * unused links stop working); the answer is this window's own way back in, a one-time link path
+   * to open at once (within a minute).
+   */
+  'ui.newLink': { params: z.object({}), result: z.object({ path: z.string() }) },
   /** The MCP bearer token, only when the user asks to reveal or copy it. */
   'mcp.token': { params: z.object({}), result: z.object({ token: z.string().optional() }) },
   /** Agent permissions: the policy, every tool's permission, the questions waiting, the session grants. */
@@ -230,6 +242,10 @@ export const bridgeEvents = {
   'call:started': z.object({ call: CallSummarySchema }),
   'call:finished': z.object({ call: CallSummarySchema }),
   'mcp:status': z.object({ status: McpStatusSchema }),
+  /** The link refused a LAN app's pairing or cut off an app that did not read (at most 4 a second). */
+  'link:stats': LinkStatusSchema,
+  /** Writing the data dir failed or works again. */
+  'storage:changed': z.object({ storage: StorageStatusSchema }),
   'tools:changed': z.object({}),
   /** The policy or the session grants changed: fetch `permissions.get`. */
   'permissions:changed': z.object({}),

@@ -29,6 +29,14 @@ export interface AppStore {
   watch<T>(key: string, listener: (value: T) => void): () => void;
 }
 
+/** A place in a script, as a stack frame names it (line and column from 1). */
+export interface SourceFrame {
+  file: string;
+  line: number;
+  column: number;
+  fn?: string;
+}
+
 export interface HostPluginContext<P extends PluginProtocol> {
   readonly sessionId: string;
   /** The session as it is now (active flag, app, device). */
@@ -60,6 +68,20 @@ export interface HostPluginContext<P extends PluginProtocol> {
   saveExport(fileName: string, data: string): { path: string; bytes: number };
   /** The session's timeline across its plugins (see SessionTimeline). */
   readonly timeline: SessionTimeline;
+  /**
+   * The inspector's source maps for this session: a frame's place in the app's original source, or
+   * undefined when no map says. Scripts and maps are fetched and read only where the session's
+   * connection allows (docs/plugins.md, "Source maps"); maps are shared by the session's plugins and
+   * count against the memory budget.
+   */
+  readonly sourceMaps: { map(frame: SourceFrame): Promise<SourceFrame | undefined> };
+  /**
+   * The text of a file the user named (an import), at most `maxBytes`: opened once without blocking
+   * (a FIFO or device is refused, never waited on), checked on the opened handle (a regular file,
+   * its size), then read. Files in the data dir are refused, except its `exports/`. Rejects with an
+   * Error that says why (`what` names the file, e.g. "HAR file") and quotes nothing of the file.
+   */
+  readUserFile(path: string, maxBytes: number, what: string): Promise<string>;
 }
 
 /**

@@ -170,6 +170,10 @@ export const ToolPermissionViewSchema = z.object({
   destructive: z.boolean(),
   /** The entry in the policy, if any. */
   setting: PermissionSchema.optional(),
+  /** The tool's own default, when it is not allow. */
+  defaultPermission: PermissionSchema.optional(),
+  /** Calls that ask although the tool is allowed by default, in words ("destructive actions"). */
+  asksFor: z.string().optional(),
   permission: PermissionSchema,
   source: PermissionSourceSchema,
 });

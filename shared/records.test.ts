@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { estimateBytes, MemoryBudget } from './records.js';
+import { defaultMemoryBudgetBytes, estimateBytes, MemoryBudget, RECORD_OVERHEAD_BYTES } from './records.js';
 
 const size = (v: string) => v.length;
 
 describe('MemoryBudget and record stores', () => {
   it('drops the oldest records of a store past its own byte budget and counts them', () => {
-    const budget = new MemoryBudget(10_000);
+    const budget = new MemoryBudget(10_000, 0);
     const drops: string[][] = [];
     const store = budget.open<string>('log', { sizeOf: size, maxBytes: 100, onDrop: (v) => drops.push(v) });
     for (let i = 0; i < 10; i++) store.set(`k${i}`, `${i}`.padEnd(30, '.'));
@@ -17,7 +17,7 @@ describe('MemoryBudget and record stores', () => {
   });
 
   it('keeps the age order across stores through deletes, replacements and drops', () => {
-    const budget = new MemoryBudget(100);
+    const budget = new MemoryBudget(100, 0);
     const told: string[] = [];
     const a = budget.open<string>('a', { sizeOf: size, onDrop: (_v, _d, keys) => told.push(...keys) });
     const b = budget.open<string>('b', { sizeOf: size, onDrop: (_v, _d, keys) => told.push(...keys) });
@@ -42,7 +42,7 @@ describe('MemoryBudget and record stores', () => {
   });
 
   it('past the global budget drops the oldest record of any store, never the one being added', () => {
-    const budget = new MemoryBudget(100);
+    const budget = new MemoryBudget(100, 0);
     const a = budget.open<string>('a', { sizeOf: size });
     const b = budget.open<string>('b', { sizeOf: size });
     a.set('a1', 'x'.repeat(40));
@@ -59,7 +59,7 @@ describe('MemoryBudget and record stores', () => {
   });
 
   it('keeps a replaced record in place and remeasures a changed one; close releases the bytes', () => {
-    const budget = new MemoryBudget(1000);
+    const budget = new MemoryBudget(1000, 0);
     const store = budget.open<{ text: string }>('t', { sizeOf: (v) => v.text.length, maxCount: 2 });
     store.set('1', { text: 'a' });
     store.set('2', { text: 'b' });
@@ -81,5 +81,35 @@ describe('MemoryBudget and record stores', () => {
     for (let i = 0; i < 10_000; i++) deep = [deep];
     expect(estimateBytes(deep)).toBeGreaterThan(0);
     expect(estimateBytes({ url: 'x'.repeat(1000) })).toBeGreaterThan(1000);
+  });
+
+  // Issue 30, memory 9: small records cost 5-7 times their string lengths; the budget counts
+  // what they cost (bench/scenarios/memory-per-byte.ts measures it against real heaps).
+  it('counts what records cost: a per-record overhead, two-byte strings, containers and boxed numbers', () => {
+    expect(estimateBytes('abc')).toBe(19);
+    expect(estimateBytes('été')).toBe(19);
+    expect(estimateBytes('日本')).toBe(20);
+    expect(estimateBytes(7)).toBe(8);
+    expect(estimateBytes(0.5)).toBe(24);
+    expect(estimateBytes({ a: 1, b: 'xy' })).toBe(32 + 16 + 8 + 16 + 18);
+    expect(estimateBytes([1, 2])).toBe(32 + 2 * 16);
+    const budget = new MemoryBudget(10_000);
+    const store = budget.open<string>('s', { sizeOf: (v) => v.length });
+    store.set('k', 'x'.repeat(10));
+    expect(store.bytes).toBe(10 + RECORD_OVERHEAD_BYTES);
+    expect(budget.usedBytes).toBe(10 + RECORD_OVERHEAD_BYTES);
+    for (let i = 0; i < 100; i++) store.set(`k${i}`, 'y');
+    expect(budget.usedBytes).toBeLessThanOrEqual(10_000);
+    expect(store.size).toBe(Math.floor(10_000 / (1 + RECORD_OVERHEAD_BYTES)));
+  });
+
+  it('sizes the default budget from the machine', () => {
+    const MiB = 1024 * 1024;
+    const GiB = 1024 * MiB;
+    expect(defaultMemoryBudgetBytes({ totalMemoryBytes: 32 * GiB, heapLimitBytes: 4 * GiB })).toBe(512 * MiB);
+    expect(defaultMemoryBudgetBytes({ totalMemoryBytes: 8 * GiB, heapLimitBytes: 2 * GiB })).toBe(512 * MiB);
+    expect(defaultMemoryBudgetBytes({ totalMemoryBytes: 4 * GiB, heapLimitBytes: 2 * GiB })).toBe(256 * MiB);
+    expect(defaultMemoryBudgetBytes({ totalMemoryBytes: 8 * GiB, heapLimitBytes: 1 * GiB })).toBe(256 * MiB);
+    expect(defaultMemoryBudgetBytes({ totalMemoryBytes: 512 * MiB, heapLimitBytes: 1 * GiB })).toBe(64 * MiB);
   });
 });

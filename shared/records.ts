@@ -76,7 +76,24 @@ interface Entry<T> {
   globalNewer: Entry<unknown> | undefined;
 }
 
+/** The largest default budget; `defaultMemoryBudgetBytes` sizes it to the machine. */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/**
+ * What keeping a record costs beyond its value, counted with every record: the budget's own entry
+ * (its links), the stores' map slots and key, the owner's index. Small records cost mostly this.
+ */
+export const RECORD_OVERHEAD_BYTES = 256;
+
+/**
+ * The default global budget for a machine: at most 512 MiB, at most 1/16 of its memory and 1/4 of
+ * the JavaScript heap's limit, at least 64 MiB. A full budget costs one to three times itself in
+ * resident memory (bench/scenarios/memory-per-byte.ts; docs/data-dir.md): far from either bound.
+ */
+export function defaultMemoryBudgetBytes(machine: { totalMemoryBytes: number; heapLimitBytes: number }): number {
+  const bound = Math.min(DEFAULT_MEMORY_BUDGET_BYTES, machine.totalMemoryBytes / 16, machine.heapLimitBytes / 4);
+  return Math.max(64 * 1024 * 1024, Math.floor(bound / (1024 * 1024)) * 1024 * 1024);
+}
 
 /** The inspector's global byte budget over every record store the link feeds. */
 export class MemoryBudget {
@@ -86,7 +103,11 @@ export class MemoryBudget {
   usedBytes = 0;
   readonly dropped: Dropped = { count: 0, bytes: 0 };
 
-  constructor(readonly maxBytes = DEFAULT_MEMORY_BUDGET_BYTES) {}
+  constructor(
+    readonly maxBytes = DEFAULT_MEMORY_BUDGET_BYTES,
+    /** Counted with every record beside its value's size (0: values only, as some tests want). */
+    readonly recordOverheadBytes = RECORD_OVERHEAD_BYTES,
+  ) {}
 
   open<T>(name: string, options: RecordStoreOptions<T> = {}): RecordStore<T> {
     const store = new StoreImpl<T>(this, name, options);
@@ -273,7 +294,7 @@ class StoreImpl<T> implements RecordStore<T> {
   }
 
   private measure(entry: Entry<T>): void {
-    const bytes = Math.max(0, Math.ceil(this.sizeOf(entry.value)));
+    const bytes = Math.max(0, Math.ceil(this.sizeOf(entry.value))) + this.budget.recordOverheadBytes;
     this.bytes += bytes - entry.bytes;
     this.budget.usedBytes += bytes - entry.bytes;
     entry.bytes = bytes;
@@ -313,22 +334,32 @@ class StoreImpl<T> implements RecordStore<T> {
 }
 
 /**
- * Estimated bytes a JSON-like value holds: string lengths, 8 per number, a little per object,
- * array and member. Bounded in depth (deeper values count as 64 bytes): values come off the link.
+ * Estimated bytes a JSON-like value holds in a JavaScript heap (V8's layout, 64-bit): a string's
+ * header and its characters (two bytes each once one is past U+00FF), an object's header and a
+ * slot per member, an array's backing store, a number that is not a small integer boxed. Keys are
+ * not counted (parsed JSON shares them). Bounded in depth (deeper values count as 64 bytes):
+ * values come off the link. `bench/scenarios/memory-per-byte.ts` checks it against real heaps.
  */
 export function estimateBytes(value: unknown, depth = 0): number {
-  if (typeof value === 'string') return 16 + value.length;
+  if (typeof value === 'string') return stringBytes(value);
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 2 ** 30 ? 8 : 24;
   if (value === null || typeof value !== 'object') return 8;
   if (depth > 32) return 64;
-  let n = 16;
   if (Array.isArray(value)) {
+    let n = 32;
     for (const item of value) n += 8 + estimateBytes(item, depth + 1);
     return n;
   }
-  for (const key in value) {
-    n += 16 + key.length + estimateBytes((value as Record<string, unknown>)[key], depth + 1);
-  }
+  let n = 32;
+  for (const key in value) n += 16 + estimateBytes((value as Record<string, unknown>)[key], depth + 1);
   return n;
+}
+
+const TWO_BYTE = /[\u0100-\uffff]/;
+
+/** A string's bytes in a V8 heap: 16 of header, then one byte per character, or two once any needs it. */
+export function stringBytes(value: string): number {
+  return 16 + (TWO_BYTE.test(value) ? value.length * 2 : value.length);
 }
 
 /** A budget of its own, for stores used outside an inspector (tests, tools run standalone). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, REDACTED, redactValue } from './redaction.js';
+import { isSecretKey, keyForm, REDACTED, redactValue, SECRET_KEY_NAMES } from './redaction.js';
 
 describe('redactValue', () => {
   it('hides secret keys at any depth, by name form, and leaves the input and clean parts alone', () => {
@@ -29,8 +29,18 @@ describe('redactValue', () => {
     });
   });
 
-  it('knows the default names', () => {
-    expect(isSecretKey('Set-Cookie')).toBe(true);
-    expect(isSecretKey('username')).toBe(false);
+  it('knows the default names, in any spelling, and not their look-alikes', () => {
+    expect(SECRET_KEY_NAMES.length).toBeGreaterThanOrEqual(40);
+    for (const name of SECRET_KEY_NAMES) {
+      expect(isSecretKey(name), name).toBe(true);
+      expect(isSecretKey(name.toUpperCase()), name).toBe(true);
+      const camel = name.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
+      expect(isSecretKey(camel), camel).toBe(true);
+      expect(isSecretKey(name.replace(/[-_]/g, ' ')), name).toBe(true);
+    }
+    for (const name of ['username', 'email', 'tokenCount', 'author', 'id', 'key', 'session', 'auth', 'passed']) {
+      expect(isSecretKey(name), name).toBe(false);
+    }
+    expect(keyForm('X-Api_Key ')).toBe('xapikey');
   });
 });

@@ -29,31 +29,59 @@ export function parseToolArguments(toolName: string, schema: AnyObject, args: un
   };
 }
 
-/** Names argument keys the tool does not take, the closest allowed key, and all allowed keys. */
+/** Unknown keys named in a refusal; the rest are counted. */
+const MAX_NAMED_KEYS = 5;
+
+/** Names argument keys the tool does not take (a few), the closest allowed key, and all allowed keys. */
 function unknownKeys(schema: AnyObject, args: unknown): string | undefined {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
   const allowed = Object.keys(schema.shape);
-  const extra = Object.keys(args).filter((key) => !allowed.includes(key));
+  const known = new Set(allowed);
+  const extra: string[] = [];
+  let more = 0;
+  for (const key in args) {
+    if (!Object.hasOwn(args, key) || known.has(key)) continue;
+    if (extra.length < MAX_NAMED_KEYS) extra.push(key);
+    else more++;
+  }
   if (extra.length === 0) return undefined;
   const named = extra
     .map((key) => {
       const near = closestName(key, allowed);
-      return `"${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+      return `${quoteName(key)}${near ? ` (did you mean "${near}"?)` : ''}`;
     })
     .join(', ');
   const list = allowed.length ? allowed.map((k) => `"${k}"`).join(', ') : 'none';
-  return `unknown argument${extra.length > 1 ? 's' : ''} ${named}; the allowed keys are ${list}. Call it again with those.`;
+  return `unknown argument${extra.length + more > 1 ? 's' : ''} ${named}${more ? ` and ${more} more` : ''}; the allowed keys are ${list}. Call it again with those.`;
 }
 
-/** The allowed name nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip. */
+/** Names (tool names, argument keys) longer than this are quoted cut, and never compared. */
+export const MAX_QUOTED_NAME_CHARS = 64;
+
+/** A name quoted in a message: a long one cut, with its length (and `note`, e.g. the bound it broke). */
+export function quoteName(name: string, note?: string): string {
+  if (name.length <= MAX_QUOTED_NAME_CHARS) return `"${name}"`;
+  return `"${name.slice(0, MAX_QUOTED_NAME_CHARS)}…" (${name.length} characters${note ? `; ${note}` : ''})`;
+}
+
+/**
+ * The allowed name nearest to `key` (case, `_` and `-` ignored), if it is near enough to be a slip.
+ * Bounded whatever the input: a key longer than any name could be is no slip, and candidates
+ * whose length alone puts them too far are skipped.
+ */
 export function closestName(key: string, allowed: readonly string[]): string | undefined {
+  if (key.length > MAX_QUOTED_NAME_CHARS * 2) return undefined;
   const norm = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
+  const wanted = norm(key);
+  const limit = Math.max(2, Math.floor(wanted.length / 3));
   let best: { key: string; distance: number } | undefined;
   for (const candidate of allowed) {
-    const distance = editDistance(norm(key), norm(candidate));
+    const form = norm(candidate);
+    if (Math.abs(form.length - wanted.length) > limit) continue;
+    const distance = editDistance(wanted, form);
     if (!best || distance < best.distance) best = { key: candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(norm(key).length / 3)) ? best.key : undefined;
+  return best && best.distance <= limit ? best.key : undefined;
 }
 
 function editDistance(a: string, b: string): number {

@@ -82,7 +82,7 @@ export function briefSchema<T extends z.ZodType>(schema: T, brief: string): T {
   return copy;
 }
 
-interface ToolSpecBase<I extends AnyObject, N extends string = string> {
+interface ToolSpecBase<I extends AnyObject, N extends string = string, Ctx = unknown> {
   /** `inspector_*` for the host's own tools, `<pluginId>_*` for a plugin's; must match TOOL_NAME_PATTERN. */
   name: N;
   title: string;
@@ -101,16 +101,27 @@ interface ToolSpecBase<I extends AnyObject, N extends string = string> {
    */
   describeChange?(args: z.output<I>): string;
   /**
-   * What agents may do with the tool until the person sets it (agent permissions): `ask` for a tool
-   * that changes the app in ways worth a look first (running code, dispatching to its state). Default: allow.
+   * What an AI agent's call gets while the person set nothing for this tool: `ask` for tools that
+   * run code in the app, dispatch to its state or overwrite its data. Default `allow`.
    */
-  defaultPermission?: 'ask';
+  defaultPermission?: 'allow' | 'ask';
+  /**
+   * Calls that ask the person although the tool is allowed (by default): the app's destructive
+   * actions, say. Consulted once the call is routed to its session, and only while the person set
+   * nothing for the tool (their own allow or ask wins).
+   */
+  askWhen?: {
+    /** Which calls, in words, for the permissions table: "destructive actions". */
+    what: string;
+    /** This call's reason to ask, shown in the prompt (`runs "resetDb", which the app marks destructive`), or undefined. */
+    check(args: z.output<I>, ctx: Ctx): string | undefined;
+  };
   /** Tools with `output`: content blocks after the JSON text, e.g. a resource_link to a file the answer names. */
   links?(structured: Record<string, unknown>): ToolContent[];
 }
 
 export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined, Raw, Ctx, N extends string = string>
-  extends ToolSpecBase<I, N> {
+  extends ToolSpecBase<I, N, Ctx> {
   /** The fixed shape of the answer. The handler's value (after `mcpResult`) is parsed with it into structuredContent. */
   output?: O;
   /**
@@ -130,7 +141,7 @@ export type ToolValue<O extends AnyObject | undefined> = O extends AnyObject ? z
 
 /** A tool whose handler's raw value is projected by `mcpResult` for MCP callers. */
 export interface MappedToolSpec<I extends AnyObject, O extends AnyObject, Raw, Ctx, N extends string>
-  extends ToolSpecBase<I, N> {
+  extends ToolSpecBase<I, N, Ctx> {
   output: O;
   mcpResult(raw: Raw): z.input<O>;
   handler(args: z.output<I>, ctx: Ctx): Promise<Raw> | Raw;
@@ -138,7 +149,7 @@ export interface MappedToolSpec<I extends AnyObject, O extends AnyObject, Raw, C
 
 /** A tool without a projection: with `output` the handler returns its value, else a ToolResult or a string. */
 export interface PlainToolSpec<I extends AnyObject, O extends AnyObject | undefined, Ctx, N extends string>
-  extends ToolSpecBase<I, N> {
+  extends ToolSpecBase<I, N, Ctx> {
   output?: O;
   mcpResult?: undefined;
   handler(args: z.output<I>, ctx: Ctx): Promise<ToolValue<O>> | ToolValue<O>;

@@ -81,5 +81,6 @@ export interface DebuggeeWindow {
     // biome-ignore lint/suspicious/noExplicitAny: each plugin's agent API differs; tests call what they loaded
     plugins: Record<string, any>;
     consoleDemo: typeof import('../fixtures/debuggee/console-demo.js').consoleDemo;
+    storageDemo: typeof import('../fixtures/debuggee/storage-demo.js').storageDemo;
   };
 }

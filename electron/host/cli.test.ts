@@ -122,15 +122,90 @@ describe('porthole serve', () => {
     expect(readFileSync(join(dir, 'mcp-token'), 'utf8')).toBe('abc123\n');
   });
 
-  it('refuses a short LAN pairing token and an origin with a path', async () => {
-    const p = run(['serve', '--lan', 'abc']);
+  it('refuses a weak LAN pairing token (8 characters were enough before) and an origin with a path', async () => {
+    const p = run(['serve', '--lan', 'sesame12']);
     expect(await p.exit).toBe(2);
-    expect(p.output().trim()).toBe(
-      'porthole: --lan needs a pairing token of at least 8 characters; apps on the LAN present it in their hello',
+    expect(p.output().trim()).toMatch(
+      /^porthole: --lan needs a pairing token of at least 24 random characters .* pass --lan without a value and the inspector makes one/,
     );
+    for (const weak of ['abc', 'a'.repeat(30), 'kq7Vx2mP9tLr 4Wz8Nc3Hb6Yd']) {
+      expect(() => coreOptionsFromFlags({ lan: weak })).toThrow(/at least 24 random characters/);
+    }
+    expect(coreOptionsFromFlags({ lan: 'kq7Vx2mP9tLr4Wz8Nc3Hb6Yd' }).lanPairingToken).toBe('kq7Vx2mP9tLr4Wz8Nc3Hb6Yd');
+    expect(coreOptionsFromFlags({ lan: '' }).lanPairingToken).toBe(true);
     const q = run(['serve', '--allow-origin', 'http://myapp.test/']);
     expect(await q.exit).toBe(2);
     expect(q.output()).toContain('--allow-origin must be an origin such as http://myapp.test:*');
+  });
+});
+
+describe('porthole ui and one-time window links', () => {
+  // Two processes, one after the other: on a loaded machine that is more than the default 20 s.
+  it('keeps the unused link in instance.json: the printed one works once, porthole ui prints the next', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-cli-'));
+    const p = run(['serve', '--data-dir', dir, '--debuggee-port', '0', '--control-port', '0', '--no-open']);
+    try {
+      await waitFor(() => p.output().includes('Press Ctrl+C'), `the inspector to start (${p.output()})`, 15_000);
+      const printed = /UI: +(\S+)/.exec(p.output())![1]!;
+      expect(p.output()).toContain('the link works once; porthole ui opens the next one');
+      const instance = () => JSON.parse(readFileSync(join(dir, 'instance.json'), 'utf8')) as { uiUrl: string };
+      expect(instance().uiUrl).toBe(printed);
+      const open = (url: string) => fetch(url, { redirect: 'manual' }).then((r) => r.headers.get('set-cookie'));
+      expect(await open(printed)).toMatch(/^porthole_ui_\d+=/);
+      expect(await open(printed)).toBeNull();
+      await waitFor(() => instance().uiUrl !== printed, 'instance.json to hold the next link');
+      const ui = run(['ui', '--data-dir', dir, '--no-open']);
+      expect(await ui.exit).toBe(0);
+      const next = ui.output().trim();
+      expect(next).toBe(instance().uiUrl);
+      expect(await open(next)).toMatch(/^porthole_ui_\d+=/);
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exit;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const none = run(['ui', '--data-dir', dir, '--no-open']);
+    expect(await none.exit).toBe(3);
+    expect(none.output()).toContain('no inspector is running');
+    expect(coreOptionsFromFlags({ 'new-ui-token': true }).ui).toEqual({ newKey: true });
+  });
+});
+
+describe('porthole serve --lan without a value', () => {
+  it('makes a token of 256 bits, keeps it in <data-dir>/lan-token (0600), prints it, and reuses it next time', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porthole-cli-'));
+    try {
+      const tokens: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const p = run([
+          'serve',
+          '--data-dir',
+          dir,
+          '--debuggee-port',
+          '0',
+          '--control-port',
+          '0',
+          '--no-open',
+          '--lan',
+        ]);
+        await waitFor(() => p.output().includes('Press Ctrl+C'), `the inspector to start (${p.output()})`, 15_000);
+        expect(p.output()).toContain('(LAN enabled)');
+        const token = /LAN pairing token: (\S+)/.exec(p.output())?.[1];
+        expect(token).toMatch(/^[\w-]{43}$/);
+        tokens.push(token!);
+        p.child.kill('SIGTERM');
+        expect(await p.exit).toBe(0);
+      }
+      expect(tokens[1]).toBe(tokens[0]);
+      expect(readFileSync(join(dir, 'lan-token'), 'utf8').trim()).toBe(tokens[0]);
+      expect(statSync(join(dir, 'lan-token')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -147,6 +222,10 @@ describe('--memory-budget and --max-sessions', () => {
       );
     }
     expect(coreOptionsFromFlags({ 'max-sessions': '10' }).maxActiveSessions).toBe(10);
+    expect(coreOptionsFromFlags({ 'source-maps': ['.'] }).sourceMaps).toEqual({ folders: [process.cwd()] });
+    expect(() => coreOptionsFromFlags({ 'source-maps': ['no/such/folder'] })).toThrow(
+      '--source-maps must be a folder of source maps (*.map), got "no/such/folder"',
+    );
     expect(() => coreOptionsFromFlags({ 'max-sessions': '0' })).toThrow('--max-sessions must be a whole number');
   });
 });

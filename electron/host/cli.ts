@@ -3,7 +3,15 @@ import { parseArgs } from 'node:util';
 import { callCommand, toolsCommand } from './cli-call.js';
 import type { CoreOptions } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { coreOptionsFromFlags, describeStartupError, LAUNCH_FLAG_OPTIONS, type Launched, launch } from './launch.js';
+import { readInstance } from './instance-file.js';
+import {
+  coreOptionsFromFlags,
+  describeStartupError,
+  LAUNCH_FLAG_OPTIONS,
+  type Launched,
+  launch,
+  normalizeLaunchArgs,
+} from './launch.js';
 import { tokenPath } from './mcp/mcp-token.js';
 import { runStdioBridge } from './mcp/stdio-bridge.js';
 import { VERSION } from './version.js';
@@ -15,6 +23,9 @@ Usage:
   porthole mcp [--data-dir <dir>]
                            an MCP server on stdio for clients that start one (Claude Desktop, …);
                            it bridges to the running inspector of that data dir
+  porthole ui [--data-dir <dir>] [--no-open]
+                           opens the running inspector's window link (links work once; this
+                           is always the unused one) in a browser, and prints it
   porthole tools [--json]  the running inspector's tools with their arguments
   porthole call <tool> [--<argument> <value> …] [--json '{…}'] [--session <id>] [--text] [--out <file>]
                            calls one tool and prints its value as JSON; --help after the tool
@@ -28,11 +39,16 @@ Flags:
   --debuggee-port <port>   the debuggee link (WebSocket) port, default 7360; 0 = any free port
   --control-port <port>    the MCP endpoint and UI port, default 7361; 0 = any free port
   --no-open                do not open the UI in a browser
-  --lan <pairing-token>    also accept debuggees from the LAN; they must present this token
+  --lan [<pairing-token>]  also accept debuggees from the LAN; they must present this token in their
+                           hello (without a value: a random one, kept in <data-dir>/lan-token and printed)
   --allow-origin <origin>  allow browser debuggees from this origin (repeatable), e.g. http://myapp.test:*
-  --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 (MiB);
-                           units KiB, MiB, GiB; past it the oldest data is dropped and counted
+  --memory-budget <size>   memory for captured data of all sessions (logs, traffic), default 512 MiB or
+                           1/16 of this machine's memory if less; units KiB, MiB, GiB; past it the
+                           oldest data is dropped and counted
   --max-sessions <n>       apps connected at once, default 256; the next is refused (too-many-sessions)
+  --new-ui-token           renew the UI key: browsers that opened the window before must open the new link
+  --source-maps <dir>      a folder of source maps (repeatable), for stacks of apps whose scripts the
+                           inspector may not fetch (LAN apps, other origins): <dir>/<script>.map
   --mcp-auth <token|none>  MCP over HTTP needs the bearer token in <data-dir>/mcp-token (default),
                            or nothing with "none" (any local process can then call the tools)
 `;
@@ -53,13 +69,14 @@ export async function main(argv: string[]): Promise<number> {
   const command = positionals[0] ?? 'serve';
   if (command === 'serve') return serve(values);
   if (command === 'mcp') return runStdioBridge({ dataDir: resolveDataDir(values['data-dir']) });
+  if (command === 'ui') return openUi(resolveDataDir(values['data-dir']), !values['no-open']);
   console.error(`porthole: unknown command "${command}"\n\n${HELP}`);
   return 2;
 }
 
 function parse(argv: string[]) {
   return parseArgs({
-    args: argv,
+    args: normalizeLaunchArgs(argv),
     allowPositionals: true,
     options: {
       ...LAUNCH_FLAG_OPTIONS,
@@ -92,17 +109,20 @@ async function serve(values: Flags): Promise<number> {
   const mcpAuth = options.mcp?.auth;
 
   console.log(`Porthole ${VERSION} is running (headless).`);
-  console.log(`  Debuggee link: ${urls.debuggeeUrl}${values.lan ? '  (LAN enabled)' : ''}`);
+  console.log(`  Debuggee link: ${urls.debuggeeUrl}${options.lanPairingToken ? '  (LAN enabled)' : ''}`);
+  if (options.lanPairingToken) console.log(`  LAN pairing token: ${launched.core.lanPairingToken}`);
   console.log(`  MCP endpoint:  ${urls.mcpUrl}`);
   console.log(
     mcpAuth === 'token'
       ? `                 (bearer token in ${tokenPath(dataDir)})`
       : '                 (no token: --mcp-auth none)',
   );
-  console.log(`  UI:            ${urls.uiUrl}`);
+  const uiUrl = urls.uiUrl;
+  console.log(`  UI:            ${uiUrl}`);
+  console.log('                 (the link works once; porthole ui opens the next one)');
   console.log(`  Data dir:      ${dataDir}`);
   console.log('Press Ctrl+C to stop.');
-  if (!values['no-open'] && !process.env.CI) openInBrowser(urls.uiUrl);
+  if (!values['no-open'] && !process.env.CI) openInBrowser(uiUrl);
 
   return await new Promise<number>((resolve) => {
     let stopping = false;
@@ -116,6 +136,18 @@ async function serve(values: Flags): Promise<number> {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
+}
+
+/** `porthole ui`: the window link that is unused now, from instance.json (the inspector keeps it current). */
+function openUi(dataDir: string, open: boolean): number {
+  const instance = readInstance(dataDir);
+  if (!instance) {
+    console.error(`porthole: no inspector is running for ${dataDir}; start one with porthole serve`);
+    return 3;
+  }
+  console.log(instance.uiUrl);
+  if (open && !process.env.CI) openInBrowser(instance.uiUrl);
+  return 0;
 }
 
 function openInBrowser(url: string): void {

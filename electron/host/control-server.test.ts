@@ -4,6 +4,7 @@ import { example } from '../../plugins/example/agent/index.js';
 import { rawRequest, upgradeRequest } from './fuzz/raw-http.js';
 import { cleanupAfterEach } from './test-cleanup.js';
 import { startTestCore, waitFor } from './testing.js';
+import { uiCookie } from './ui-bridge/bridge-testing.js';
 
 const defer = cleanupAfterEach();
 
@@ -36,7 +37,10 @@ describe('malformed requests never throw out of a server handler', () => {
 
   it('answers the control port with a status for every odd request line, header and path', async () => {
     const { t, control } = await started();
-    const token = t.core.ui.token;
+    const cookie = (await uiCookie(t.urls.controlUrl, t.core.ui.token))!;
+    // The cookie is per control port, named after the port in Host (browsers always send it).
+    const bridge = (headers: Record<string, string> = {}) =>
+      upgradeRequest('/bridge', { Host: `127.0.0.1:${control}`, Cookie: cookie, ...headers });
     const cases: [string, string | Buffer, number | 'closed'][] = [
       ['absolute-form target', get('http://127.0.0.1/healthz'), 400],
       ['absolute-form upgrade', upgradeRequest('http://127.0.0.1/bridge'), 400],
@@ -50,6 +54,12 @@ describe('malformed requests never throw out of a server handler', () => {
       ['no Host', 'GET /healthz HTTP/1.1\r\n\r\n', 400],
       ['a foreign Host', get('/healthz', 'Host: evil.test\r\n'), 403],
       ['a broken Host', get('/healthz', 'Host: [\r\n'), 403],
+      ['user info before a foreign Host', get('/healthz', 'Host: localhost:x@evil.test\r\n'), 403],
+      ['a Host with a name for a port', get('/healthz', 'Host: localhost:evil\r\n'), 403],
+      ['a Host with a path', get('/healthz', 'Host: 127.0.0.1/evil.test\r\n'), 403],
+      ['a loopback Host with a port', get('/healthz', 'Host: localhost:7361\r\n'), 200],
+      ['an IPv6 loopback Host', get('/healthz', 'Host: [::1]:7361\r\n'), 200],
+      ['user info on a bridge upgrade', upgradeRequest('/bridge', { Host: 'localhost:x@evil.test' }), 403],
       ['huge headers', get('/healthz', `Host: 127.0.0.1\r\nX-Big: ${'b'.repeat(100_000)}\r\n`), 431],
       ['binary request line', Buffer.from([0, 1, 2, 255, 13, 10, 13, 10]), 400],
       ['bad content-length', 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n', 400],
@@ -60,11 +70,13 @@ describe('malformed requests never throw out of a server handler', () => {
         200,
       ],
       ['upgrade to h2c', upgradeRequest('/bridge', { Upgrade: 'h2c' }), 401],
-      ['upgrade without a key', upgradeRequest(`/bridge?token=${token}`, { 'Sec-WebSocket-Key': '' }), 400],
-      ['upgrade with a bad version', upgradeRequest(`/bridge?token=${token}`, { 'Sec-WebSocket-Version': '99' }), 400],
-      ['upgrade by POST', upgradeRequest(`/bridge?token=${token}`).replace('GET', 'POST'), 405],
+      ['upgrade without a key', bridge({ 'Sec-WebSocket-Key': '' }), 400],
+      ['upgrade with a bad version', bridge({ 'Sec-WebSocket-Version': '99' }), 400],
+      ['upgrade by POST', bridge().replace('GET', 'POST'), 405],
       ['a token of percent garbage', upgradeRequest('/bridge?token=%E0%A4%A'), 401],
-      ['a foreign page on the bridge', upgradeRequest(`/bridge?token=${token}`, { Origin: 'http://evil.test' }), 403],
+      ['a cookie of garbage', upgradeRequest('/bridge', { Cookie: `${cookie.split('=')[0]}=%E0.%A4%A` }), 401],
+      ['a foreign page on the bridge', bridge({ Origin: 'http://evil.test' }), 403],
+      ['a link token of garbage', get('/?token=%E0%A4%A'), 303],
       ['an unknown upgrade path', upgradeRequest('/nope'), 404],
       ['/mcp without a token', 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}', 401],
       ['/mcp from a foreign page', get('/mcp', 'Host: 127.0.0.1\r\nOrigin: http://evil.test\r\n'), 403],

@@ -6,13 +6,24 @@ import { refuseUpgrade } from './upgrade-refusal.js';
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => void;
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** Whether a Host header names this machine's loopback, so DNS-rebinding pages are turned away. */
+/**
+ * Whether a Host header names this machine's loopback, so DNS-rebinding pages are turned away.
+ * The header is parsed as a URL authority, not matched: it must be exactly a loopback name with an
+ * optional port (`localhost:x@evil.test` is user info before evil.test; `localhost:evil` has no port).
+ */
 export function isLoopbackHost(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
-  return LOOPBACK_HOSTS.has(name.toLowerCase());
+  if (!host || /[^\w.:[\]-]/.test(host)) return false; // no user info, path, query or fragment
+  let url: URL;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  const port = url.port ? `:${url.port}` : '';
+  // The parser normalizes (case, a default port): what it read must be what was written.
+  return LOOPBACK_HOSTNAMES.has(url.hostname) && `${url.hostname}${port}` === host.toLowerCase().replace(/:80$/, '');
 }
 
 /**
@@ -26,6 +37,8 @@ export class ControlServer {
 
   constructor() {
     this.http = createServer((req, res) => void this.dispatch(req, res));
+    // `Expect: 100-continue` is answered by the route that reads the body, after it looked at the headers.
+    this.http.on('checkContinue', (req, res) => void this.dispatch(req, res));
     this.http.on('upgrade', (req, socket, head) => this.dispatchUpgrade(req, socket, head));
   }
 

@@ -1,19 +1,24 @@
 import { join } from 'node:path';
 import type { HostPluginDefinition } from '../../shared/host-plugin.js';
-import { DEFAULT_MEMORY_BUDGET_BYTES, MemoryBudget } from '../../shared/records.js';
+import { MemoryBudget } from '../../shared/records.js';
 import * as builtin from './builtin-plugins.js';
 import { ControlServer } from './control-server.js';
 import { securePrivateTree } from './data-dir.js';
 import { EventBus } from './event-bus.js';
 import { CallHistory, type HistoryOptions } from './history/call-history.js';
 import { LinkServer, type LinkServerOptions } from './link/link-server.js';
+import { weakPairingToken } from './link/pairing.js';
+import { machineMemoryBudget } from './machine-budget.js';
 import type { McpHttpOptions } from './mcp/mcp-http.js';
 import { McpService, type StdioLauncher } from './mcp/mcp-service.js';
 import { loadOrCreateToken } from './mcp/mcp-token.js';
 import { Permissions } from './permissions/permissions.js';
 import { SessionPersistence } from './persistence.js';
+import { DataDirHealth } from './persistence-health.js';
 import { PluginHost } from './plugin-host.js';
+import { loadOrCreateSecretFile } from './secrets.js';
 import { SessionRegistry } from './sessions.js';
+import type { SourceMapOptions } from './source-maps/index.js';
 import { createHostTools } from './tools/host-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import { ToolService } from './tools/tool-service.js';
@@ -27,8 +32,11 @@ export interface CoreOptions {
   dataDir: string;
   debuggeePort: number;
   controlPort: number;
-  /** Accept debuggees from the LAN (binds 0.0.0.0); they must present this pairing token. */
-  lanPairingToken?: string;
+  /**
+   * Accept debuggees from the LAN (binds 0.0.0.0); they must present this pairing token. `true`: the
+   * token kept in `<data-dir>/lan-token`, made on first use (`--lan` without a value).
+   */
+  lanPairingToken?: string | true;
   allowedOrigins?: string[];
   plugins?: readonly HostPluginDefinition[];
   link?: Partial<LinkServerOptions>;
@@ -43,6 +51,8 @@ export interface CoreOptions {
   maxActiveSessions?: number;
   /** Keep sessions and their captured data across restarts (default true). */
   persistSessions?: boolean;
+  /** Source maps: folders of maps the user pointed at (`--source-maps <dir>`), and limits. */
+  sourceMaps?: SourceMapOptions;
   /** Desktop mode: captures the inspector window as a PNG (the `inspector_screenshot` tool). */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
   /** How MCP clients start this build's CLI for `porthole mcp` (default: Node and bin/porthole.js). */
@@ -53,7 +63,8 @@ export interface CoreUrls {
   debuggeeUrl: string;
   controlUrl: string;
   mcpUrl: string;
-  uiUrl: string;
+  /** The window's one-time link (headless): each read gives the link unused now. */
+  readonly uiUrl: string;
 }
 
 /** A port the user asked for is taken; the message names the flag that changes it. */
@@ -73,6 +84,8 @@ export class Core {
   readonly bus = new EventBus();
   /** The byte budget every record store the link feeds shares. */
   readonly budget: MemoryBudget;
+  /** Whether the data dir can be written (a full disk, a file replaced by a folder): status tool and window. */
+  readonly storage = new DataDirHealth();
   readonly sessions: SessionRegistry;
   /** Sessions and their plugins' records on disk, for resuming after a restart. */
   readonly persistence: SessionPersistence | undefined;
@@ -90,9 +103,12 @@ export class Core {
   /** The window's bridge (`ui.bridge.connect(send)` for Electron IPC) and the UI token. */
   readonly ui: InstalledUi;
   private urls: CoreUrls | undefined;
+  private lanToken: string | undefined;
 
   constructor(readonly options: CoreOptions) {
-    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES);
+    const weakLanToken = typeof options.lanPairingToken === 'string' && weakPairingToken(options.lanPairingToken);
+    if (weakLanToken) throw new Error(weakLanToken);
+    this.budget = new MemoryBudget(options.memoryBudgetBytes ?? machineMemoryBudget());
     this.sessions = new SessionRegistry(this.bus, { budget: this.budget, maxActive: options.maxActiveSessions });
     this.persistence =
       options.persistSessions === false
@@ -101,6 +117,8 @@ export class Core {
             join(options.dataDir, 'sessions'),
             () => this.sessions.persisted(),
             () => this.budget.dropped,
+            undefined,
+            this.storage,
           );
     this.plugins = new PluginHost(
       options.plugins ?? builtinPlugins,
@@ -109,12 +127,13 @@ export class Core {
       options.dataDir,
       this.budget,
       this.persistence,
+      options.sourceMaps,
     );
     this.link = new LinkServer(
       {
         port: options.debuggeePort,
         host: options.lanPairingToken ? '0.0.0.0' : '127.0.0.1',
-        pairingToken: options.lanPairingToken,
+        pairingToken: options.lanPairingToken ? () => this.lanPairingToken! : undefined,
         allowedOrigins: options.allowedOrigins,
         ...options.link,
       },
@@ -122,7 +141,8 @@ export class Core {
     );
     this.history = new CallHistory(options.dataDir, this.bus, {
       ...options.history,
-      secrets: () => [this.ui?.token, this.mcp?.token(), options.lanPairingToken],
+      secrets: () => [...(this.ui?.secrets() ?? []), this.mcp?.token(), this.lanToken],
+      health: this.storage,
     });
     const registry = new ToolRegistry(this.bus);
     this.permissions = new Permissions({
@@ -158,7 +178,9 @@ export class Core {
         registry,
         urls: () => this.urls,
         budget: this.budget,
+        storage: () => this.storage.status(),
         mcpClients: () => this.mcp.clients(),
+        link: () => this.link.stats,
         permissions: this.permissions,
         windowCapture: options.windowCapture,
       }),
@@ -179,12 +201,23 @@ export class Core {
         history: this.history,
         mcp: this.mcp,
         permissions: this.permissions,
+        link: () => this.link.stats,
+        storage: this.storage,
       },
       options.ui,
     );
     this.control.route('/healthz', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, version: VERSION }));
     });
+  }
+
+  /** The LAN pairing token, or undefined when the link is loopback only. */
+  get lanPairingToken(): string | undefined {
+    const { lanPairingToken } = this.options;
+    if (lanPairingToken === undefined) return undefined;
+    this.lanToken ??=
+      lanPairingToken === true ? loadOrCreateSecretFile(join(this.options.dataDir, 'lan-token')) : lanPairingToken;
+    return this.lanToken;
   }
 
   get started(): CoreUrls {
@@ -196,6 +229,7 @@ export class Core {
     securePrivateTree(this.options.dataDir);
     // Secrets first: a token file that cannot be used stops the start before any port is taken.
     void this.ui.token;
+    void this.lanPairingToken;
     if ((this.options.mcp?.auth ?? 'token') === 'token') loadOrCreateToken(this.options.dataDir);
     this.history.load();
     this.permissions.load();
@@ -212,7 +246,16 @@ export class Core {
       await this.link.close();
       throw e;
     }
-    this.urls = { debuggeeUrl, controlUrl, mcpUrl: `${controlUrl}/mcp`, uiUrl: this.ui.url(controlUrl) };
+    const ui = this.ui;
+    this.urls = {
+      debuggeeUrl,
+      controlUrl,
+      mcpUrl: `${controlUrl}/mcp`,
+      // One-time: once opened, the next unused link.
+      get uiUrl() {
+        return ui.url(controlUrl);
+      },
+    };
     this.mcp.start(controlUrl);
     return this.urls;
   }

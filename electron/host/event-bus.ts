@@ -1,4 +1,5 @@
 import type { CallSummary } from '../../shared/call-record.js';
+import type { LinkStatus } from '../../shared/link-status.js';
 import type { CallDecision, PermissionAsk } from '../../shared/permissions.js';
 import type { SessionInfo } from '../../shared/session.js';
 import type { McpStatus } from './mcp/mcp-status.js';
@@ -11,6 +12,8 @@ export interface CoreEvents {
   'session:removed': { sessionId: string };
   'plugin:event': { sessionId: string; plugin: string; event: string; data: unknown };
   'link:protocol-error': { sessionId?: string; remoteAddress: string; code: string; message: string };
+  /** The link refused a LAN app's pairing or cut off an app that did not read (coalesced, at most 4 a second). */
+  'link:stats': LinkStatus;
   /** A tool call began (any surface); its summary has status `running`. */
   'call:started': { call: CallSummary };
   /** A tool call ended: succeeded, failed or cancelled. */

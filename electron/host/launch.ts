@@ -1,6 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Core, type CoreOptions, type CoreUrls, PortInUseError } from './core.js';
 import { resolveDataDir } from './data-dir.js';
-import { removeInstance, writeInstance } from './instance-file.js';
+import { instancePath, removeInstance, writeInstance } from './instance-file.js';
+import { weakPairingToken } from './link/pairing.js';
 import { VERSION } from './version.js';
 
 /** The flags `porthole serve` and the desktop app share, as parseArgs gives them. */
@@ -9,10 +12,13 @@ export interface LaunchFlags {
   'debuggee-port'?: string;
   'control-port'?: string;
   'mcp-auth'?: string;
-  lan?: string;
+  /** A token, or `''`/`true` (a bare `--lan`): the token kept in `<data-dir>/lan-token`. */
+  lan?: string | boolean;
   'allow-origin'?: string[];
   'memory-budget'?: string;
   'max-sessions'?: string;
+  'new-ui-token'?: boolean;
+  'source-maps'?: string[];
 }
 
 export const LAUNCH_FLAG_OPTIONS = {
@@ -24,7 +30,16 @@ export const LAUNCH_FLAG_OPTIONS = {
   'allow-origin': { type: 'string', multiple: true },
   'memory-budget': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'new-ui-token': { type: 'boolean' },
+  'source-maps': { type: 'string', multiple: true },
 } as const;
+
+/** `--lan` may stand alone (then a token is made): parseArgs wants a value, so a bare one becomes `--lan=`. */
+export function normalizeLaunchArgs(argv: readonly string[]): string[] {
+  return argv.map((arg, i) =>
+    arg === '--lan' && (i + 1 >= argv.length || argv[i + 1]!.startsWith('-')) ? '--lan=' : arg,
+  );
+}
 
 const SIZE_UNITS: Record<string, number> = {
   '': 1024 ** 2,
@@ -70,9 +85,9 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
   const mcpAuth = flags['mcp-auth'] ?? 'token';
   if (mcpAuth !== 'token' && mcpAuth !== 'none')
     throw new Error(`--mcp-auth must be "token" or "none", got "${mcpAuth}"`);
-  if (flags.lan !== undefined && flags.lan.trim().length < 8) {
-    throw new Error('--lan needs a pairing token of at least 8 characters; apps on the LAN present it in their hello');
-  }
+  const lan = flags.lan === undefined || flags.lan === false ? undefined : flags.lan === '' ? true : flags.lan;
+  const weak = typeof lan === 'string' ? weakPairingToken(lan) : undefined;
+  if (weak) throw new Error(weak);
   for (const origin of flags['allow-origin'] ?? []) {
     if (!ORIGIN_PATTERN.test(origin)) {
       throw new Error(
@@ -85,12 +100,23 @@ export function coreOptionsFromFlags(flags: LaunchFlags): CoreOptions {
     debuggeePort: parsePort(flags['debuggee-port'] ?? '7360', '--debuggee-port'),
     controlPort: parsePort(flags['control-port'] ?? '7361', '--control-port'),
     mcp: { auth: mcpAuth },
-    lanPairingToken: flags.lan,
+    lanPairingToken: lan,
     allowedOrigins: flags['allow-origin'],
     memoryBudgetBytes: flags['memory-budget'] === undefined ? undefined : parseMemoryBudget(flags['memory-budget']),
     maxActiveSessions:
       flags['max-sessions'] === undefined ? undefined : parseCount(flags['max-sessions'], '--max-sessions'),
+    ...(flags['new-ui-token'] === true && { ui: { newKey: true } }),
+    ...(flags['source-maps'] && { sourceMaps: { folders: flags['source-maps'].map(sourceMapFolder) } }),
   };
+}
+
+/** `--source-maps <dir>`: a folder that exists, as an absolute path. */
+function sourceMapFolder(dir: string): string {
+  const path = resolve(dir);
+  if (!existsSync(path) || !statSync(path).isDirectory()) {
+    throw new Error(`--source-maps must be a folder of source maps (*.map), got "${dir}" which is not a folder`);
+  }
+  return path;
 }
 
 export interface Launched {
@@ -104,13 +130,33 @@ export interface Launched {
 export async function launch(options: CoreOptions): Promise<Launched> {
   const core = new Core(options);
   const urls = await core.start();
-  writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt: Date.now(), ...urls });
+  const startedAt = Date.now();
+  // A data dir that cannot be written (a full disk) does not stop the start: instance.json is tried
+  // again until it is written, and the status tool and the window say so meanwhile. It always holds
+  // the window link that is unused now (`porthole ui` opens it).
+  let retry: NodeJS.Timeout | undefined;
+  const announce = () => {
+    clearTimeout(retry);
+    retry = undefined;
+    try {
+      writeInstance(options.dataDir, { pid: process.pid, version: VERSION, startedAt, ...urls });
+      core.storage.succeeded('instance');
+    } catch (e) {
+      core.storage.failed('instance', instancePath(options.dataDir), e);
+      retry = setTimeout(announce, 5000);
+      retry.unref();
+    }
+  };
+  announce();
+  const offUrl = core.ui.onUrlChanged(announce);
   let stopped: Promise<void> | undefined;
   return {
     core,
     urls,
     stop: () =>
       (stopped ??= core.stop().finally(() => {
+        offUrl();
+        clearTimeout(retry);
         removeInstance(options.dataDir);
       })),
   };

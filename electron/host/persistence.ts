@@ -1,10 +1,11 @@
-import { close as closeFd, open as openFd, readFileSync, rmSync, write as writeFd } from 'node:fs';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { close as closeFd, fstat, open as openFd, readFileSync, rmSync, write as writeFd } from 'node:fs';
+import { chmod, type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Dropped, RecordStore } from '../../shared/records.js';
 import { SessionInfoSchema } from '../../shared/session.js';
 import { appendPrivate, keepAside, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, safeName } from './data-dir.js';
+import type { DataDirHealth } from './persistence-health.js';
 
 /** What a session needs to be resumed after a restart: its info and its resume secret. */
 export const PersistedSessionSchema = z.object({ info: SessionInfoSchema, secret: z.string().min(16) });
@@ -17,19 +18,17 @@ const SessionsFileSchema = z.object({
   dropped: DroppedSchema.optional(),
 });
 
-/** How often changed data is written (a kill loses at most this much). */
-export const PERSIST_INTERVAL_MS = 1000;
-
 /**
- * Sessions and their plugins' record stores in `<data-dir>/sessions/`: `sessions.json` and one
- * JSON Lines file per (session, plugin, store) of `[key, value]`. Changes are written as whole
- * files, beside and renamed over, at most once per interval and off the event loop.
+ * How often changed data is written. A change is on disk at most this long after it happened, plus
+ * the time the write takes: a kill loses at most about the last second (docs/data-dir.md).
  */
-/** What a dirty file needs written: lines to append, or its whole content (lines, or records rendered in slices). */
-type Rendered =
-  | { append: true; lines: string[] }
-  | { append: false; text: string }
-  | { append: false; records: unknown[] };
+export const PERSIST_INTERVAL_MS = 500;
+
+/** After a failed write (a full disk, a file replaced by a folder) the next try waits this long, longer each time. */
+const RETRY_MS = [1000, 2000, 4000, 8000];
+
+/** Rewriting a large store whole goes on for at most this long per step; appends of new changes go between. */
+const REWRITE_SLICE_MS = 40;
 
 /**
  * Journals kept open at most (a descriptor each): well below the limits Node and Chromium raise the
@@ -37,16 +36,22 @@ type Rendered =
  */
 const MAX_OPEN_JOURNALS = 128;
 
+/** About this many characters are rendered and written per write, so that no step holds the loop long. */
+const SLICE_CHARS = 256 * 1024;
+
 function openForAppend(file: string): Promise<number> {
   return new Promise((resolve, reject) =>
     openFd(file, 'a', PRIVATE_FILE_MODE, (e, fd) => (e ? reject(e) : resolve(fd))),
   );
 }
 
+function identity(fd: number): Promise<{ dev: number; ino: number }> {
+  return new Promise((resolve, reject) => fstat(fd, (e, s) => (e ? reject(e) : resolve({ dev: s.dev, ino: s.ino }))));
+}
+
 /**
  * Writes all of `text` at the descriptor's end (appends are atomic per write; a short write goes on).
- * The string is handed to fs as it is: a Buffer of it made here first cost a large body's size again
- * in fresh memory, three times the write itself.
+ * The string is handed to fs as it is: a Buffer of it made here first cost a large body's size again.
  */
 async function writeAll(fd: number, text: string): Promise<void> {
   const written = await new Promise<number>((resolve, reject) =>
@@ -61,33 +66,108 @@ async function writeAll(fd: number, text: string): Promise<void> {
   }
 }
 
-/** About this many characters are rendered and written per step, so that no step holds the loop long. */
-const SLICE_CHARS = 256 * 1024;
-
-/** Appends whole lines: short ones joined up to a slice per write, a long one (a large body) on its own, never copied into a joint string. */
-async function writeLines(fd: number, lines: readonly string[]): Promise<void> {
+/**
+ * Lines joined into slices of about SLICE_CHARS, rendered only as they are written (a large line on
+ * its own): what is in flight is a slice, never a second copy of the store.
+ */
+async function writeSlices(lines: Iterable<string>, write: (text: string) => Promise<unknown>): Promise<number> {
   let slice = '';
+  let chars = 0;
   for (const line of lines) {
+    chars += line.length;
     if (slice.length + line.length > SLICE_CHARS && slice) {
-      await writeAll(fd, slice);
+      await write(slice);
       slice = '';
     }
-    if (line.length >= SLICE_CHARS) await writeAll(fd, line);
+    if (line.length >= SLICE_CHARS) await write(line);
     else slice += line;
   }
-  if (slice) await writeAll(fd, slice);
+  if (slice) await write(slice);
+  return chars;
+}
+
+const recordLine = (key: string, value: unknown) => `${JSON.stringify([key, value])}\n`;
+const deletedLine = (key: string) => `${JSON.stringify([key])}\n`;
+const droppedLine = (d: Dropped) => `${JSON.stringify({ dropped: { count: d.count, bytes: d.bytes } })}\n`;
+
+/** A whole rewrite under way: the keys to write (values are read as they are written), into `temp`. */
+interface Rewrite {
+  temp: string;
+  handle: FileHandle;
+  keys: string[];
+  next: number;
+  /** Keys changed or removed since the keys were taken: written after them, before the rename. */
+  since: Set<string>;
+  chars: number;
+}
+
+/**
+ * One store's file: changed records are appended as `[key, value]`, removed ones as `[key]`, how
+ * many the store dropped as `{"dropped":{count,bytes}}`; once it holds far more than the store it is
+ * rewritten whole, a slice at a time, while changes still go to the old file until the new one
+ * replaces it (with them), so a kill during a long rewrite loses no more than at any other time.
+ */
+class Journal<T> {
+  readonly changed = new Set<string>();
+  readonly deleted = new Set<string>();
+  wantWhole = false;
+  /** Characters appended since the file was last written whole. */
+  written = 0;
+  droppedWritten = '';
+  rewrite: Rewrite | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly store: () => RecordStore<T>,
+  ) {}
+
+  get hasChanges(): boolean {
+    const s = this.store();
+    return this.changed.size > 0 || this.deleted.size > 0 || (s.dropped.count > 0 && this.droppedNow() !== '');
+  }
+
+  get busy(): boolean {
+    return this.wantWhole || this.rewrite !== undefined;
+  }
+
+  droppedNow(): string {
+    const line = droppedLine(this.store().dropped);
+    return line === this.droppedWritten ? '' : line;
+  }
+
+  /** Takes the pending changes (the sets are emptied); the lines are rendered as they are written. */
+  takeChanges(): { lines: Iterable<string>; keys: string[] } {
+    const deleted = [...this.deleted];
+    const changed = [...this.changed];
+    this.deleted.clear();
+    this.changed.clear();
+    const store = this.store();
+    const dropped = store.dropped.count > 0 ? this.droppedNow() : '';
+    if (dropped) this.droppedWritten = dropped;
+    function* lines() {
+      if (dropped) yield dropped;
+      for (const key of deleted) yield deletedLine(key);
+      for (const key of changed) {
+        const value = store.get(key);
+        if (value !== undefined) yield recordLine(key, value);
+      }
+    }
+    return { lines: lines(), keys: [...deleted, ...changed] };
+  }
 }
 
 export class SessionPersistence {
-  private readonly dirty = new Map<string, () => Rendered>();
+  private readonly journals = new Map<string, Journal<unknown>>();
+  private sessionsDirty = false;
   /** Folders made by this run (a folder removed behind its back is made again when a write fails). */
   private readonly made = new Set<string>();
-  /** Journals kept open for appending, by file. */
-  private readonly fds = new Map<string, number>();
+  /** Journals kept open for appending, by file, with the file they were opened on. */
+  private readonly fds = new Map<string, { fd: number; dev: number; ino: number }>();
   private journalsOpenedAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private io: Promise<void> = Promise.resolve();
   private closed = false;
+  private failures = 0;
 
   /** The global budget's dropped count as last written into sessions.json. */
   private droppedWritten = '';
@@ -97,8 +177,10 @@ export class SessionPersistence {
     private readonly sessions: () => PersistedSession[],
     /** What the global budget dropped in all (saved with the sessions, given back by loadSessions). */
     private readonly dropped: () => Dropped = () => ({ count: 0, bytes: 0 }),
-    /** Open journals are closed this often, so a folder removed behind the inspector's back is made again. */
+    /** Open journals are closed this often (besides being checked at every write against their file). */
     private readonly reopenJournalsMs = 30_000,
+    /** Told of every write that fails and of the first that works again (the status tool, the window, one log line). */
+    private readonly health?: DataDirHealth,
   ) {}
 
   get sessionsFile(): string {
@@ -140,61 +222,24 @@ export class SessionPersistence {
     }
   }
 
-  /**
-   * A store's journal: changed records are appended as `[key, value]`, removed ones as `[key]`, and
-   * how many the store dropped so far as `{"dropped":{count,bytes}}`, once per interval; the file is
-   * rewritten whole once it holds far more than the store.
-   */
+  /** A store's journal (see Journal): tell it what changed, it is written within the interval. */
   journal<T>(file: string, store: () => RecordStore<T>) {
-    const changed = new Set<string>();
-    const deleted = new Set<string>();
-    let whole = false;
-    let written = 0;
-    let droppedWritten = '';
-    const droppedLine = (s: RecordStore<T>) => {
-      const line = `${JSON.stringify({ dropped: { count: s.dropped.count, bytes: s.dropped.bytes } })}\n`;
-      if (line === droppedWritten || s.dropped.count === 0) return '';
-      droppedWritten = line;
-      return line;
-    };
-    const render = (): Rendered => {
-      const s = store();
-      const lines: string[] = [];
-      if (whole || written > 2 * s.bytes + 1024 * 1024) {
-        whole = false;
-        changed.clear();
-        deleted.clear();
-        // Written in slices later: a record changed or removed meanwhile is appended after it again.
-        written = s.bytes;
-        droppedWritten = '';
-        return { records: [droppedLine(s), ...s.entries()], append: false };
-      }
-      const dropped = droppedLine(s);
-      if (dropped) lines.push(dropped);
-      for (const key of deleted) lines.push(`${JSON.stringify([key])}\n`);
-      for (const key of changed) {
-        const value = s.get(key);
-        if (value !== undefined) lines.push(`${JSON.stringify([key, value])}\n`);
-      }
-      changed.clear();
-      deleted.clear();
-      for (const line of lines) written += line.length;
-      return { lines, append: true };
-    };
+    const journal = new Journal<T>(file, store);
+    this.journals.set(file, journal as Journal<unknown>);
     return {
       changed: (key: string) => {
-        deleted.delete(key);
-        changed.add(key);
-        this.markJournal(file, render);
+        journal.deleted.delete(key);
+        journal.changed.add(key);
+        this.schedule();
       },
       deleted: (key: string) => {
-        changed.delete(key);
-        deleted.add(key);
-        this.markJournal(file, render);
+        journal.changed.delete(key);
+        journal.deleted.add(key);
+        this.schedule();
       },
       rewrite: () => {
-        whole = true;
-        this.markJournal(file, render);
+        journal.wantWhole = true;
+        this.schedule();
       },
     };
   }
@@ -234,42 +279,46 @@ export class SessionPersistence {
       store.dropped.count += saved.count;
       store.dropped.bytes += saved.bytes;
     }
+    const journal = this.journals.get(file);
+    if (journal) journal.written = text.length;
     return { droppedNow };
   }
 
   sessionsChanged(): void {
-    this.mark(this.sessionsFile, () => {
-      const { count, bytes } = this.dropped();
-      this.droppedWritten = `${count}/${bytes}`;
-      return `${JSON.stringify({ version: 1, sessions: this.sessions(), dropped: { count, bytes } })}\n`;
-    });
+    this.sessionsDirty = true;
+    this.schedule();
   }
 
   /** Forgets a session's files (it was removed). */
   removeSession(sessionId: string): void {
-    for (const file of this.dirty.keys())
-      if (file.startsWith(join(this.dir, safeName(sessionId)))) this.dirty.delete(file);
     const dir = join(this.dir, safeName(sessionId));
+    const gone = [...this.journals.values()].filter((j) => dirname(j.file) === dir);
+    for (const journal of gone) this.journals.delete(journal.file);
     this.made.delete(dir);
-    this.io = this.io.then(() => {
+    this.io = this.io.then(async () => {
+      for (const journal of gone) await this.abandonRewrite(journal);
       this.closeJournals(dir);
-      return rm(dir, { recursive: true, force: true }).catch(() => {});
+      await rm(dir, { recursive: true, force: true }).catch(() => {});
     });
     this.sessionsChanged();
   }
 
-  /** Writes everything changed now and waits for it. */
-  flush(): Promise<void> {
+  /** Writes everything changed now (whole rewrites to the end) and waits for it. */
+  async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.queueWrite();
-    return this.io;
+    for (let round = 0; round < 1000; round++) {
+      const failed = await this.queueStep(Number.POSITIVE_INFINITY);
+      if (failed || !this.pending()) break;
+    }
+    if (this.pending() && !this.closed) this.schedule();
   }
 
   /** Writes what changed and stops (a clean stop). */
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
+    for (const journal of this.journals.values()) await this.abandonRewrite(journal);
     this.closeJournals();
   }
 
@@ -278,42 +327,101 @@ export class SessionPersistence {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private mark(file: string, render: () => string): void {
-    this.markJournal(file, () => ({ text: render(), append: false }));
+  /** Something is waiting to be written. */
+  private pending(): boolean {
+    if (this.sessionsDirty || this.droppedChanged()) return true;
+    for (const journal of this.journals.values()) if (journal.hasChanges || journal.busy) return true;
+    return false;
   }
 
-  private markJournal(file: string, render: () => Rendered): void {
-    if (this.closed) return;
-    this.dirty.set(file, render);
-    this.timer ??= setTimeout(() => {
+  private droppedChanged(): boolean {
+    const { count, bytes } = this.dropped();
+    return `${count}/${bytes}` !== this.droppedWritten;
+  }
+
+  private schedule(delay = PERSIST_INTERVAL_MS): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.queueWrite();
-    }, PERSIST_INTERVAL_MS);
+      void this.queueStep(REWRITE_SLICE_MS).then((failed) => {
+        if (!this.pending()) return;
+        // A rewrite under way goes on soon; after a failure the next try waits, longer each time.
+        const rewriting = [...this.journals.values()].some((j) => j.busy);
+        this.schedule(failed ? this.retryDelay() : rewriting ? 10 : PERSIST_INTERVAL_MS);
+      });
+    }, delay);
     this.timer.unref?.();
   }
 
-  private queueWrite(): void {
+  private retryDelay(): number {
+    return RETRY_MS[Math.min(this.failures - 1, RETRY_MS.length - 1)] ?? PERSIST_INTERVAL_MS;
+  }
+
+  /** One write step, after those before it; answers whether a write failed. */
+  private queueStep(rewriteBudgetMs: number): Promise<boolean> {
+    let failed = false;
     this.io = this.io.then(async () => {
-      if (Date.now() - this.journalsOpenedAt >= this.reopenJournalsMs) {
-        this.closeJournals();
-        this.journalsOpenedAt = Date.now();
-        this.made.clear();
-      }
-      // Records were dropped since sessions.json was written: it carries the global count.
+      failed = await this.step(rewriteBudgetMs);
+    });
+    return this.io.then(() => failed);
+  }
+
+  /**
+   * sessions.json, then every journal's changes (appended), then up to `rewriteBudgetMs` of whole
+   * rewrites. A failure leaves what failed to be written whole at the next try, from memory (the
+   * catch-up); while sessions.json itself cannot be written, the journals wait with it.
+   */
+  private async step(rewriteBudgetMs: number): Promise<boolean> {
+    if (Date.now() - this.journalsOpenedAt >= this.reopenJournalsMs) {
+      this.closeJournals();
+      this.journalsOpenedAt = Date.now();
+      this.made.clear();
+    }
+    let failure: { path: string; error: unknown } | undefined;
+    let wrote = false;
+    if (this.sessionsDirty || this.droppedChanged()) {
+      this.sessionsDirty = false;
       const { count, bytes } = this.dropped();
-      if (`${count}/${bytes}` !== this.droppedWritten && !this.closed) this.sessionsChanged();
-      const work = [...this.dirty];
-      this.dirty.clear();
-      for (const [file, render] of work) {
+      try {
+        await this.writeWhole(this.sessionsFile, [
+          `${JSON.stringify({ version: 1, sessions: this.sessions(), dropped: { count, bytes } })}\n`,
+        ]);
+        this.droppedWritten = `${count}/${bytes}`;
+        wrote = true;
+      } catch (error) {
+        this.sessionsDirty = true;
+        failure = { path: this.sessionsFile, error };
+      }
+    }
+    if (!failure) {
+      for (const journal of [...this.journals.values()]) {
+        if (!journal.hasChanges || (journal.wantWhole && !journal.rewrite)) continue;
         try {
-          const rendered = render();
-          if (!rendered.append) await this.writeWhole(file, 'text' in rendered ? [rendered.text] : rendered.records);
-          else if (rendered.lines.length) await this.append(file, rendered.lines);
-        } catch (e) {
-          console.error(`[porthole] sessions: could not write ${file}: ${(e as Error).message}`);
+          await this.appendChanges(journal);
+          wrote = true;
+        } catch (error) {
+          failure ??= { path: journal.file, error };
         }
       }
-    });
+      const deadline = performance.now() + rewriteBudgetMs;
+      for (const journal of [...this.journals.values()]) {
+        if (!journal.busy || performance.now() > deadline) continue;
+        try {
+          if (await this.continueRewrite(journal, deadline)) wrote = true;
+        } catch (error) {
+          failure ??= { path: journal.file, error };
+        }
+      }
+    }
+    if (failure) {
+      this.failures++;
+      this.health?.failed('sessions', failure.path, failure.error);
+      if (!this.health) console.error(`[porthole] sessions: could not write ${failure.path}: ${String(failure.error)}`);
+      return true;
+    }
+    this.failures = 0;
+    if (wrote) this.health?.succeeded('sessions');
+    return false;
   }
 
   private async folder(file: string): Promise<void> {
@@ -323,73 +431,178 @@ export class SessionPersistence {
     this.made.add(dir);
   }
 
-  /**
-   * Appends to a journal through a descriptor kept open (an open and a close per append and per
-   * second cost the loop more than the write), for the first MAX_OPEN_JOURNALS journals; others
-   * open, append and close.
-   */
-  private async append(file: string, lines: string[]): Promise<void> {
-    await this.folder(file);
-    let fd = this.fds.get(file);
-    if (fd === undefined && this.fds.size < MAX_OPEN_JOURNALS) {
-      fd = await openForAppend(file).catch((e: NodeJS.ErrnoException) => {
-        // Out of descriptors: the journals give theirs back, the sockets need them more.
-        if (e.code === 'EMFILE' || e.code === 'ENFILE') this.closeJournals();
-        return undefined;
-      });
-      if (fd !== undefined) this.fds.set(file, fd);
+  /** Appends a journal's changes; on failure they are written with the whole file at the next try. */
+  private async appendChanges(journal: Journal<unknown>): Promise<void> {
+    const { lines, keys } = journal.takeChanges();
+    if (journal.rewrite) for (const key of keys) journal.rewrite.since.add(key);
+    try {
+      journal.written += await this.append(journal.file, lines);
+    } catch (e) {
+      journal.wantWhole = true;
+      journal.droppedWritten = '';
+      throw e;
     }
-    if (fd !== undefined) {
-      try {
-        await writeLines(fd, lines);
-        return;
-      } catch {
+    const store = journal.store();
+    if (!journal.rewrite && journal.written > 2 * store.bytes + 1024 * 1024) journal.wantWhole = true;
+  }
+
+  /**
+   * Appends through a descriptor kept open (an open and a close per append cost the loop more than
+   * the write), for the first MAX_OPEN_JOURNALS journals; others open, append and close. A kept
+   * descriptor is checked against the file first: one deleted or replaced (by a folder, say)
+   * behind the inspector's back is let go, so the writes never vanish into an unlinked file.
+   */
+  private async append(file: string, lines: Iterable<string>): Promise<number> {
+    await this.folder(file);
+    let open = this.fds.get(file);
+    if (open) {
+      const now = await stat(file).catch(() => undefined);
+      if (!now || now.ino !== open.ino || now.dev !== open.dev) {
         this.closeJournal(file);
+        open = undefined;
       }
     }
-    const text = lines.join('');
+    if (!open && this.fds.size < MAX_OPEN_JOURNALS) {
+      open = await this.openJournal(file);
+    }
+    if (open) {
+      const fd = open.fd;
+      try {
+        return await writeSlices(lines, (text) => writeAll(fd, text));
+      } catch (e) {
+        this.closeJournal(file);
+        throw e;
+      }
+    }
+    return writeSlices(lines, (text) => appendPrivate(file, text));
+  }
+
+  private async openJournal(file: string): Promise<{ fd: number; dev: number; ino: number } | undefined> {
+    let fd: number;
     try {
-      await appendPrivate(file, text);
+      fd = await openForAppend(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      // Out of descriptors: the journals give theirs back, the sockets need them more.
+      if (code === 'EMFILE' || code === 'ENFILE') {
+        this.closeJournals();
+        return undefined;
+      }
+      if (code !== 'ENOENT') throw e;
+      // Its folder was removed behind the inspector's back: made again.
       this.made.delete(dirname(file));
       await this.folder(file);
-      await appendPrivate(file, text);
+      fd = await openForAppend(file);
+    }
+    const open = { fd, ...(await identity(fd)) };
+    this.fds.set(file, open);
+    return open;
+  }
+
+  /**
+   * Goes on with (or starts) a journal's whole rewrite until `deadline`: records in slices into a
+   * temporary file, then what changed since the keys were taken, then the rename. Answers whether
+   * the rewrite ended.
+   */
+  private async continueRewrite(journal: Journal<unknown>, deadline: number): Promise<boolean> {
+    const store = journal.store();
+    if (!journal.rewrite) {
+      journal.wantWhole = false;
+      this.made.delete(dirname(journal.file));
+      await this.folder(journal.file);
+      const temp = `${journal.file}.${process.pid}.tmp`;
+      const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
+      journal.rewrite = {
+        temp,
+        handle,
+        keys: [...store.entries()].map(([key]) => key),
+        next: 0,
+        since: new Set(),
+        chars: 0,
+      };
+      // What is pending now is in the new file: written with the records, not appended to the old one.
+      for (const key of [...journal.changed, ...journal.deleted]) journal.rewrite.since.add(key);
+    }
+    const rewrite = journal.rewrite;
+    try {
+      const write = (text: string) => rewrite.handle.write(text);
+      // A slice (about SLICE_CHARS) per write, the deadline looked at between writes.
+      let slice = '';
+      while (rewrite.next < rewrite.keys.length) {
+        const key = rewrite.keys[rewrite.next++]!;
+        const value = rewrite.since.has(key) ? undefined : store.get(key);
+        if (value !== undefined) slice += recordLine(key, value);
+        if (slice.length < SLICE_CHARS && rewrite.next < rewrite.keys.length) continue;
+        if (slice) await write(slice);
+        rewrite.chars += slice.length;
+        slice = '';
+        if (performance.now() > deadline && rewrite.next < rewrite.keys.length) return false;
+      }
+      // The changes since the keys were taken, as they are now; nothing can be marked in between.
+      const since = [...rewrite.since, ...journal.changed, ...journal.deleted];
+      journal.changed.clear();
+      journal.deleted.clear();
+      const dropped = store.dropped.count > 0 ? droppedLine(store.dropped) : '';
+      rewrite.chars += await writeSlices(
+        (function* () {
+          if (dropped) yield dropped;
+          for (const key of new Set(since)) {
+            const value = store.get(key);
+            yield value === undefined ? deletedLine(key) : recordLine(key, value);
+          }
+        })(),
+        write,
+      );
+      await rewrite.handle.close();
+      await chmod(rewrite.temp, PRIVATE_FILE_MODE);
+      // The descriptor on the old file would go on writing to the file this one replaces.
+      this.closeJournal(journal.file);
+      await rename(rewrite.temp, journal.file);
+      journal.rewrite = undefined;
+      journal.written = rewrite.chars;
+      journal.droppedWritten = dropped;
+      return true;
+    } catch (e) {
+      await this.abandonRewrite(journal);
+      journal.wantWhole = true;
+      throw e;
     }
   }
 
+  private async abandonRewrite(journal: Journal<unknown>): Promise<void> {
+    const rewrite = journal.rewrite;
+    if (!rewrite) return;
+    journal.rewrite = undefined;
+    // Its changes since the keys were taken go to the old file again, as they are now.
+    const store = journal.store();
+    for (const key of rewrite.since) {
+      if (journal.changed.has(key) || journal.deleted.has(key)) continue;
+      (store.has(key) ? journal.changed : journal.deleted).add(key);
+    }
+    await rewrite.handle.close().catch(() => {});
+    await rm(rewrite.temp, { force: true }).catch(() => {});
+  }
+
   private closeJournal(file: string): void {
-    const fd = this.fds.get(file);
-    if (fd === undefined) return;
+    const open = this.fds.get(file);
+    if (!open) return;
     this.fds.delete(file);
-    closeFd(fd, () => {});
+    closeFd(open.fd, () => {});
   }
 
   private closeJournals(under?: string): void {
     for (const file of [...this.fds.keys()]) if (!under || file.startsWith(under)) this.closeJournal(file);
   }
 
-  /**
-   * Replaces a file, written beside and renamed over it: text parts as they are, records as JSON
-   * lines rendered a slice at a time (a store can hold hundreds of MB).
-   */
-  private async writeWhole(file: string, parts: readonly unknown[]): Promise<void> {
-    // An open descriptor would go on writing to the file this one replaces.
-    this.closeJournal(file);
+  /** Replaces a file with `parts`, written beside and renamed over it. */
+  private async writeWhole(file: string, parts: readonly string[]): Promise<void> {
     this.made.delete(dirname(file));
     await this.folder(file);
     const temp = `${file}.${process.pid}.tmp`;
     try {
       const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
       try {
-        let slice = '';
-        for (const part of parts) {
-          slice += typeof part === 'string' ? part : `${JSON.stringify(part)}\n`;
-          if (slice.length < SLICE_CHARS) continue;
-          await handle.write(slice);
-          slice = '';
-        }
-        if (slice) await handle.write(slice);
+        for (const part of parts) await handle.write(part);
       } finally {
         await handle.close();
       }

@@ -13,9 +13,11 @@ import { MemoryBudget, type RecordStore, type RecordStoreOptions, type RecordsAp
 import type { SessionInfo } from '../../shared/session.js';
 import { mergeTimeline, type TimelineEntry, type TimelinePage, timelinePage } from '../../shared/timeline.js';
 import { keepAside, pluginAppDir, readJson, safeName, writeFileAtomic } from './data-dir.js';
+import { readUserFile } from './data-dir-user-file.js';
 import type { EventBus } from './event-bus.js';
 import type { SessionPersistence } from './persistence.js';
 import type { Load, Session, SessionRegistry } from './sessions.js';
+import { type SourceMapOptions, SourceMapService } from './source-maps/index.js';
 
 type AnyInstance = HostPluginInstance<PluginProtocol>;
 
@@ -27,6 +29,8 @@ export class PluginHost {
   private readonly watchers = new Map<string, Set<{ store: AppStore; listener: (value: unknown) => void }>>();
   /** Record stores each (session, plugin) opened, released with the session. */
   private readonly recordScopes = new Map<string, (RecordsApi & { closeAll(): void })[]>();
+  /** Source maps, one mapper per session, shared by its plugins (`ctx.sourceMaps`). */
+  readonly sourceMaps: SourceMapService;
 
   constructor(
     definitions: readonly HostPluginDefinition[],
@@ -35,7 +39,9 @@ export class PluginHost {
     private readonly dataDir: string,
     readonly budget: MemoryBudget = new MemoryBudget(),
     private readonly persistence?: SessionPersistence,
+    sourceMaps: SourceMapOptions = {},
   ) {
+    this.sourceMaps = new SourceMapService(sessions, budget, sourceMaps);
     for (const definition of definitions) {
       const id = definition.protocol.id;
       if (this.definitions.has(id)) throw new Error(`plugin "${id}" is registered twice`);
@@ -92,6 +98,8 @@ export class PluginHost {
 
   /** The session just connected or resumed: create missing instances, then tell each active one. */
   async connected(session: Session): Promise<void> {
+    // A reload may have rebuilt the scripts, and the new connection decides what may be fetched.
+    this.sourceMaps.reset(session.info.id);
     const instances = this.open(session);
     for (const { id } of session.info.plugins.accepted) {
       const instance = instances.get(id);
@@ -178,12 +186,15 @@ export class PluginHost {
       notify: (method: string, params: unknown) => live().notify(plugin, method, params),
       emit: (event, data) => this.bus.emit('plugin:event', { sessionId, plugin, event, data }),
       store: this.appStore(plugin, () => sessions.get(sessionId)?.info.app.id ?? sessionId),
+      sourceMaps: { map: (frame) => this.sourceMaps.map(sessionId, frame) },
       saveExport: (fileName: string, data: string) => {
         const path = join(this.dataDir, 'exports', safeName(fileName));
         writeFileAtomic(path, data);
         return { path, bytes: Buffer.byteLength(data) };
       },
       timeline: this.timeline(sessionId),
+      readUserFile: (path: string, maxBytes: number, what: string) =>
+        readUserFile(path, { dataDir: this.dataDir, maxBytes, what }),
     } as HostPluginContext<PluginProtocol>;
   }
 
@@ -294,6 +305,7 @@ export class PluginHost {
   }
 
   private disposeSession(sessionId: string): void {
+    this.sourceMaps.reset(sessionId);
     for (const [id, instance] of this.instances.get(sessionId) ?? []) {
       try {
         instance.dispose?.();

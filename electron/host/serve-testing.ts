@@ -49,7 +49,7 @@ export async function servedInspector(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exit;
   });
-  await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 15_000);
+  await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 30_000);
   const mcpUrl = /MCP endpoint: +(\S+)/.exec(out)![1]!;
   const uiUrl = new URL(/UI: +(\S+)/.exec(out)![1]!);
   const mcp = await connectMcpClient('http', { mcpUrl, dataDir: options.dataDir });

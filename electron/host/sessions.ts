@@ -18,6 +18,8 @@ export interface Session {
   link: SessionLink | undefined;
   /** The app's runs in this session, oldest first (the newest MAX_LOADS): the timeline's page loads. */
   loads: Load[];
+  /** The `Origin` of the app's current connection (a browser page's own origin); undefined for other apps. */
+  connectionOrigin?: string;
 }
 
 /** One run of the app: a page load or a process start. */
@@ -38,6 +40,8 @@ export interface AttachInput {
   remoteAddress: string;
   security: ConnectionSecurity;
   link: SessionLink;
+  /** The `Origin` header of the WebSocket upgrade, when there was one. */
+  connectionOrigin?: string;
 }
 
 /**
@@ -113,6 +117,7 @@ export class SessionRegistry {
       if (!previous.link) this.activeCount++;
       this.inactive.delete(previous.info.id);
       previous.link = input.link;
+      previous.connectionOrigin = input.connectionOrigin;
       previous.info = {
         ...previous.info,
         app: input.hello.app,
@@ -134,6 +139,7 @@ export class SessionRegistry {
       secret: newSecret(24),
       link: input.link,
       loads: [],
+      connectionOrigin: input.connectionOrigin,
       info: {
         id: randomUUID(),
         app: input.hello.app,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { textFilterRegex } from '../../shared/safe-regex.js';
 import { consoleWire, KindSchema, LevelSchema, SourceSchema } from './wire.js';
 
 export * from './wire.js';
@@ -73,7 +74,9 @@ export const MessageFilterSchema = z.object({
     .string()
     .max(1000)
     .optional()
-    .describe('Text the message contains (case-insensitive), or a /regex/ such as /timeout|refused/i.')
+    .describe(
+      'Text the message contains (case-insensitive), or a /regex/ such as /timeout|refused/i (RE2: no backreferences or lookaround).',
+    )
     .superRefine((value, ctx) => {
       const problem = regexProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -91,15 +94,17 @@ export const MessageFilterSchema = z.object({
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 
-/** A `/pattern/flags` text filter: undefined for plain text or a valid regex, else what is wrong. */
+/** Added to the advice when a `/regex/` filter cannot be run safely. */
+export const TEXT_REGEX_HINT = 'or drop the slashes to look for the text itself';
+
+/** A `/pattern/flags` text filter: undefined for plain text or a regex RE2 runs, else what is wrong. */
 export function regexProblem(value: string | undefined): string | undefined {
-  const m = value && /^\/(.*)\/([a-z]*)$/s.exec(value);
-  if (!m) return undefined;
+  if (!value) return undefined;
   try {
-    new RegExp(m[1]!, m[2]);
+    textFilterRegex(value, TEXT_REGEX_HINT);
     return undefined;
   } catch (e) {
-    return `invalid regex ${value}: ${(e as Error).message}`;
+    return (e as Error).message;
   }
 }
 

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { definePluginProtocol } from '../../shared/plugin-protocol.js';
+import { SECRET_KEY_NAMES, SECRET_VALUE_PATTERNS } from '../../shared/redaction.js';
+import { compileRegex } from '../../shared/safe-regex.js';
 import { MAX_BODY_BYTES_LIMIT, NETWORK_PROTOCOL_ID, NETWORK_PROTOCOL_VERSION } from './constants.js';
 import { HarSchema } from './har-schema.js';
-import { compileRegex } from './url-pattern.js';
 
+export { compileRegex, globToRegExp } from '../../shared/safe-regex.js';
 export * from './constants.js';
-export { compileRegex, globToRegExp, type UrlMatcher } from './url-pattern.js';
+
+/** Added to the advice when a mock rule's regex cannot be run safely. */
+export const MOCK_REGEX_HINT = 'or use kind "glob" or "contains"';
 
 // The network plugin's one source of truth: what its agent part sends, what its host part keeps,
 // what the MCP tools, the HAR export and the panel read. Everything here is plain JSON.
@@ -255,13 +259,14 @@ const RedactionPatternSchema = z
     try {
       compileRegex(pattern);
     } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message.replace('mock rules', 'redaction patterns') });
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
     }
   });
 
 /**
  * The window's redaction rules, per app: what MCP results and exports hide (the window shows
- * everything). Names compare case-insensitively. A body field is a key at any depth (`password`) or
+ * everything). Names compare as shared/redaction.ts compares them (ignoring case, `-`, `_` and
+ * spaces). A body field is a key at any depth (`password`) or
  * a dotted path from the root (`user.credentials.token`); patterns are RE2 regexes (inline flags
  * such as `(?i)`) whose matches are replaced in URLs, header values and text bodies.
  */
@@ -274,11 +279,12 @@ export const RedactionRulesSchema = z.object({
 export type RedactionRules = z.infer<typeof RedactionRulesSchema>;
 export type RedactionKind = keyof RedactionRules;
 
+/** The inspector's one list of secret names and token shapes (shared/redaction.ts), as rules. */
 export const DEFAULT_REDACTION_RULES: RedactionRules = {
-  headers: ['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key'],
-  query: ['token', 'access_token', 'api_key'],
-  bodyFields: ['password', 'token', 'secret'],
-  patterns: ['(?i)bearer\\s+[a-z0-9._~+/=-]+', 'eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*'],
+  headers: [...SECRET_KEY_NAMES],
+  query: [...SECRET_KEY_NAMES],
+  bodyFields: [...SECRET_KEY_NAMES],
+  patterns: SECRET_VALUE_PATTERNS.map((p) => p.pattern),
 };
 
 /** What `agentView` answers: the rules in force and network_get_transaction's structuredContent for an MCP client. */
@@ -305,7 +311,7 @@ const UrlMatchSchema = z
   .superRefine((m, ctx) => {
     if (m.kind !== 'regex') return;
     try {
-      compileRegex(m.value, m.flags);
+      compileRegex(m.value, m.flags, MOCK_REGEX_HINT);
     } catch (e) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: (e as Error).message });
     }

@@ -55,6 +55,7 @@ export function App() {
       {!collapsed && <Sidebar />}
       <main className="main">
         <ConnectionBanner />
+        <StorageBanner />
         {neverConnected ? (
           <NotConnected />
         ) : (
@@ -122,6 +123,17 @@ function TopBar() {
         {theme === 'dark' ? '☀ Light' : '☾ Dark'}
       </button>
     </header>
+  );
+}
+
+/** While the data dir cannot be written: what is kept in memory meanwhile and what to do. */
+function StorageBanner() {
+  const storage = useConnection((s) => s.storage);
+  if (!storage || storage.writable) return null;
+  return (
+    <div className="banner warn" role="status" data-testid="storage-banner">
+      <strong>Not saving to disk.</strong> {storage.problems.map((p) => p.message).join(' ')}
+    </div>
   );
 }
 

@@ -9,6 +9,7 @@ export const CloseCode = {
   heartbeatTimeout: 4002,
   replaced: 4003,
   tooManyProtocolErrors: 4004,
+  notReading: 4005,
 } as const;
 export type CloseCodeName = keyof typeof CloseCode;
 
@@ -36,4 +37,9 @@ export const Limits = {
   maxRequestsInFlight: 256,
   /** Malformed frames tolerated on one connection before it is closed. */
   maxProtocolErrors: 50,
+  /**
+   * Bytes the host lets wait unsent for one app that does not read its socket; past it the link is
+   * terminated (4005). At most this plus one frame is ever queued per app.
+   */
+  maxBufferedBytes: 16 * 1024 * 1024,
 } as const;

@@ -13,6 +13,7 @@ import type { CallSurface } from '../../../shared/tool.js';
 import { mirrorText, type ToolResult } from '../../../shared/tool-result.js';
 import { keepAside } from '../data-dir.js';
 import type { EventBus } from '../event-bus.js';
+import type { DataDirHealth } from '../persistence-health.js';
 import { HistoryFile } from './history-file.js';
 import { ImageStore } from './image-store.js';
 
@@ -38,7 +39,12 @@ export interface HistoryOptions {
   maxBytes?: number;
   /** Secrets (the UI and MCP tokens) never written into a record: replaced by `[redacted]`. */
   secrets?: () => readonly (string | undefined)[];
+  /** Told when writing the file fails and when it works again (the status tool, the window, one log line). */
+  health?: DataDirHealth;
 }
+
+/** After a failed write the next try waits this long, longer each time (the calls stay in memory). */
+const RETRY_MS = [1000, 2000, 4000, 8000];
 
 export const REDACTED = '[redacted]';
 
@@ -124,6 +130,9 @@ export class CallHistory {
   private readonly maxStructuredChars: number;
   private readonly maxBytes: number;
   private readonly secrets: () => readonly (string | undefined)[];
+  private readonly health: DataDirHealth | undefined;
+  /** Writes that failed in a row: while any did, the file is rewritten whole from memory at the next try. */
+  private failures = 0;
   private linesInFile = 0;
   private bytesInFile = 0;
   private bytesKept = 0;
@@ -147,6 +156,7 @@ export class CallHistory {
     this.maxStructuredChars = options.maxStructuredChars ?? 256 * 1024;
     this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
     this.secrets = options.secrets ?? (() => []);
+    this.health = options.health;
   }
 
   /** Reads the file back; a call that never finished (the inspector died) is recorded as failed. */
@@ -454,19 +464,38 @@ export class CallHistory {
     this.flushTimer.unref?.();
   }
 
-  /** Appends what is pending (taken when the step runs), then rewrites the file if it has grown past its bound. */
+  /**
+   * Appends what is pending (taken when the step runs), then rewrites the file if it has grown past
+   * its bound. A write that fails (a full disk, the file replaced by a folder) is said once; the
+   * calls stay in memory, and the next try (later each time) writes the file whole from them.
+   */
   private queueFlush(): void {
     this.io = this.io.then(async () => {
-      if (this.pending.length > 0) {
-        const batch = this.pending.join('');
-        this.pending = [];
-        try {
+      try {
+        if (this.pending.length > 0 && !this.compactWanted) {
+          const batch = this.pending.join('');
+          this.pending = [];
           await this.file.appendAsync(batch);
-        } catch (e) {
-          console.error(`[porthole] call history: could not write ${this.file.path}: ${(e as Error).message}`);
         }
+        if (this.compactWanted) await this.compactAsync();
+        if (this.failures > 0) {
+          this.failures = 0;
+          this.health?.succeeded('history');
+        }
+      } catch (e) {
+        this.failures++;
+        this.compactWanted = true;
+        if (this.health) this.health.failed('history', this.file.path, e);
+        else console.error(`[porthole] call history: could not write ${this.file.path}: ${(e as Error).message}`);
+        this.flushTimer ??= setTimeout(
+          () => {
+            this.flushTimer = undefined;
+            this.queueFlush();
+          },
+          RETRY_MS[Math.min(this.failures - 1, RETRY_MS.length - 1)],
+        );
+        this.flushTimer.unref?.();
       }
-      if (this.compactWanted) await this.compactAsync();
     });
   }
 
@@ -512,7 +541,7 @@ export class CallHistory {
     return { parts, bytes, lines, refs };
   }
 
-  /** At start, before any call: rewrites the file with the kept calls only. */
+  /** At start, before any call: rewrites the file with the kept calls only (tried again later if it cannot). */
   private compactNow(): void {
     const { parts, bytes, lines, refs } = this.snapshot();
     try {
@@ -521,7 +550,10 @@ export class CallHistory {
       this.bytesInFile = bytes;
       this.images.retainOnly(refs);
     } catch (e) {
-      console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
+      this.failures++;
+      this.compactWanted = true;
+      if (this.health) this.health.failed('history', this.file.path, e);
+      else console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
     }
   }
 
@@ -533,11 +565,13 @@ export class CallHistory {
     const { parts, bytes, lines, refs } = this.snapshot();
     try {
       await this.file.rewriteAsync(parts);
-      this.linesInFile = lines + this.pending.length;
-      this.bytesInFile = bytes + this.pending.reduce((n, l) => n + l.length, 0);
-      this.images.retainOnly(refs);
     } catch (e) {
-      console.error(`[porthole] call history: could not rewrite ${this.file.path}: ${(e as Error).message}`);
+      // What was pending is in the snapshot: the next try writes it all again.
+      this.compactWanted = true;
+      throw e;
     }
+    this.linesInFile = lines + this.pending.length;
+    this.bytesInFile = bytes + this.pending.reduce((n, l) => n + l.length, 0);
+    this.images.retainOnly(refs);
   }
 }

@@ -280,3 +280,42 @@ describe('a debuggee that stops answering, or says too much', () => {
     expect(t.core.sessions.list()[0]).toMatchObject({ active: true });
   });
 });
+
+describe('an app that never reads its socket', () => {
+  const defer = cleanupAfterEach();
+
+  it('is cut off with 4005 once 16 MiB wait unsent, counted, and its session goes inactive', async () => {
+    const t = await startTestCore();
+    defer(() => t.stop());
+    const disconnected: { code: number; reason: string }[] = [];
+    t.core.bus.on('session:disconnected', (e) => disconnected.push(e));
+    const peer = await RawPeer.open(t.urls.debuggeeUrl);
+    defer(() => peer.ws.terminate());
+    peer.send(helloFrame());
+    const welcome = await peer.next((f) => f.type === 'welcome');
+    // The app stops reading but keeps writing (its heartbeats go out): only the backlog can tell.
+    (peer.ws as unknown as { _socket: Socket })._socket.pause();
+    const host = t.core.plugins.instance(welcome.sessionId as string, 'example') as unknown as {
+      echo(text: string): Promise<string>;
+    };
+    const text = 'x'.repeat(1024 * 1024);
+    const answers: Promise<unknown>[] = [];
+    // Bounded: 64 MiB at most, four times the cap plus what the kernel's buffers take.
+    for (let i = 0; i < 64 && disconnected.length === 0; i++) {
+      peer.send({ type: 'heartbeat', t: Date.now() });
+      answers.push(host.echo(text).catch((e: Error) => e));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await waitFor(() => disconnected.length > 0, 'the session to be cut off', 5000);
+    expect(disconnected[0]).toMatchObject({
+      code: CloseCode.notReading,
+      reason: expect.stringContaining('did not read'),
+    });
+    expect(t.core.link.stats.notReading).toBe(1);
+    expect(t.core.sessions.list()[0]).toMatchObject({ active: false });
+    // Every request waiting on it fails at once with a reason, none hangs until its timeout.
+    const settled = await Promise.all(answers);
+    expect(settled.every((a) => a instanceof Error)).toBe(true);
+    expect(String(settled.at(-1))).toMatch(/did not read|disconnected|closed/);
+  });
+});

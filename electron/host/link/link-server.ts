@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import type { LinkStatus } from '../../../shared/link-status.js';
 import { decodeBinaryFrame } from '../../../shared/protocol/binary-frame.js';
 import { boundMessage, decode, encode } from '../../../shared/protocol/codec.js';
 import { CloseCode, Limits } from '../../../shared/protocol/limits.js';
@@ -22,19 +23,24 @@ import type { PluginHost } from '../plugin-host.js';
 import type { Session, SessionLink, SessionRegistry } from '../sessions.js';
 import { refuseUpgrade } from '../upgrade-refusal.js';
 import { DEFAULT_ALLOWED_ORIGINS, isLoopbackAddress, originAllowed } from './origins.js';
+import { PairingGuard, type PairingOptions } from './pairing.js';
 
 export interface LinkServerOptions {
   port: number;
   /** Loopback unless the user opted in to LAN. */
   host?: string;
   /** With LAN on, peers that are not on loopback must present this token in their hello. */
-  pairingToken?: string;
+  pairingToken?: string | (() => string);
+  /** How wrong pairing tokens are slowed down and logged. */
+  pairing?: PairingOptions;
   allowedOrigins?: readonly string[];
   maxFrameBytes?: number;
   handshakeTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   requestTimeoutMs?: number;
   maxRequestsInFlight?: number;
+  /** Bytes waiting unsent to one app before its link is terminated with 4005 (default Limits.maxBufferedBytes). */
+  maxBufferedBytes?: number;
 }
 
 interface Deps {
@@ -50,12 +56,21 @@ export class LinkServer {
   private readonly maxFrameBytes: number;
   private readonly sockets = new Set<WebSocket>();
   private closing = false;
+  private notReading = 0;
+  /** Checks LAN apps' pairing tokens; undefined while the link is loopback only. */
+  private readonly pairing: PairingGuard | undefined;
+  private statusTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: LinkServerOptions,
     private readonly deps: Deps,
   ) {
     this.maxFrameBytes = options.maxFrameBytes ?? Limits.maxFrameBytes;
+    const { pairingToken } = options;
+    if (pairingToken !== undefined) {
+      const token = typeof pairingToken === 'function' ? pairingToken : () => pairingToken;
+      this.pairing = new PairingGuard(token, options.pairing, () => this.statsChanged());
+    }
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.maxFrameBytes });
     this.http = createServer((_req, res) => {
       res
@@ -84,8 +99,22 @@ export class LinkServer {
     return (this.http.address() as AddressInfo).port;
   }
 
+  get stats(): LinkStatus {
+    return { notReading: this.notReading, ...(this.pairing && { pairing: this.pairing.status() }) };
+  }
+
+  /** Tells the window (at most 4 times a second: a flood of refusals must not become a flood of events). */
+  private statsChanged(): void {
+    this.statusTimer ??= setTimeout(() => {
+      this.statusTimer = undefined;
+      this.deps.bus.emit('link:stats', this.stats);
+    }, 250);
+    this.statusTimer.unref?.();
+  }
+
   async close(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.statusTimer);
     for (const socket of this.sockets) socket.close(CloseCode.goingAway, 'the inspector is shutting down');
     await new Promise<void>((resolve) => setTimeout(resolve, 50));
     for (const socket of this.sockets) socket.terminate();
@@ -96,6 +125,17 @@ export class LinkServer {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     try {
+      const address = req.socket.remoteAddress ?? 'unknown';
+      const wait = this.pairing && !isLoopbackAddress(address) ? this.pairing.waitFor(address) : 0;
+      if (wait > 0) {
+        const seconds = Math.ceil(wait / 1000);
+        return refuseUpgrade(
+          socket,
+          429,
+          `Too many wrong pairing tokens from ${address}; try again in ${seconds} s with the token the inspector printed`,
+          { 'retry-after': String(seconds) },
+        );
+      }
       const origin = req.headers.origin;
       const allowed = [...DEFAULT_ALLOWED_ORIGINS, ...(this.options.allowedOrigins ?? [])];
       if (origin !== undefined && !originAllowed(origin, allowed)) {
@@ -106,14 +146,14 @@ export class LinkServer {
           `Origin ${shown} is not allowed to connect; start the inspector with --allow-origin ${shown}`,
         );
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req.socket.remoteAddress ?? 'unknown'));
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, address, origin));
     } catch (e) {
       console.error(`[porthole] the debuggee link refused an upgrade it could not handle: ${(e as Error).message}`);
       socket.destroy();
     }
   }
 
-  private accept(ws: WebSocket, remoteAddress: string): void {
+  private accept(ws: WebSocket, remoteAddress: string, connectionOrigin: string | undefined): void {
     this.sockets.add(ws);
     const { sessions, plugins, bus } = this.deps;
     const heartbeatMs = this.options.heartbeatIntervalMs ?? Limits.heartbeatIntervalMs;
@@ -124,8 +164,21 @@ export class LinkServer {
     /** Why this side ended the link without a closing handshake (ws then reports 1006). */
     let terminated: { code: number; reason: string } | undefined;
 
+    const maxBuffered = this.options.maxBufferedBytes ?? Limits.maxBufferedBytes;
     const send = (message: Message) => {
       if (ws.readyState !== WebSocket.OPEN) throw new Error('the debuggee connection is closed');
+      if (ws.bufferedAmount > maxBuffered) {
+        // An app that does not read its socket would make the inspector queue without bound.
+        this.notReading++;
+        this.statsChanged();
+        terminated = {
+          code: CloseCode.notReading,
+          reason: `the app did not read what the inspector sent (over ${maxBuffered} bytes waiting)`,
+        };
+        close(terminated.code, terminated.reason);
+        ws.terminate();
+        throw new Error(`the debuggee connection was cut: ${terminated.reason}`);
+      }
       ws.send(encode(message, this.maxFrameBytes));
     };
     const close = (code: number, reason: string) => {
@@ -190,8 +243,11 @@ export class LinkServer {
         );
       }
       if (this.closing) return reject('shutting-down', 'the inspector is shutting down');
-      if (!loopback && this.options.pairingToken && hello.pairingToken !== this.options.pairingToken) {
-        return reject('pairing-required', 'connections from the LAN need the pairing token the inspector shows');
+      if (!loopback && this.pairing && !this.pairing.check(remoteAddress, hello.pairingToken)) {
+        return reject(
+          'pairing-required',
+          'connections from the LAN need the pairing token the inspector printed at its start (also in <data-dir>/lan-token); wrong tokens make this address wait longer each time',
+        );
       }
       if (sessions.full(hello)) {
         return reject(
@@ -218,6 +274,7 @@ export class LinkServer {
         remoteAddress,
         security: loopback ? 'loopback' : 'lan',
         link,
+        connectionOrigin,
       });
       const current = attached.session;
       session = current;

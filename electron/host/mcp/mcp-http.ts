@@ -30,8 +30,12 @@ export interface McpHttpOptions {
   auth: 'token' | 'none';
   /** Browser origins allowed to call /mcp; a request with any other Origin is refused (403). */
   allowedOrigins: readonly string[];
-  /** MCP sessions kept at once; a new client past it takes the place of the least recently used idle one. */
+  /** 2025-era MCP sessions kept at once; past it (or past `sessionBudgetBytes`) a new client takes the place of the least needed one. */
   maxSessions: number;
+  /** Estimated memory all 2025-era sessions may hold: each costs `SESSION_BASE_BYTES` plus its initialize request. */
+  sessionBudgetBytes: number;
+  /** Sessions one client (its name, version and transport) may hold; its next initialize closes its own least needed one. */
+  maxSessionsPerClient: number;
   /** An MCP session with no request and no call running for this long is closed. */
   idleTimeoutMs: number;
   /** A client counts as connected while it has a stream open, a call running, or sent a request this recently. */
@@ -43,14 +47,25 @@ export interface McpHttpOptions {
 export const DEFAULT_MCP_OPTIONS: McpHttpOptions = {
   auth: 'token',
   allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
-  maxSessions: 32,
+  maxSessions: 1024,
+  sessionBudgetBytes: 64 * 1024 * 1024,
+  maxSessionsPerClient: 64,
   idleTimeoutMs: 60 * 60_000,
   presenceMs: 60_000,
   maxBodyBytes: 4 * 1024 * 1024,
 };
 
+/** What one 2025-era session costs in the inspector's heap beside its initialize request (measured: about 38 KB). */
+export const SESSION_BASE_BYTES = 40 * 1024;
+
 interface HttpSession {
   id: string;
+  /** Whose it is: the client's name and version from its initialize, and its transport. */
+  client: string;
+  /** Estimated bytes held: SESSION_BASE_BYTES plus the initialize request. */
+  bytes: number;
+  /** The client sent anything after its initialize (an unused session is the first to go). */
+  used: boolean;
   transport: SessionTransport;
   mcp: McpToolsServer;
   surface: McpSurface;
@@ -128,9 +143,10 @@ export class McpHttpEndpoint {
 
     let body: unknown;
     if (req.method === 'POST') {
-      const read = await readJsonBody(req, this.options.maxBodyBytes);
-      if (read.error)
-        return refuse(res, read.error.status, read.error.message, { connection: 'close' }, read.error.code);
+      const read = await readJsonBody(req, res, this.options.maxBodyBytes);
+      if (read.error) {
+        return refuse(res, read.error.status, read.error.message, read.error.headers ?? {}, read.error.code);
+      }
       body = read.body;
     } else if (req.method !== 'GET' && req.method !== 'DELETE') {
       return refuse(res, 405, `Method ${req.method} is not allowed on /mcp; use POST, GET or DELETE`, {
@@ -144,8 +160,16 @@ export class McpHttpEndpoint {
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
       if (!session) {
-        return refuse(res, 404, 'Not found: this MCP session is unknown or was closed; initialize a new session');
+        // The spec's answer for a session the server ended: the client must initialize a new one.
+        return refuse(
+          res,
+          404,
+          'Session not found: this MCP session is unknown or was closed; initialize a new session',
+          {},
+          SESSION_NOT_FOUND,
+        );
       }
+      session.used = true;
       this.track(session, res);
       return session.transport.handle(req, res, body);
     }
@@ -156,15 +180,19 @@ export class McpHttpEndpoint {
         'Bad request: send an initialize request first (protocol 2025-06-18 or 2025-11-25), then the Mcp-Session-Id header it returns; or send 2026-07-28 requests, each with the protocol version and client info in its params._meta',
       );
     }
-    if (this.sessions.size >= this.options.maxSessions && !this.evictOne()) {
+    const surface = surfaceOf(req.headers[SURFACE_HEADER]);
+    const client = clientKey(body, surface);
+    // The SDK's server keeps what the initialize request declared (client info, capabilities).
+    const bytes = SESSION_BASE_BYTES + JSON.stringify(body).length;
+    if (!this.makeRoom(client, bytes)) {
       return refuse(
         res,
         503,
-        `All ${this.options.maxSessions} MCP sessions are running a call right now; retry when one has finished`,
+        `All ${this.sessions.size} MCP sessions are running a call right now; retry when one has finished`,
         { 'retry-after': '1' },
       );
     }
-    await this.open(req, res, body);
+    await this.open(req, res, body, { surface, client, bytes });
   };
 
   /** A 2026-07-28 request: no session; the client counts as connected while it sends requests. */
@@ -206,9 +234,11 @@ export class McpHttpEndpoint {
     return [...sessions, ...this.stateless.present(now)];
   }
 
-  /** Every MCP session kept, connected or not. */
-  get sessionCount(): number {
-    return this.sessions.size;
+  /** Every MCP session kept, connected or not, and the bytes they are estimated to hold. */
+  sessionUse(): { count: number; bytes: number } {
+    let bytes = 0;
+    for (const s of this.sessions.values()) bytes += s.bytes;
+    return { count: this.sessions.size, bytes };
   }
 
   async close(): Promise<void> {
@@ -221,12 +251,19 @@ export class McpHttpEndpoint {
     await Promise.allSettled([...sessions.map((s) => this.closeSession(s)), this.modern.close()]);
   }
 
-  private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const surface = surfaceOf(req.headers[SURFACE_HEADER]);
+  private async open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    { surface, client, bytes }: { surface: McpSurface; client: string; bytes: number },
+  ): Promise<void> {
     const now = Date.now();
     const id = randomUUID();
     const session: HttpSession = {
       id,
+      client,
+      bytes,
+      used: false,
       surface,
       connectedAt: now,
       lastActivityAt: now,
@@ -293,20 +330,40 @@ export class McpHttpEndpoint {
   }
 
   /**
-   * Makes room for a new client: closes the least recently used session with no call running,
-   * those whose client is gone before those still there. False when every session runs a call.
+   * Makes room for a new session of `client` costing `bytes`: within the client's own share first
+   * (a client that initializes in a loop closes its own sessions, nobody else's), then within the
+   * count and the byte budget. False when nothing may go (every candidate runs a call).
    */
-  private evictOne(): boolean {
+  private makeRoom(client: string, bytes: number): boolean {
+    const own = [...this.sessions.values()].filter((s) => s.client === client);
+    if (own.length >= this.options.maxSessionsPerClient && !this.evictOne(own)) return false;
+    let held = 0;
+    for (const s of this.sessions.values()) held += s.bytes;
+    while (this.sessions.size >= this.options.maxSessions || held + bytes > this.options.sessionBudgetBytes) {
+      const victim = this.evictOne([...this.sessions.values()]);
+      if (!victim) return this.sessions.size === 0;
+      held -= victim.bytes;
+    }
+    return true;
+  }
+
+  /**
+   * Closes the least needed of `candidates`, never one running a call. Least needed first: never
+   * used after its initialize (a flood, an aborted client); then idle for longer than presenceMs;
+   * then used recently; a session holding a stream or a request open goes last. Within each, the
+   * least recently used.
+   */
+  private evictOne(candidates: HttpSession[]): HttpSession | undefined {
     const now = Date.now();
-    const [victim] = [...this.sessions.values()]
+    const rank = (s: HttpSession) =>
+      s.openRequests > 0 ? 3 : !s.used ? 0 : now - s.lastActivityAt >= this.options.presenceMs ? 1 : 2;
+    const [victim] = candidates
       .filter((s) => s.callsInFlight === 0)
-      .sort(
-        (a, b) => Number(this.present(a, now)) - Number(this.present(b, now)) || a.lastActivityAt - b.lastActivityAt,
-      );
-    if (!victim) return false;
+      .sort((a, b) => rank(a) - rank(b) || a.lastActivityAt - b.lastActivityAt);
+    if (!victim) return undefined;
     this.sessions.delete(victim.id);
     void this.closeSession(victim);
-    return true;
+    return victim;
   }
 
   /** Closes sessions idle for longer than the timeout (a client holding a stream open is not idle). */
@@ -322,23 +379,42 @@ export class McpHttpEndpoint {
   }
 }
 
-type BodyRead = { body: unknown; error?: undefined } | { error: { status: number; code: number; message: string } };
+type BodyRead =
+  | { body: unknown; error?: undefined }
+  | { error: { status: number; code: number; message: string; headers?: Record<string, string> } };
 
-async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  const tooLarge = {
+/**
+ * The request's JSON body, to `maxBytes`. A body announced larger is refused at its headers (413, no
+ * byte of it read first); the rest is still read and thrown away, to a bound, because a client that
+ * is busy sending reads the answer only when it has sent it all (Node fetch does). Past that bound,
+ * or when the announced size is past it, the connection closes once the 413 is out.
+ */
+async function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<BodyRead> {
+  const drainLimit = Math.max(maxBytes * 16, 64 * 1024 * 1024);
+  const declared = Number(req.headers['content-length']);
+  const tooLarge = (close: boolean): BodyRead => ({
     error: {
       status: 413,
       code: -32600,
       message: `Payload too large: MCP request bodies are limited to ${maxBytes} bytes; send less in one request (smaller arguments, or split the work into several calls)`,
+      headers: close ? { connection: 'close' } : undefined,
     },
-  };
+  });
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > drainLimit) req.destroy();
+    });
+    req.on('error', () => {});
+    return tooLarge(declared > drainLimit);
+  }
+  // `Expect: 100-continue`: the client waits for this before it sends the body.
+  if (/100-continue/i.test(req.headers.expect ?? '')) res.writeContinue();
   const chunks: Buffer[] = [];
   const outcome = await new Promise<'ok' | 'too-large' | 'failed'>((resolve) => {
     let size = 0;
-    const declared = Number(req.headers['content-length']);
-    let over = Number.isFinite(declared) && declared > maxBytes;
-    // A client reads the 413 only once it has sent its body: read the rest (keeping none of it), to a bound.
-    const drainLimit = Math.max(maxBytes * 16, 64 * 1024 * 1024);
+    let over = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) over = true;
@@ -349,9 +425,16 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bod
     req.once('error', () => resolve(over ? 'too-large' : 'failed'));
     req.once('close', () => resolve(over ? 'too-large' : 'failed'));
   });
-  if (outcome === 'too-large') return tooLarge;
+  if (outcome === 'too-large') return tooLarge(true);
   if (outcome === 'failed')
-    return { error: { status: 400, code: -32600, message: 'Bad request: the body could not be read' } };
+    return {
+      error: {
+        status: 400,
+        code: -32600,
+        message: 'Bad request: the body could not be read',
+        headers: { connection: 'close' },
+      },
+    };
   try {
     return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch (e) {
@@ -372,6 +455,17 @@ function refuse(
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** The JSON-RPC error code MCP SDK servers answer a 404 for an unknown session with. */
+const SESSION_NOT_FOUND = -32001;
+
+/** A session's owner for the per-client share: the client info of its initialize and its transport. */
+function clientKey(body: unknown, surface: McpSurface): string {
+  const info = (body as { params?: { clientInfo?: { name?: unknown; version?: unknown } } }).params?.clientInfo;
+  const name = typeof info?.name === 'string' ? info.name.slice(0, 200) : '';
+  const version = typeof info?.version === 'string' ? info.version.slice(0, 100) : '';
+  return JSON.stringify([name, version, surface]);
 }
 
 function surfaceOf(value: unknown): McpSurface {

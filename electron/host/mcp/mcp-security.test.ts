@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../shared/tool.js';
+import { rawRequest } from '../fuzz/raw-http.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
 import { connectMcpClient, connectModernClient, ROOT } from './mcp-testing.js';
@@ -131,6 +132,39 @@ describe('the MCP endpoint refuses what it must, before any tool or the history 
     });
     expect(res.status).toBe(413);
     expect(await res.text()).toMatch(/limited to 65536 bytes; send less/);
+  });
+
+  it('refuses a body announced at 1 GiB at its headers (413 at once, not after a timeout), also behind Expect: 100-continue', async () => {
+    const t = await startTestCore();
+    defer(() => t.stop());
+    const port = Number(new URL(t.urls.controlUrl).port);
+    const head = (extra: string) =>
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.core.mcp.token()}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${extra}\r\n`;
+    // A few bytes of the announced GiB, then nothing: the answer must not wait for the rest.
+    const started = Date.now();
+    const answer = await rawRequest(port, `${head('Content-Length: 1073741824\r\n')}{"jsonrpc":`, { timeoutMs: 2000 });
+    expect(answer.status).toBe(413);
+    expect(answer.text).toMatch(/limited to 4194304 bytes/);
+    expect(answer.text.toLowerCase()).toContain('connection: close');
+    expect(Date.now() - started).toBeLessThan(2000);
+    // A client that asks first is told no before it sends a byte.
+    const asked = await rawRequest(port, head('Content-Length: 1073741824\r\nExpect: 100-continue\r\n'), {
+      timeoutMs: 2000,
+    });
+    expect(asked.status).toBe(413);
+    expect(asked.text).not.toContain('100 Continue');
+    // A small body behind Expect: 100-continue is let in.
+    const body = jsonrpc(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'curl-like', version: '1' },
+    });
+    const small = await rawRequest(
+      port,
+      head(`Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n`),
+      { timeoutMs: 2000 },
+    );
+    expect(small.status).toBe(100);
   });
 
   it.each(['http', 'stdio'] as const)(

@@ -75,6 +75,11 @@ export class McpService {
     return this.endpoint.clients();
   }
 
+  /** The 2025-era sessions kept (connected or not) and their estimated bytes. */
+  sessions(): { count: number; bytes: number } {
+    return this.endpoint.sessionUse();
+  }
+
   onStatus(listener: (status: McpStatus) => void): () => void {
     return this.deps.bus.on('mcp:status', ({ status }) => listener(status));
   }

@@ -34,7 +34,7 @@ function propertyPaths(schema: unknown, at = '', out = new Map<string, Schema>()
 describe('tools/list fits a context window (a real SDK client over HTTP)', () => {
   const defer = cleanupAfterEach();
 
-  it(`is under ${CAP / 1024} KB for every built-in tool, and serves every declared schema`, async () => {
+  it(`is under ${CAP / 1024} KB and ${MAX_TOOLS} tools for every built-in tool, and serves every declared schema`, async () => {
     const t = await startTestCore();
     defer(() => t.stop());
     const mcp = await connectMcpClient('http', {
@@ -51,7 +51,7 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
       .map(({ name, size }) => `${name} ${kb(size)}`)
       .join(', ');
     expect(size, `tools/list is ${kb(size)}: ${perTool}`).toBeLessThan(CAP);
-    expect(listed.tools.length).toBeLessThanOrEqual(MAX_TOOLS);
+    expect(listed.tools.length, 'tools in tools/list').toBeLessThanOrEqual(MAX_TOOLS);
 
     // Loadable as sent by a strict validator (unknown keywords, formats or misplaced limits fail).
     const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));

@@ -12,6 +12,7 @@ import {
   type PermissionPolicyInput,
   PermissionPolicySchema,
   type PermissionPreset,
+  type PermissionSubject,
   type PermissionsView,
 } from '../../../shared/permissions.js';
 import type { CallSurface, ClientInfo } from '../../../shared/tool.js';
@@ -43,6 +44,8 @@ export interface AskRequest {
   signal: AbortSignal;
   /** Told when the question is asked and every few seconds while it waits (what is left). */
   onWaiting?(message: string): void;
+  /** Why this call asks although its tool is allowed (the tool's `askWhen`): shown as what it will do. */
+  reason?: string;
 }
 
 /** How often a waiting call says it is still waiting. */
@@ -105,18 +108,12 @@ export class Permissions {
   }
 
   preset(preset: PermissionPreset): PermissionsView {
-    return this.set(
-      applyPreset(
-        this.current,
-        preset,
-        this.deps.tools().map((t) => t.info),
-      ),
-    );
+    return this.set(applyPreset(this.current, preset, this.deps.tools().map(permissionSubject)));
   }
 
   /** The permission a client has for a tool. */
   effective(tool: RegisteredTool, client?: ClientInfo): EffectivePermission {
-    return effectivePermission(this.current, tool.info, client?.name);
+    return effectivePermission(this.current, permissionSubject(tool), client?.name);
   }
 
   /** Whether tools/list shows the tool to this client: everything not denied. */
@@ -128,7 +125,8 @@ export class Permissions {
     return {
       policy: this.current,
       tools: this.deps.tools().map((tool) => {
-        const { permission, source } = effectivePermission(this.current, tool.info);
+        const { permission, source } = effectivePermission(this.current, permissionSubject(tool));
+        const { defaultPermission, askWhen } = tool.definition;
         return {
           name: tool.name,
           title: tool.info.title,
@@ -136,6 +134,8 @@ export class Permissions {
           readOnly: isReadOnlyTool(tool.info),
           destructive: tool.info.annotations.destructiveHint === true,
           setting: Object.hasOwn(this.current.tools, tool.name) ? this.current.tools[tool.name] : undefined,
+          ...(defaultPermission && defaultPermission !== 'allow' ? { defaultPermission } : {}),
+          ...(askWhen ? { asksFor: askWhen.what } : {}),
           permission,
           source,
         };
@@ -192,8 +192,8 @@ export class Permissions {
       surface: request.surface,
       client,
       args: shownArgs(request.args),
-      change: describeChange(tool, request.args),
-      destructive: tool.info.annotations.destructiveHint === true,
+      change: request.reason ?? describeChange(tool, request.args),
+      destructive: request.reason !== undefined || tool.info.annotations.destructiveHint === true,
       startedAt: now,
       expiresAt: now + timeoutMs,
     };
@@ -294,6 +294,26 @@ export class Permissions {
       decision: { outcome: 'denied', by: 'headless-setting' },
       message: `${tool.name} needs the user's approval, but no Porthole window is open to ask in, and the inspector is set to deny such calls then. Ask the user to open the Porthole window (the URL \`porthole serve\` printed, or uiUrl in <data-dir>/instance.json) and call ${tool.name} again; they can also allow it in Permissions.`,
     };
+  }
+}
+
+/** What the policy reads of a tool: its name, annotations and own default. */
+export function permissionSubject(tool: RegisteredTool): PermissionSubject {
+  const own = tool.definition.defaultPermission;
+  return own ? { ...tool.info, defaultPermission: own } : tool.info;
+}
+
+/**
+ * This call's reason to ask although its tool is allowed by default (the tool's `askWhen`); a
+ * check that throws asks too, since it could not tell.
+ */
+export function perCallAsk(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): string | undefined {
+  const askWhen = tool.definition.askWhen;
+  if (!askWhen) return undefined;
+  try {
+    return askWhen.check(args, ctx) || undefined;
+  } catch (e) {
+    return `${tool.info.title}: could not tell whether this call needs approval (${(e as Error).message})`;
   }
 }
 

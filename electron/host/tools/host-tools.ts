@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { type LinkStatus, LinkStatusSchema } from '../../../shared/link-status.js';
 import { PermissionSchema, PermissionSourceSchema } from '../../../shared/permissions.js';
 import { AppInfoSchema } from '../../../shared/protocol/messages.js';
 import type { MemoryBudget } from '../../../shared/records.js';
 import { type SessionInfo, SessionInfoSchema } from '../../../shared/session.js';
+import { type StorageStatus, StorageStatusSchema } from '../../../shared/storage-status.js';
 import { type ClientInfo, defineTool, McpSurfaceSchema, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import type { McpClientInfo } from '../mcp/mcp-status.js';
@@ -21,7 +23,11 @@ export interface HostToolDeps {
   /** Undefined until the core has started. */
   urls(): { debuggeeUrl: string; controlUrl: string; mcpUrl: string; uiUrl: string } | undefined;
   budget?: MemoryBudget;
+  /** Whether the data dir can be written now. */
+  storage?: () => StorageStatus;
   mcpClients(): McpClientInfo[];
+  /** What the debuggee link refused or cut off since the start. */
+  link?: () => LinkStatus;
   permissions?: Permissions;
   /** Desktop mode only: captures the inspector window. */
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
@@ -179,6 +185,12 @@ export function createHostTools(deps: HostToolDeps) {
             ),
         })
         .optional(),
+      link: LinkStatusSchema.optional().describe(
+        'Since the start: apps cut off for not reading their socket (close 4005); with --lan, pairing refusals.',
+      ),
+      storage: StorageStatusSchema.optional().describe(
+        'Whether the data dir can be written. While it cannot (a full disk, a file replaced by a folder), everything works from memory and the writes are tried again; problems say what to do.',
+      ),
       mcpClients: z.array(
         z.object({
           name: z.string(),
@@ -231,6 +243,8 @@ export function createHostTools(deps: HostToolDeps) {
           usedBytes: deps.budget.usedBytes,
           dropped: { ...deps.budget.dropped },
         },
+        link: deps.link?.(),
+        storage: deps.storage?.(),
         mcpClients: deps.mcpClients(),
         dataDir: deps.dataDir,
         permissions: deps.permissions && permissionsFor(deps.permissions, deps.registry, ctx.client),

@@ -73,7 +73,7 @@ export function registeredTool(definition: ToolDefinition<any>, plugin?: string)
       inputSchema: jsonSchema(input, 'input'),
       outputSchema: output && jsonSchema(output, 'output'),
       annotations: { ...definition.annotations },
-      ...(definition.defaultPermission ? { defaultPermission: definition.defaultPermission } : {}),
+      ...(definition.defaultPermission === 'ask' ? { defaultPermission: 'ask' as const } : {}),
     };
   } catch (e) {
     throw new Error(`tool ${definition.name}: its schemas cannot be written as JSON Schema: ${(e as Error).message}`);

@@ -2,10 +2,16 @@ import type { ClientInfo, ToolResultJson } from '../../../shared/call-record.js'
 import { type CallDecision, isGatedSurface } from '../../../shared/permissions.js';
 import type { CallSurface, PluginToolContext, ToolCallContext, ToolDefinition } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
-import { closestName, executeTool, parseToolArguments, type ToolOutcome } from '../../../shared/tool-runner.js';
+import {
+  closestName,
+  executeTool,
+  parseToolArguments,
+  quoteName,
+  type ToolOutcome,
+} from '../../../shared/tool-runner.js';
 import type { EventBus } from '../event-bus.js';
 import type { CallHistory, FinishedStatus } from '../history/call-history.js';
-import type { Gate, Permissions } from '../permissions/permissions.js';
+import { type Gate, type Permissions, perCallAsk } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
 import { routeToSession } from './session-routing.js';
@@ -140,8 +146,13 @@ export class ToolService {
     }
 
     const context: ToolCallContext = { surface: options.surface, signal, client: options.client };
-    const ask = async (callId: string): Promise<Gate> => {
-      if (gated?.effective(tool, options.client).permission !== 'ask') return { allowed: true };
+    // `ask` tools ask; a tool allowed by default may still ask for this call (its askWhen).
+    const ask = async (callId: string, toolArgs: Record<string, unknown>, toolContext: unknown): Promise<Gate> => {
+      if (!gated) return { allowed: true };
+      const { permission, source } = gated.effective(tool, options.client);
+      const reason =
+        permission === 'allow' && source === 'default' ? perCallAsk(tool, toolArgs, toolContext) : undefined;
+      if (permission !== 'ask' && reason === undefined) return { allowed: true };
       return gated.decide({
         callId,
         tool,
@@ -150,11 +161,12 @@ export class ToolService {
         client: options.client,
         signal,
         onWaiting: options.onWaiting,
+        reason,
       });
     };
     if (!tool.plugin) {
       const call = history.start({ ...base, plugin: tool.plugin });
-      const gate = await ask(call.id);
+      const gate = await ask(call.id, parsed.args, context);
       if (!gate.allowed) return this.finish(call.id, refused(gate));
       return this.finish(call.id, {
         ...(await executeTool(tool.definition, parsed.args, context)),
@@ -182,9 +194,9 @@ export class ToolService {
         failed(`the ${tool.plugin} plugin is not running for session ${routing.session.id}; reconnect the app`),
       );
     }
-    const gate = await ask(call.id);
-    if (!gate.allowed) return this.finish(call.id, refused(gate));
     const pluginContext: PluginToolContext<unknown> = { ...context, instance, session: routing.session };
+    const gate = await ask(call.id, toolArgs, pluginContext);
+    if (!gate.allowed) return this.finish(call.id, refused(gate));
     return this.finish(call.id, {
       ...(await executeTool(tool.definition, toolArgs, pluginContext)),
       decision: gate.decision,
@@ -202,12 +214,20 @@ export class ToolService {
   }
 }
 
+/** The longest name a tool can have (`^[a-zA-Z0-9_-]{1,64}$`). */
+const MAX_TOOL_NAME_CHARS = 64;
+
+/** Constant time whatever the name's length: a name no tool can have gets no closest-name search. */
 function unknownToolMessage(name: string, registry: ToolRegistry): string {
-  const near = closestName(
-    name,
-    registry.list().map((t) => t.name),
-  );
-  return `there is no tool named "${name}"${near ? ` (did you mean "${near}"?)` : ''}; call tools/list to see the tools`;
+  const near =
+    name.length <= MAX_TOOL_NAME_CHARS
+      ? closestName(
+          name,
+          registry.list().map((t) => t.name),
+        )
+      : undefined;
+  const quoted = quoteName(name, `a tool name has at most ${MAX_TOOL_NAME_CHARS}`);
+  return `there is no tool named ${quoted}${near ? ` (did you mean "${near}"?)` : ''}; call tools/list to see the tools`;
 }
 
 function failed(message: string): ToolOutcome {

@@ -4,6 +4,16 @@ import { type startTestCore, waitFor } from '../testing.js';
 
 export type Started = Awaited<ReturnType<typeof startTestCore>>;
 
+/**
+ * What a browser gets for opening a window link: the `name=value` of the bridge's session cookie,
+ * or undefined when the link token was refused (used, renewed, unknown).
+ */
+export async function uiCookie(controlUrl: string, linkToken: string): Promise<string | undefined> {
+  const res = await fetch(`${controlUrl}/?token=${encodeURIComponent(linkToken)}`, { redirect: 'manual' });
+  await res.body?.cancel();
+  return res.headers.get('set-cookie')?.split(';')[0];
+}
+
 /** A raw bridge client: what a window page does, frame by frame. */
 export class BridgeClient {
   readonly frames: ServerFrame[] = [];
@@ -14,10 +24,18 @@ export class BridgeClient {
     ws.on('close', (code) => (this.closed = { code }));
   }
 
-  static open(t: Started, { token = t.core.ui.token, origin }: { token?: string; origin?: string } = {}) {
-    const url = `${t.urls.controlUrl.replace('http', 'ws')}${BRIDGE_PATH}?token=${encodeURIComponent(token)}`;
-    return new Promise<BridgeClient>((resolve, reject) => {
-      const ws = new WebSocket(url, { headers: origin ? { origin } : {} });
+  /**
+   * Opens the bridge as a browser does: the one-time link token (default: the inspector's unused
+   * link) is exchanged for the session cookie at `GET /?token=`, and the cookie goes with the upgrade.
+   */
+  static async open(
+    t: { urls: { controlUrl: string }; core: { ui: { token: string } } },
+    { token, origin, cookie }: { token?: string; origin?: string; cookie?: string } = {},
+  ) {
+    const session = cookie ?? (await uiCookie(t.urls.controlUrl, token ?? t.core.ui.token));
+    const url = `${t.urls.controlUrl.replace('http', 'ws')}${BRIDGE_PATH}`;
+    return await new Promise<BridgeClient>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: { ...(origin && { origin }), ...(session && { cookie: session }) } });
       const client = new BridgeClient(ws);
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (_req, res) =>

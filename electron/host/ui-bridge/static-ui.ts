@@ -1,7 +1,9 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
+import { BRIDGE_PATH } from '../../../shared/bridge.js';
 import type { ControlServer } from '../control-server.js';
 import { packageRoot } from '../package-root.js';
+import { type UiAuth, uiCookieName } from './ui-auth.js';
 
 /** Where `npm run build:renderer` writes the window (electron-vite uses the same folder). */
 const defaultRendererDir = () => join(packageRoot(), 'out/renderer/');
@@ -67,8 +69,12 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Porthole</title>
 <p>Run <code>npm run build:renderer</code> in the Porthole folder, then reload this page.
 The MCP server and the debuggee link work without it.</p></body>`;
 
-/** Serves the built renderer at `/` of the control server (headless mode), with a strict CSP. */
-export function serveRenderer(control: ControlServer, dir = defaultRendererDir()): void {
+/**
+ * Serves the built renderer at `/` of the control server (headless mode), with a strict CSP. A GET
+ * with `?token=` exchanges the one-time link token for the bridge's session cookie and redirects to
+ * the same page without it (`#link-used` when the token was not good: the window explains).
+ */
+export function serveRenderer(control: ControlServer, dir = defaultRendererDir(), auth?: UiAuth): void {
   control.route('/', (req, res, url) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed\n');
@@ -82,6 +88,22 @@ export function serveRenderer(control: ControlServer, dir = defaultRendererDir()
     };
     const path = url.pathname;
     if (!isDecodable(path)) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad path\n');
+    if (auth && url.searchParams.has('token')) {
+      // A HEAD (a link preview) does not use the link up.
+      const cookie = req.method === 'GET' ? auth.exchange(url.searchParams.get('token') ?? '') : undefined;
+      url.searchParams.delete('token');
+      const back = `${path}${url.search}${cookie || req.method === 'HEAD' ? '' : '#link-used'}`;
+      return void res
+        .writeHead(303, {
+          ...headers,
+          location: back,
+          'cache-control': 'no-store',
+          ...(cookie && {
+            'set-cookie': `${uiCookieName(req.headers.host)}=${cookie}; Path=${BRIDGE_PATH}; HttpOnly; SameSite=Strict`,
+          }),
+        })
+        .end();
+    }
     const isPage = path === '/' || path === '/index.html';
     const file = resolveRendererFile(dir, path);
     if (!file) {

@@ -5,7 +5,8 @@ import { connect } from '../../../agent/connection.js';
 import { example } from '../../../plugins/example/agent/index.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
-import { BridgeClient, type Started } from './bridge-testing.js';
+import { BridgeClient, type Started, uiCookie } from './bridge-testing.js';
+import { uiCookieName } from './ui-auth.js';
 
 describe('UI bridge over WebSocket', () => {
   const defer = cleanupAfterEach();
@@ -20,30 +21,87 @@ describe('UI bridge over WebSocket', () => {
     return c;
   };
 
-  it('prints a UI URL that carries the token, and refuses a missing or wrong token or a foreign origin', async () => {
+  it('prints a UI link whose token works once, and refuses no cookie, a used or wrong link, or a foreign origin', async () => {
     const t = await core();
-    expect(t.urls.uiUrl).toBe(`${t.urls.controlUrl}/?token=${t.core.ui.token}`);
-    expect(t.core.ui.token.length).toBeGreaterThanOrEqual(32);
+    const link = t.urls.uiUrl;
+    const token = new URL(link).searchParams.get('token')!;
+    expect(link).toBe(`${t.urls.controlUrl}/?token=${token}`);
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    // The browser opens the link: a cookie for the bridge only, the token out of the address bar.
+    const opened = await fetch(link, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe('/');
+    expect(opened.headers.get('cache-control')).toBe('no-store');
+    const setCookie = opened.headers.get('set-cookie')!;
+    const port = new URL(t.urls.controlUrl).port;
+    expect(setCookie).toMatch(
+      new RegExp(`^porthole_ui_${port}=[\\w-]+\\.[\\w-]+; Path=/bridge; HttpOnly; SameSite=Strict$`),
+    );
+    const cookie = setCookie.split(';')[0]!;
+    // A copy of the same link, opened anywhere after that, gets nothing.
+    const copied = await fetch(link, { redirect: 'manual' });
+    expect(copied.status).toBe(303);
+    expect(copied.headers.get('location')).toBe('/#link-used');
+    expect(copied.headers.get('set-cookie')).toBeNull();
+    await expect(BridgeClient.open(t, { token })).rejects.toMatchObject({ status: 401 });
+    // The next link is a new one.
+    expect(t.urls.uiUrl).not.toBe(link);
     await expect(BridgeClient.open(t, { token: '' })).rejects.toMatchObject({ status: 401 });
     await expect(BridgeClient.open(t, { token: `${t.core.ui.token}x` })).rejects.toMatchObject({ status: 401 });
-    await expect(BridgeClient.open(t, { origin: 'http://evil.example' })).rejects.toMatchObject({ status: 403 });
-    const port = new URL(t.urls.controlUrl).port;
-    await expect(BridgeClient.open(t, { origin: 'http://127.0.0.1:1' })).rejects.toMatchObject({ status: 403 });
-    const ok = await BridgeClient.open(t, { origin: `http://127.0.0.1:${port}` });
-    ok.ws.close();
+    await expect(BridgeClient.open(t, { cookie: `${cookie}x` })).rejects.toMatchObject({ status: 401 });
+    await expect(BridgeClient.open(t, { cookie: `porthole_ui_1=${cookie.split('=')[1]}` })).rejects.toMatchObject({
+      status: 401,
+    });
+    // The old way in, the token on the bridge's URL, is no way in.
+    const ws = `${t.urls.controlUrl.replace('http', 'ws')}/bridge?token=${t.core.ui.token}`;
+    expect((await fetch(ws.replace('ws', 'http'))).status).toBe(401);
+    await expect(BridgeClient.open(t, { cookie, origin: 'http://evil.example' })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(BridgeClient.open(t, { cookie, origin: 'http://127.0.0.1:1' })).rejects.toMatchObject({ status: 403 });
+    const ok = await BridgeClient.open(t, { cookie, origin: `http://127.0.0.1:${port}` });
+    const again = await BridgeClient.open(t, { cookie });
+    for (const c of [ok, again]) c.ws.close();
   });
 
-  it('keeps the UI token in the data dir (0600), so an open window reconnects after a restart', async () => {
+  it('keeps the UI key in the data dir (0600), so an open window reconnects after a restart, until --new-ui-token', async () => {
     const first = await startTestCore();
-    const token = first.core.ui.token;
+    const cookie = await uiCookie(first.urls.controlUrl, first.core.ui.token);
+    const key = readFileSync(join(first.dataDir, 'ui-token'), 'utf8').trim();
+    expect(key.length).toBeGreaterThanOrEqual(32);
     await first.stop({ keepData: true });
-    const file = join(first.dataDir, 'ui-token');
-    expect(readFileSync(file, 'utf8').trim()).toBe(token);
-    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32') expect(statSync(join(first.dataDir, 'ui-token')).mode & 0o777).toBe(0o600);
     const second = await startTestCore({ dataDir: first.dataDir });
-    defer(() => second.stop());
-    expect(second.core.ui.token).toBe(token);
-    expect(second.urls.uiUrl).toContain(token);
+    // The same browser after a restart (the cookie is per port; this test keeps the value).
+    const renamed = `${uiCookieName(new URL(second.urls.controlUrl).host)}=${cookie!.split('=')[1]}`;
+    const back = await BridgeClient.open(second, { cookie: renamed });
+    back.ws.close();
+    await second.stop({ keepData: true });
+    const third = await startTestCore({ dataDir: first.dataDir, ui: { newKey: true } });
+    defer(() => third.stop());
+    const renamedAgain = `${uiCookieName(new URL(third.urls.controlUrl).host)}=${cookie!.split('=')[1]}`;
+    await expect(BridgeClient.open(third, { cookie: renamedAgain })).rejects.toMatchObject({ status: 401 });
+    expect(readFileSync(join(first.dataDir, 'ui-token'), 'utf8').trim()).not.toBe(key);
+  });
+
+  it("renews the UI key from the window: every window's access ends, the one that asked comes back through its new link", async () => {
+    const t = await core();
+    const asking = await client(t);
+    const other = await client(t);
+    const printed = t.urls.uiUrl;
+    const { path } = await asking.result<{ path: string }>('ui.newLink');
+    expect(path).toMatch(/^\/\?token=[\w-]{43}$/);
+    await waitFor(() => asking.closed && other.closed, 'both bridges to close');
+    expect(asking.closed?.code).toBe(4009);
+    expect(other.closed?.code).toBe(4009);
+    // Their cookies are worthless now, and so is the link printed before.
+    await expect(BridgeClient.open(t, { token: new URL(printed).searchParams.get('token')! })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(t.urls.uiUrl).not.toBe(printed);
+    const back = await BridgeClient.open(t, { token: new URL(path, t.urls.controlUrl).searchParams.get('token')! });
+    defer(() => back.ws.close());
+    expect(await back.result('app.snapshot')).toMatchObject({ mode: 'headless' });
   });
 
   it('answers the snapshot and pushes session events as a debuggee comes and goes', async () => {

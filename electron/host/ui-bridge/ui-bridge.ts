@@ -13,9 +13,11 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '../../../shared/bridge.js';
+import type { LinkStatus } from '../../../shared/link-status.js';
 import { boundMessage } from '../../../shared/protocol/codec.js';
 import { overJsonBudget } from '../../../shared/protocol/json-budget.js';
 import { Limits } from '../../../shared/protocol/limits.js';
+import type { StorageStatus } from '../../../shared/storage-status.js';
 import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
@@ -33,6 +35,12 @@ export interface UiBridgeDeps {
   history: BridgeHistory;
   mcp: BridgeMcp;
   permissions: BridgePermissions;
+  /** The debuggee link's refusals (LAN pairing) and cut-offs. */
+  link?: () => LinkStatus;
+  /** Headless mode: who may open the window (a new UI key, and this window's one-time link back in). */
+  access?: { newLink(): string };
+  /** Whether the data dir can be written (shown in the window while it cannot). */
+  storage?: { status(): StorageStatus; onChange(listener: (status: StorageStatus) => void): () => void };
 }
 
 /** A failure the window is told about with a code and a message that says what to do. */
@@ -113,6 +121,7 @@ class Connection implements BridgeConnection {
       bus.on('plugin:event', forward('plugin:event')),
       bus.on('permission:ask', forward('permission:ask')),
       bus.on('permission:settled', forward('permission:settled')),
+      bus.on('link:stats', forward('link:stats')),
     );
     this.unsubscribe.push(
       deps.history.subscribe((event, call) => this.push(event, { call })),
@@ -120,6 +129,8 @@ class Connection implements BridgeConnection {
       deps.tools.onChanged(() => this.push('tools:changed', {})),
       deps.permissions.onChanged(() => this.push('permissions:changed', {})),
     );
+    if (deps.storage)
+      this.unsubscribe.push(deps.storage.onChange((storage) => this.push('storage:changed', { storage })));
   }
 
   receive(raw: unknown): void {
@@ -209,6 +220,8 @@ class Connection implements BridgeConnection {
         })),
         sessions: deps.sessions.list(),
         mcp: deps.mcp.status(),
+        link: deps.link?.(),
+        storage: deps.storage?.status(),
       }),
       'sessions.remove': ({ sessionId }) => {
         const session = deps.sessions.get(sessionId);
@@ -252,6 +265,12 @@ class Connection implements BridgeConnection {
       'history.clear': async () => ({ cleared: await history.clear() }),
       'mcp.status': () => deps.mcp.status(),
       'mcp.token': () => ({ token: deps.mcp.token() }),
+      'ui.newLink': () => {
+        if (!deps.access) {
+          throw new BridgeError('unavailable', 'the desktop window needs no link: only headless windows open one');
+        }
+        return { path: deps.access.newLink() };
+      },
       'permissions.get': () => deps.permissions.view(),
       'permissions.set': ({ policy }) => deps.permissions.set(policy),
       'permissions.preset': ({ preset }) => deps.permissions.preset(preset),

@@ -3,14 +3,15 @@ import WebSocket from 'ws';
 import { BRIDGE_PATH, MAX_BRIDGE_FRAME_BYTES } from '../../../shared/bridge.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
+import { uiCookie } from './bridge-testing.js';
 
 const defer = cleanupAfterEach();
 
 async function openBridge() {
   const t = await startTestCore();
   defer(() => t.stop());
-  const url = `${t.urls.controlUrl.replace('http', 'ws')}${BRIDGE_PATH}?token=${encodeURIComponent(t.core.ui.token)}`;
-  const ws = new WebSocket(url);
+  const url = `${t.urls.controlUrl.replace('http', 'ws')}${BRIDGE_PATH}`;
+  const ws = new WebSocket(url, { headers: { cookie: (await uiCookie(t.urls.controlUrl, t.core.ui.token))! } });
   defer(() => ws.terminate());
   const frames: Record<string, unknown>[] = [];
   let closed: number | undefined;

@@ -2,43 +2,56 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BRIDGE_PATH, MAX_BRIDGE_FRAME_BYTES } from '../../../shared/bridge.js';
 import { type ControlServer, isLoopbackHost } from '../control-server.js';
-import { secretMatches } from '../secrets.js';
 import { refuseUpgrade } from '../upgrade-refusal.js';
+import { cookieValue, type UiAuth, uiCookieName } from './ui-auth.js';
 import type { UiBridge } from './ui-bridge.js';
 
 /** A window that stops reading is cut off (it reconnects and reloads its state) rather than filling memory. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
-export const BridgeClose = { slowConsumer: 4008, shuttingDown: 1001 } as const;
+export const BridgeClose = { slowConsumer: 4008, accessEnded: 4009, shuttingDown: 1001 } as const;
 
 /**
- * The headless window's bridge: a WebSocket at `/bridge?token=…` on the control server. Only pages
- * that know the token (from the printed UI URL) and come from the control server's own origin get in.
+ * The headless window's bridge: a WebSocket at `/bridge` on the control server. Only pages with the
+ * session cookie (from opening a one-time UI link) that come from the control server's own origin
+ * get in.
  */
-export function attachBridgeEndpoint(control: ControlServer, bridge: UiBridge, token: () => string): { close(): void } {
+export function attachBridgeEndpoint(
+  control: ControlServer,
+  bridge: UiBridge,
+  auth: UiAuth,
+): { close(): void; closeAll(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
-  control.onUpgrade(BRIDGE_PATH, (req, socket, head, url) => {
-    const refusal = refuse(req, url, token());
+  control.onUpgrade(BRIDGE_PATH, (req, socket, head) => {
+    const refusal = refuse(req, auth);
     if (refusal) return refuseUpgrade(socket, refusal.status, refusal.message);
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, bridge));
   });
-  // Browsers hide why an upgrade failed; the window asks here to tell a wrong token from a dead inspector.
-  control.route(BRIDGE_PATH, (req, res, url) => {
-    const refusal = refuse(req, url, token());
+  // Browsers hide why an upgrade failed; the window asks here to tell a lost access from a dead inspector.
+  control.route(BRIDGE_PATH, (req, res) => {
+    const refusal = refuse(req, auth);
     const status = refusal?.status ?? 204;
     res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(refusal?.message);
   });
+  const closeAll = (code: number, reason: string) => {
+    for (const ws of wss.clients) ws.close(code, reason);
+  };
   return {
     close() {
-      for (const ws of wss.clients) ws.close(BridgeClose.shuttingDown, 'the inspector is shutting down');
+      closeAll(BridgeClose.shuttingDown, 'the inspector is shutting down');
       wss.close();
     },
+    closeAll: () => closeAll(BridgeClose.accessEnded, 'the UI key was renewed: open the new link'),
   };
 }
 
-function refuse(req: IncomingMessage, url: URL, token: string): { status: 401 | 403; message: string } | undefined {
-  if (!secretMatches(token, url.searchParams.get('token') ?? '')) {
-    return { status: 401, message: 'the UI token is missing or wrong; open the UI URL that porthole serve printed' };
+function refuse(req: IncomingMessage, auth: UiAuth): { status: 401 | 403; message: string } | undefined {
+  if (!auth.validCookie(cookieValue(req.headers.cookie, uiCookieName(req.headers.host)))) {
+    return {
+      status: 401,
+      message:
+        "this browser has no access to the inspector's window (links work once, and a new UI key ends every access): open the current link, which `porthole ui` opens and <data-dir>/instance.json holds",
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !sameLoopbackOrigin(origin, req.headers.host)) {

@@ -8,7 +8,7 @@ type Tagged = { $?: unknown; [key: string]: unknown };
 
 const MAX = 10_000;
 
-export function messageText(m: Pick<AgentMessage, 'kind' | 'args' | 'label' | 'value'>): string {
+export function messageText(m: Pick<AgentMessage, 'kind' | 'args' | 'label' | 'value' | 'stack'>): string {
   const body = formatArgs(Array.isArray(m.args) ? m.args : []);
   switch (m.kind) {
     case 'assert':
@@ -25,9 +25,9 @@ export function messageText(m: Pick<AgentMessage, 'kind' | 'args' | 'label' | 'v
     case 'groupCollapsed':
       return body || 'console.group';
     case 'exception':
-      return `Uncaught ${errorHead(m.args[0])}`;
+      return `Uncaught ${errorHead(m.args[0], m.stack)}`;
     case 'rejection':
-      return `Uncaught (in promise) ${errorHead(m.args[0])}`;
+      return `Uncaught (in promise) ${errorHead(m.args[0], m.stack)}`;
     default:
       return body;
   }
@@ -37,10 +37,22 @@ function formatMs(ms: number): string {
   return ms < 1000 ? `${ms.toFixed(3)} ms` : `${(ms / 1000).toFixed(3)} s`;
 }
 
-/** What an uncaught value says on the first line: `Error: message`, or the value's preview. */
-export function errorHead(value: unknown): string {
+/**
+ * What an uncaught value says on the first line: `Error: message`, or the value's preview. When the
+ * value says nothing (no argument, `undefined`, an error without name and message) but the message
+ * has the error's stack, the stack's first line says it (`TypeError: x is not a function`).
+ */
+export function errorHead(value: unknown, stack?: string): string {
   const v = value as Tagged | null;
-  if (v && typeof v === 'object' && v.$ === 'error') return `${str(v.name) || 'Error'}: ${str(v.message)}`.trimEnd();
+  const fromStack = stack?.split('\n', 1)[0]?.trim().slice(0, 500);
+  if (v && typeof v === 'object' && v.$ === 'error') {
+    const name = str(v.name);
+    const message = str(v.message);
+    if (!name && !message && fromStack) return fromStack;
+    return message ? `${name || 'Error'}: ${message}` : name || 'Error';
+  }
+  const nothing = value === undefined || (v && typeof v === 'object' && v.$ === 'undefined');
+  if (nothing && fromStack) return fromStack;
   return preview(value, 0, { left: 500 });
 }
 

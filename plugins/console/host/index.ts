@@ -11,14 +11,13 @@ import {
   type StackFrame,
 } from '../protocol.js';
 import type { ConsoleHost } from './host-api.js';
-import { type SourceMapOptions, SourceMapper } from './source-maps.js';
 import { ConsoleStore, DEFAULT_STORE_LIMITS, type Entry, fullMessage, type StoreLimits, summarize } from './store.js';
 import { consoleTools } from './tools.js';
 
 export interface ConsoleHostOptions {
   limits?: StoreLimits;
-  /** Source maps: where they may be read from; `false` leaves frames as the app sent them. */
-  sourceMaps?: SourceMapOptions | false;
+  /** `false` leaves frames as the app sent them; else they are mapped with the inspector's source maps (`ctx.sourceMaps`). */
+  sourceMaps?: false;
 }
 
 const MAPPED_FRAMES_PER_MESSAGE = 30;
@@ -30,33 +29,20 @@ export function createConsoleHost(
 ): ConsoleHost {
   const store = new ConsoleStore(options.limits ?? DEFAULT_STORE_LIMITS, ctx.records);
   let connections = 0;
-  const newMapper = () => {
-    if (options.sourceMaps === false) return undefined;
-    const session = ctx.session();
-    // Disk paths are this machine's only when the app runs here, outside a browser.
-    const local =
-      session.security === 'loopback' &&
-      session.device.platform !== 'browser' &&
-      session.device.platform !== 'react-native';
-    return new SourceMapper({ allowDisk: local, ...options.sourceMaps });
-  };
-  let mapper: SourceMapper | undefined;
   /** Mapped places by raw place (`undefined`: no map says), bounded. */
   const places = new Map<string, Promise<Frame | undefined>>();
   const pending = new Map<Entry, Promise<void>>();
 
   const mapEntry = (entry: Entry) => {
-    mapper ??= newMapper();
-    if (!mapper) return;
+    if (options.sourceMaps === false) return;
     const frames = [entry.callSite, ...(entry.stack ?? [])].filter((f): f is StackFrame => !!f && !f.mapped);
     if (frames.length === 0) return;
-    const m = mapper;
     const work = Promise.all(
       frames.slice(0, MAPPED_FRAMES_PER_MESSAGE).map(async (frame) => {
         const key = `${frame.file}:${frame.line}:${frame.column}`;
         let place = places.get(key);
         if (!place) {
-          place = m.map(frame).catch(() => undefined);
+          place = ctx.sourceMaps.map(frame).catch(() => undefined);
           places.set(key, place);
           if (places.size > REMEMBERED_FRAMES) places.delete(places.keys().next().value!);
         }
@@ -121,8 +107,7 @@ export function createConsoleHost(
     timeline: (query) => timelinePage(store.all(), (e) => e.firstTime, messageEntry, query),
     notifications: { batch: ingest },
     onConnect() {
-      // A reload may have rebuilt the scripts: their maps are read again.
-      mapper = undefined;
+      // A reload may have rebuilt the scripts: their places are mapped again (the core lets their maps go).
       places.clear();
       if (connections++ === 0) return;
       const page = ctx.session().device.page?.url;

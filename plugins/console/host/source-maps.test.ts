@@ -9,8 +9,9 @@ import type { ConsoleHost } from './host-api.js';
 import consoleHost from './index.js';
 import type { Entry } from './store.js';
 
-// A bundled Node app whose frames point into the bundle: the host maps them to the TypeScript
-// lines from the .map on disk (Node without --enable-source-maps), or Node maps them itself (with).
+// A bundled Node app whose frames point into the bundle: the host maps them (the core's source maps,
+// ctx.sourceMaps) to the TypeScript lines from the .map on disk (Node without --enable-source-maps),
+// or Node maps them itself (with). What may be fetched for whom: electron/host/source-maps/.
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const SOURCE = join(ROOT, 'plugins/console/agent/fixtures/mapped-app.ts');
@@ -82,41 +83,5 @@ describe('source-mapped stacks of a Node app', () => {
     const { log, crash } = await entriesOf(['--enable-source-maps']);
     expect(place(log.callSite)).toBe(`mapped-app.ts:${lineOf('marker: call site')}`);
     expect(place(crash.stack?.[0])).toBe(`mapped-app.ts:${lineOf('marker: throw')}`);
-  });
-});
-
-describe('SourceMapper over HTTP', () => {
-  it("fetches a script's map from a loopback origin, and not from another host", async () => {
-    const { createServer } = await import('node:http');
-    const script = readFileSync(OUT, 'utf8');
-    const map = readFileSync(`${OUT}.map`, 'utf8');
-    let requests = 0;
-    const server = createServer((req, res) => {
-      requests++;
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (path === '/assets/app.mjs') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      else if (path === '/assets/app.mjs.map') res.writeHead(200, { 'content-type': 'application/json' }).end(map);
-      else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as import('node:net').AddressInfo;
-      const { SourceMapper } = await import('./source-maps.js');
-      const mapper = new SourceMapper();
-      const line = script.split('\n').findIndex((l) => l.includes('order ready')) + 1;
-      const column = script.split('\n')[line - 1]!.indexOf('console.log("order ready"') + 1;
-      const frame = { file: `http://127.0.0.1:${port}/assets/app.mjs?v=1`, line, column };
-      const mapped = await mapper.map(frame);
-      expect(mapped).toMatchObject({ line: lineOf('marker: call site') });
-      expect(mapped?.file).toMatch(/\/plugins\/console\/agent\/fixtures\/mapped-app\.ts$/);
-      expect(await mapper.map(frame)).toEqual(mapped);
-      expect(requests).toBe(2); // script and map, once
-      expect(
-        await new SourceMapper().map({ ...frame, file: `http://porthole-remote.invalid:${port}/assets/app.mjs` }),
-      ).toBeUndefined();
-      expect(requests).toBe(2);
-    } finally {
-      server.close();
-    }
   });
 });

@@ -1,4 +1,6 @@
-import { type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
+import { estimateBytes, type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
+import { textFilterRegex } from '../../../shared/safe-regex.js';
+import { timeSlices } from '../../../shared/time-slice.js';
 import {
   type AgentMessage,
   type ErrorGroup,
@@ -12,6 +14,7 @@ import {
   type StackFrame,
   type Stats,
   sourceOf,
+  TEXT_REGEX_HINT,
 } from '../protocol.js';
 import { messageText } from './format.js';
 import { frameSite, parseStack } from './stack.js';
@@ -37,7 +40,6 @@ export interface Entry {
   count: number;
   group: number;
   bytes: number;
-  repeatKey: string;
   errorKey?: string;
 }
 
@@ -86,6 +88,8 @@ export class ConsoleStore {
   private readonly groups = new Map<string, Group>();
   private counters = { evicted: 0, droppedByApp: 0, errors: 0, warnings: 0, refused: 0 };
   private lastRefusal: string | undefined;
+  /** What the newest entry would repeat on (only it can be repeated): kept once, not per entry. */
+  private lastRepeatKey: string | undefined;
   /**
    * The entries again as records under the inspector's global byte budget (the budget may drop the
    * oldest to make room for any session), kept across restarts with the session.
@@ -167,7 +171,7 @@ export class ConsoleStore {
     if (level === 'warn') this.counters.warnings++;
 
     const last = this.entries[this.entries.length - 1];
-    if (last && this.size > 0 && last.repeatKey === repeatKey && last.group === this.depth) {
+    if (last && this.size > 0 && this.lastRepeatKey === repeatKey && last.group === this.depth) {
       last.count++;
       last.lastSeq = seq;
       last.time = m.time;
@@ -186,8 +190,7 @@ export class ConsoleStore {
       args,
       count: 1,
       group: this.depth,
-      bytes: argsJson.length + text.length + (shownStack?.length ?? 0) + 150,
-      repeatKey,
+      bytes: 0,
     };
     if (m.label !== undefined) entry.label = m.label;
     if (m.value !== undefined) entry.value = m.value;
@@ -198,6 +201,8 @@ export class ConsoleStore {
     if (level === 'error' || level === 'warn')
       entry.errorKey = `${text.split('\n', 1)[0]!.slice(0, 300)}\u0000${stack?.[0] ? frameSite(stack[0]) : site}`;
     if (m.kind === 'group' || m.kind === 'groupCollapsed') this.depth = Math.min(this.depth + 1, 100);
+    entry.bytes = estimateBytes(entry); // what it holds in memory, as the budget counts records
+    this.lastRepeatKey = repeatKey;
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.noteError(entry, seq, m.time);
@@ -221,9 +226,10 @@ export class ConsoleStore {
       args: [],
       count: 1,
       group: 0,
-      bytes: 200 + text.length,
-      repeatKey: `mark\u0000${seq}`,
+      bytes: 0,
     };
+    entry.bytes = estimateBytes(entry); // what it holds in memory, as the budget counts records
+    this.lastRepeatKey = undefined;
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.records.set(String(entry.seq), entry);
@@ -271,9 +277,10 @@ export class ConsoleStore {
 
   /**
    * A page of matching entries, oldest first. Without a cursor: the newest `limit` (after `since`, the
-   * oldest `limit` after it). Cursors `o<seq>` (older than) and `n<seq>` (newer than) continue.
+   * oldest `limit` after it). Cursors `o<seq>` (older than) and `n<seq>` (newer than) continue. The
+   * messages stored when it began are looked at, giving the event loop a turn every few ms.
    */
-  page(filter: MessageFilter, limit: number, cursor?: string) {
+  async page(filter: MessageFilter, limit: number, cursor?: string) {
     const match = matcher(filter);
     let direction: 'older' | 'newer' = filter.since !== undefined ? 'newer' : 'older';
     let bound = direction === 'newer' ? (filter.since ?? 0) : Number.POSITIVE_INFINITY;
@@ -286,22 +293,18 @@ export class ConsoleStore {
     }
     const found: Entry[] = [];
     let remaining = 0;
-    if (direction === 'older') {
-      for (let i = this.entries.length - 1; i >= this.head; i--) {
-        const e = this.entries[i]!;
-        if (e.seq >= bound || !match(e)) continue;
-        if (found.length < limit) found.push(e);
-        else remaining++;
-      }
-      found.reverse();
-    } else {
-      for (let i = this.head; i < this.entries.length; i++) {
-        const e = this.entries[i]!;
-        if (e.lastSeq <= bound || !match(e)) continue;
-        if (found.length < limit) found.push(e);
-        else remaining++;
-      }
+    const entries = this.entries.slice(this.head);
+    if (direction === 'older') entries.reverse();
+    const pause = timeSlices();
+    for (const e of entries) {
+      const turn = pause();
+      if (turn) await turn;
+      if (direction === 'older' ? e.seq >= bound : e.lastSeq <= bound) continue;
+      if (!match(e)) continue;
+      if (found.length < limit) found.push(e);
+      else remaining++;
     }
+    if (direction === 'older') found.reverse();
     const first = found[0];
     const last = found[found.length - 1];
     return {
@@ -360,6 +363,7 @@ export class ConsoleStore {
     this.records.dropped.count = 0;
     this.records.dropped.bytes = 0;
     this.lastRefusal = undefined;
+    this.lastRepeatKey = undefined;
     return n;
   }
 
@@ -472,13 +476,9 @@ function matcher(filter: MessageFilter): (e: Entry) => boolean {
     (!text || text(e.text));
 }
 
+/** The `text` filter: plain text ignoring case, or a `/regex/` run in linear time (RE2). */
 export function textMatcher(text: string | undefined): ((s: string) => boolean) | undefined {
   if (!text) return undefined;
-  const m = /^\/(.*)\/([a-z]*)$/s.exec(text);
-  if (m) {
-    const re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
-    return (s) => re.test(s);
-  }
-  const needle = text.toLowerCase();
-  return (s) => s.toLowerCase().includes(needle);
+  const re = textFilterRegex(text, TEXT_REGEX_HINT);
+  return (s) => re.test(s);
 }

@@ -44,7 +44,7 @@ it('lists messages: newest page by default, level, text, regex and source filter
   expect((regex.structuredContent as { messages: MessageSummary[] }).messages).toHaveLength(10);
   const bad = await t.mcp.call('console_list_messages', { text: '/(/' });
   expect(bad.isError).toBe(true);
-  expect(bad.text).toContain('invalid regex');
+  expect(bad.text).toContain('invalid regular expression /(/');
 
   console.log('after the first look');
   await seen('after the first look');
@@ -56,6 +56,28 @@ it('lists messages: newest page by default, level, text, regex and source filter
   expect((none.structuredContent as { messages: unknown[] }).messages).toEqual([]);
   const badCursor = await t.mcp.call('console_list_messages', { cursor: 'zzz' });
   expect(badCursor.isError).toBe(true);
+});
+
+// Issue 30, stall 1: `/(a+)+$/` over one logged line of 43 `a` and a `!` blocked every app, every
+// client and the window for over a minute (JavaScript's engine backtracks); 60 would never end.
+it('runs a /regex/ text filter over app text in linear time, and refuses one that needs backtracking', async () => {
+  const { t, seen } = await start();
+  const line = `${'a'.repeat(60)}!`;
+  console.log(line);
+  for (let i = 0; i < 2000; i++) console.debug(`${'a'.repeat(200)}${i}!`);
+  await seen(`${'a'.repeat(200)}1999!`);
+
+  const none = await t.mcp.call('console_list_messages', { text: '/(a+)+$/' });
+  expect(none.isError).toBe(false);
+  expect(none.structuredContent).toMatchObject({ messages: [], remaining: 0 });
+  const found = await t.mcp.call('console_list_messages', { text: '/^(a|aa)+!$/' });
+  expect((found.structuredContent as { messages: MessageSummary[] }).messages.map((m) => m.text)).toEqual([line]);
+
+  const refused = await t.mcp.call('console_list_messages', { text: '/(a)\\1/' });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toMatch(
+    /cannot be run safely: it uses a backreference.*; rewrite it without: .*, or drop the slashes to look for the text itself/,
+  );
 });
 
 it('gets one message in full: arguments, stack frames; cuts big arguments', async () => {

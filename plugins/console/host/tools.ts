@@ -19,9 +19,9 @@ export const listMessages = tool({
   annotations: readOnly,
   async handler({ limit, cursor, ...filter }, { instance }) {
     try {
-      const first = instance.store.page(filter, limit, cursor);
+      const first = await instance.store.page(filter, limit, cursor);
       await instance.settle(first.entries);
-      const { entries: _entries, ...page } = instance.store.page(filter, limit, cursor);
+      const { entries: _entries, ...page } = await instance.store.page(filter, limit, cursor);
       const more = page.olderCursor ?? page.newerCursor;
       return more && page.remaining > 0
         ? { ...page, next: `${page.remaining} more: call again with cursor "${more}" (and the same filters)` }

@@ -1,4 +1,5 @@
-import type { Level, MessageSummary } from '../protocol.js';
+import { textFilterRegex } from '../../../shared/safe-regex.js';
+import { type Level, type MessageSummary, regexProblem } from '../protocol.js';
 
 export const MAX_ROWS = 100_000;
 
@@ -85,30 +86,22 @@ export class ConsoleModel {
   }
 }
 
-/** A matcher for the filter box, or undefined for an empty box; an invalid /regex/ matches nothing. */
+/**
+ * A matcher for the filter box, or undefined for an empty box: text ignoring case, or a /regex/ run
+ * in linear time (RE2), as console_list_messages reads it; a /regex/ it cannot run matches nothing.
+ */
 export function textFilter(text: string): ((s: string) => boolean) | undefined {
   const trimmed = text.trim();
   if (!trimmed) return undefined;
-  const m = /^\/(.*)\/([a-z]*)$/s.exec(trimmed);
-  if (m) {
-    try {
-      const re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
-      return (s) => re.test(s);
-    } catch {
-      return () => false;
-    }
+  try {
+    const re = textFilterRegex(trimmed);
+    return (s) => re.test(s);
+  } catch {
+    return () => false;
   }
-  const needle = trimmed.toLowerCase();
-  return (s) => s.toLowerCase().includes(needle);
 }
 
+/** What is wrong with a /regex/ in the filter box, and what to change. */
 export function regexError(text: string): string | undefined {
-  const m = /^\/(.*)\/([a-z]*)$/s.exec(text.trim());
-  if (!m) return undefined;
-  try {
-    new RegExp(m[1]!, m[2]);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
+  return regexProblem(text.trim());
 }

@@ -60,6 +60,34 @@ describe('the example plugin, through MCP, the window and its panel', () => {
     expect(await t.panel.call('captureScreenshot', {})).toEqual(shot);
   });
 
+  it('refuses a screenshot whose bytes are not what its MIME type says, in the tool and the panel', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]).toString('base64');
+    const html = Buffer.from('<svg onload=alert(1)>').toString('base64');
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['a JPEG labelled PNG', { base64: jpeg, mimeType: 'image/png' }, /labelled image\/png but its bytes are a JPEG/],
+      ['markup labelled WebP', { base64: html, mimeType: 'image/webp' }, /bytes are not a PNG, JPEG or WebP image/],
+      ['not base64', { base64: '%%%not base64%%%', mimeType: 'image/jpeg' }, /not base64/],
+    ];
+    for (const [what, shot, message] of cases) {
+      const t = await startPlugin(examplePlugin, example({ captureScreenshot: () => shot as never }));
+      const refused = await t.mcp.call('example_capture_screenshot');
+      expect(refused.isError, what).toBe(true);
+      expect(refused.text, what).toMatch(message);
+      expect(refused.text, what).toContain('captureScreenshot hook must return');
+      expect(
+        refused.content.some((c) => c.type === 'image'),
+        what,
+      ).toBe(false);
+      await expect(t.panel.call('captureScreenshot', {}), what).rejects.toThrow(message);
+      await t.stop();
+    }
+    const t = await startPlugin(
+      examplePlugin,
+      example({ captureScreenshot: () => ({ base64: jpeg, mimeType: 'image/jpeg' }) }),
+    );
+    expect((await t.mcp.call('example_capture_screenshot')).content[0]).toMatchObject({ mimeType: 'image/jpeg' });
+  });
+
   it("brings the app's log entries to the panel, live and kept after the app is gone", async () => {
     const t = await startPlugin(examplePlugin, example());
     t.agent.log('warn', 'disk almost full', { free: 3 });

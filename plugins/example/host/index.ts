@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definePlugin, type HostPluginContext, type HostPluginInstance } from '../../../shared/host-plugin.js';
+import { imageMismatch } from '../../../shared/image-bytes.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import { definePluginTool, ToolError } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
@@ -29,8 +30,17 @@ export function createExampleHost(ctx: HostPluginContext<typeof exampleProtocol>
     const { agentTime } = await ctx.request('ping', { sentAt: Date.now() }, { signal });
     return { roundTripMs: Math.round((performance.now() - started) * 100) / 100, agentTime };
   };
-  const captureScreenshot = (signal?: AbortSignal) =>
-    ctx.request('captureScreenshot', {}, { signal, timeoutMs: 20_000 });
+  const captureScreenshot = async (signal?: AbortSignal) => {
+    const shot = await ctx.request('captureScreenshot', {}, { signal, timeoutMs: 20_000 });
+    // A label the bytes do not bear out would be shown (and handed to an agent) as what it is not.
+    const mismatch = imageMismatch(shot.base64, shot.mimeType);
+    if (mismatch) {
+      throw new Error(
+        `the app's screenshot was refused: ${mismatch}; its captureScreenshot hook must return the image's own mimeType (image/png, image/jpeg or image/webp)`,
+      );
+    }
+    return shot;
+  };
   return {
     notifications: {
       log(entry) {

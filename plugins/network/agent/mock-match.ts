@@ -1,5 +1,5 @@
+import { compileRegex, globToRegExp } from '../../../shared/safe-regex.js';
 import type { MockConfig, MockMatch, MockRule } from '../protocol.js';
-import { compileRegex, globToRegExp } from '../url-pattern.js';
 
 /** What a rule is matched against: the request as the agent sees it. */
 export interface MatchableRequest {
@@ -79,7 +79,7 @@ function compileEarly(match: MockMatch): Test[] {
   if (kind === 'contains') tests.push((r) => r.url.includes(value));
   else if (kind === 'exact') tests.push((r) => r.url === value);
   else {
-    const regex = kind === 'regex' ? compileRegex(value, flags?.replace(/[gy]/g, '')) : globToRegExp(value);
+    const regex = kind === 'regex' ? compileRegex(value, flags) : globToRegExp(value);
     tests.push((r) => regex.test(r.url));
   }
 

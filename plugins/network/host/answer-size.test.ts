@@ -103,8 +103,8 @@ describe('answers fit a context window (a real SDK client, a session of 500 capt
         { path: join(t.dataDir, 'nope.har') },
         /cannot read the HAR file .*nope\.har: there is no such file; check the path/,
       ],
-      [{ path: t.dataDir }, /is not a file; pass the path of a \.har file/],
-      [{ path: join(t.dataDir, 'mcp-token') }, /not (a )?HAR|JSON/i],
+      [{ path: t.dataDir }, /is a folder; pass the path of the HAR file/],
+      [{ path: join(t.dataDir, 'mcp-token') }, /is in the inspector's data dir/],
       [{}, /^pass har \(the HAR itself\) or path \(a HAR file on this machine\)$/],
       [{ path: file.path, har: '{}' }, /pass either har .* not both/],
     ];

@@ -201,8 +201,16 @@ export function fromHar(input: unknown, source: string, now = Date.now()): Omit<
     try {
       value = JSON.parse(input);
     } catch (e) {
-      throw new HarImportError(`the HAR file is not JSON: ${(e as Error).message}`);
+      throw new HarImportError(`the HAR file is not JSON (${whereJsonFailed(input, e as Error)}); pass a HAR 1.2 file`);
     }
+  }
+  // What is not a HAR at all is described by its shape only: its content (a token file, the
+  // environment of a process) never shows in the error, nor in the call history that keeps it.
+  const log = (value as { log?: { entries?: unknown } } | null)?.log;
+  if (typeof value !== 'object' || value === null || !Array.isArray(log?.entries)) {
+    throw new HarImportError(
+      'not a HAR 1.2 file: a HAR is a JSON object with log.version, log.creator and log.entries (a list of requests)',
+    );
   }
   const parsed = HarSchema.safeParse(value);
   if (!parsed.success) throw new HarImportError(describeHarIssues(parsed.error, value));
@@ -304,4 +312,14 @@ function byteLength(data: string, encoding: 'text' | 'base64'): number {
   if (encoding === 'base64')
     return Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
   return new TextEncoder().encode(data).byteLength;
+}
+
+/** Where JSON.parse stopped, as line and column, without the text around it (V8 quotes it). */
+function whereJsonFailed(text: string, error: Error): string {
+  const at = /position (\d+)/.exec(error.message);
+  if (!at) return /end of JSON input/.test(error.message) ? 'it ends early' : 'it does not parse';
+  const position = Number(at[1]);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  return `it does not parse at line ${line}, column ${position - before.lastIndexOf('\n')}`;
 }

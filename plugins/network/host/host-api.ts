@@ -63,6 +63,8 @@ export interface NetworkHost extends HostPluginInstance<NetworkProtocol> {
   exportHar(filter?: TransactionFilter, transactions?: Transaction[]): Har;
   /** Writes a large export to `<data-dir>/exports/` (mode 0600); its absolute path and size. */
   saveExport(fileName: string, data: string): { path: string; bytes: number };
+  /** A file the user named, read safely (see HostPluginContext.readUserFile). */
+  readUserFile(path: string, maxBytes: number, what: string): Promise<string>;
   /** Reads a HAR file (object or JSON text) into this session for offline viewing. Throws HarImportError. */
   importHar(har: unknown, source?: string): { imported: number };
   /**

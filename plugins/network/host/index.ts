@@ -161,7 +161,7 @@ class NetworkHostImpl implements NetworkHost {
       if (!tx) throw unknownTransaction(id);
       return this.exportHar(undefined, [this.forAgent(tx)]).log.entries[0] as never;
     },
-    search: (query) => searchTransactions(this.store.all(), query),
+    search: (query, signal) => searchTransactions(this.store.all(), query, signal),
     agentView: ({ id }, signal) => this.agentView(id, signal),
     redactionRules: () => this.redactionRules(),
     setRedactionRules: (rules) => this.setRedactionRules(rules),
@@ -311,6 +311,10 @@ class NetworkHostImpl implements NetworkHost {
 
   saveExport(fileName: string, data: string): { path: string; bytes: number } {
     return this.ctx.saveExport(fileName, data);
+  }
+
+  readUserFile(path: string, maxBytes: number, what: string): Promise<string> {
+    return this.ctx.readUserFile(path, maxBytes, what);
   }
 
   importHar(har: unknown, source = 'HAR file'): { imported: number } {

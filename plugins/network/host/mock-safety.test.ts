@@ -33,7 +33,7 @@ describe('mock rule patterns in a real debuggee', () => {
         match: { url: { kind: 'regex', value: '(a)\\1+' } },
         action: { type: 'respond', status: 200 },
       }),
-    ).rejects.toThrow(/cannot be matched safely: it uses a backreference/);
+    ).rejects.toThrow(/cannot be run safely: it uses a backreference/);
     expect(d.host.mockConfig().rules).toHaveLength(2);
   });
 });

@@ -1,3 +1,5 @@
+import { keyForm } from '../../../shared/redaction.js';
+import { compileRegex } from '../../../shared/safe-regex.js';
 import {
   type Body,
   type Header,
@@ -6,7 +8,6 @@ import {
   type Transaction,
   type TransactionSummary,
 } from '../protocol.js';
-import { compileReplacer } from '../url-pattern.js';
 
 // The one place that decides what leaves the inspector: every MCP result carrying request data, the
 // HAR exports and the window's "Agent view" go through `redactForAgent` (the window keeps all).
@@ -24,14 +25,17 @@ const compiledRules = new WeakMap<RedactionRules, Compiled>();
 function compile(rules: RedactionRules): Compiled {
   let compiled = compiledRules.get(rules);
   if (compiled) return compiled;
-  const lower = (names: string[]) => new Set(names.map((n) => n.toLowerCase()));
-  const fields = rules.bodyFields.map((f) => f.toLowerCase());
+  const lower = (names: string[]) => new Set(names.map(keyForm));
+  const fields = rules.bodyFields.map((f) => f.split('.').map(keyForm).join('.'));
   compiled = {
     headers: lower(rules.headers),
     query: lower(rules.query),
     fieldNames: new Set(fields.filter((f) => !f.includes('.'))),
     fieldPaths: new Set(fields.filter((f) => f.includes('.'))),
-    patterns: rules.patterns.map((p) => compileReplacer(p)),
+    patterns: rules.patterns.map((p) => {
+      const re = compileRegex(p);
+      return (text: string, replacement: string) => re.replaceAll(text, replacement);
+    }),
   };
   compiledRules.set(rules, compiled);
   return compiled;
@@ -44,10 +48,10 @@ function compile(rules: RedactionRules): Compiled {
  */
 export function redactForAgent(tx: Transaction, rules: RedactionRules): Transaction {
   const c = compile(rules);
-  const hidden = new Set([...c.headers, ...(tx.sensitiveHeaders ?? []).map((h) => h.toLowerCase())]);
+  const hidden = new Set([...c.headers, ...(tx.sensitiveHeaders ?? []).map(keyForm)]);
   const headers = (list: Header[]) =>
     list.map((h) =>
-      hidden.has(h.name.toLowerCase())
+      hidden.has(keyForm(h.name))
         ? { name: h.name, value: REDACTED }
         : { name: h.name, value: applyPatterns(h.value, c) },
     );
@@ -105,7 +109,7 @@ function redactPairs(pairs: string, names: Set<string>): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const rawName = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && names.has(decodeName(rawName).toLowerCase()) ? `${rawName}=${REDACTED}` : pair;
+      return eq >= 0 && names.has(keyForm(decodeName(rawName))) ? `${rawName}=${REDACTED}` : pair;
     })
     .join('&');
 }
@@ -147,7 +151,7 @@ function redactJson(text: string, c: Compiled): string {
     if (value === null || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      const at = [...path, key.toLowerCase()];
+      const at = [...path, keyForm(key)];
       if (c.fieldNames.has(at[at.length - 1] as string) || c.fieldPaths.has(at.join('.'))) {
         out[key] = REDACTED;
         changed = true;
@@ -164,6 +168,6 @@ function redactJson(text: string, c: Compiled): string {
 function redactJsonText(text: string, names: Set<string>): string {
   if (names.size === 0) return text;
   return text.replace(/"((?:[^"\\]|\\.){1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)/g, (whole, key, colon) =>
-    names.has(String(key).toLowerCase()) ? `"${key}"${colon}"${REDACTED}"` : whole,
+    names.has(keyForm(String(key))) ? `"${key}"${colon}"${REDACTED}"` : whole,
   );
 }

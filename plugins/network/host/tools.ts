@@ -1,5 +1,4 @@
-import { access, constants, readFile, stat } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import {
@@ -29,6 +28,7 @@ import {
   TransactionFilterSchema,
   TransactionPageSchema,
 } from '../protocol.js';
+import { readHarFile } from './har-file.js';
 import type { NetworkHost } from './host-api.js';
 import { unknownTransaction } from './host-api.js';
 import { summarizeRule, summarizeState } from './mock-summary.js';
@@ -266,7 +266,6 @@ export const setMockingEnabled = tool({
 
 /** Above this an MCP answer would crowd a client's context window: the HAR goes to a file instead. */
 export const HAR_INLINE_LIMIT = 25_000;
-const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 const HarFileSchema = z.object({
   path: z.string().describe('The HAR file in the data dir (mode 0600).'),
@@ -381,7 +380,7 @@ export const importHar = tool({
       throw new ToolArgumentError('pass har (the HAR itself) or path (a HAR file on this machine)');
     if (har !== undefined && path !== undefined)
       throw new ToolArgumentError('pass either har (the HAR itself) or path (a HAR file on this machine), not both');
-    const input = path === undefined ? har : await readHarFile(path);
+    const input = path === undefined ? har : await readHarFile(instance, path);
     try {
       return instance.importHar(input, source ?? (path === undefined ? undefined : basename(path)));
     } catch (e) {
@@ -390,30 +389,6 @@ export const importHar = tool({
     }
   },
 });
-
-/** A HAR file the user can read, as text; refused with the reason otherwise. */
-async function readHarFile(path: string): Promise<string> {
-  if (!isAbsolute(path)) {
-    throw new ToolArgumentError(`path must be absolute (got "${path}"); pass the full path of the HAR file`);
-  }
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(path);
-    await access(path, constants.R_OK);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'you may not read it' : (e as Error).message;
-    throw new ToolArgumentError(`cannot read the HAR file ${path}: ${why}; check the path and its permissions`);
-  }
-  if (!info.isFile()) throw new ToolArgumentError(`${path} is not a file; pass the path of a .har file`);
-  if (info.size > MAX_IMPORT_BYTES) {
-    throw new ToolArgumentError(
-      `${path} is ${info.size} bytes, over the ${MAX_IMPORT_BYTES} bytes a HAR import may be; export fewer requests`,
-    );
-  }
-  return readFile(path, 'utf8');
-}
 
 export const networkTools = [
   listTransactions,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ImagePreview } from '../../../renderer/src/components/ImagePreview.js';
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import type { SafeRegex } from '../../../shared/safe-regex.js';
 import type { Body } from '../protocol.js';
 import { hexDump, viewOf } from './body.js';
 import { formatBytes } from './format.js';
@@ -17,7 +18,7 @@ export function BodyView({
   contentType?: string;
   label: string;
   /** A search in force: its hits are marked (a JSON body opens as text to show them). */
-  pattern?: RegExp;
+  pattern?: SafeRegex;
 }) {
   const view = viewOf(body, contentType);
   const hits = view.kind === 'json' || view.kind === 'text' ? countMatches(view.text, pattern) : 0;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { SafeRegex } from '../../../shared/safe-regex.js';
 import { type Header, REDACTED } from '../protocol.js';
 import { Marked } from './Marked.js';
 
@@ -24,7 +25,7 @@ export function HeaderList({
   raw?: string;
   sensitive?: string[];
   redactedInApp?: string[];
-  pattern?: RegExp;
+  pattern?: SafeRegex;
 }) {
   const [revealed, setRevealed] = useState(false);
   /** Positions of the values revealed one by one. */

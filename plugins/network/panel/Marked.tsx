@@ -1,18 +1,18 @@
 import type { ReactNode } from 'react';
+import type { SafeRegex } from '../../../shared/safe-regex.js';
+
+/** At most this many hits are marked in one text. */
+const MAX_MARKS = 1000;
 
 /** `text` with every match of `pattern` in a <mark>; plain text without a pattern. */
-export function Marked({ text, pattern }: { text: string; pattern?: RegExp }): ReactNode {
+export function Marked({ text, pattern }: { text: string; pattern?: SafeRegex }): ReactNode {
   if (!pattern) return text;
-  const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   const parts: ReactNode[] = [];
   let last = 0;
-  for (const m of text.matchAll(re)) {
-    if (m[0] === '') break;
-    const at = m.index ?? 0;
-    if (at > last) parts.push(text.slice(last, at));
-    parts.push(<mark key={at}>{m[0]}</mark>);
-    last = at + m[0].length;
-    if (parts.length > 2000) break;
+  for (const [start, end] of pattern.ranges(text, MAX_MARKS)) {
+    if (start > last) parts.push(text.slice(last, start));
+    parts.push(<mark key={start}>{text.slice(start, end)}</mark>);
+    last = end;
   }
   if (parts.length === 0) return text;
   parts.push(text.slice(last));
@@ -20,13 +20,6 @@ export function Marked({ text, pattern }: { text: string; pattern?: RegExp }): R
 }
 
 /** Counts the matches of `pattern` in `text` (for "3 hits"). */
-export function countMatches(text: string, pattern: RegExp | undefined): number {
-  if (!pattern) return 0;
-  const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-  let n = 0;
-  for (const m of text.matchAll(re)) {
-    if (m[0] === '') break;
-    n++;
-  }
-  return n;
+export function countMatches(text: string, pattern: SafeRegex | undefined): number {
+  return pattern ? pattern.ranges(text).length : 0;
 }

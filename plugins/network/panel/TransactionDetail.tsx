@@ -2,6 +2,7 @@ import { forwardRef, type KeyboardEvent, useEffect, useId, useState } from 'reac
 import { CopyButton } from '../../../renderer/src/components/CopyButton.js';
 import { closeOnEscape } from '../../../renderer/src/keys.js';
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
+import type { SafeRegex } from '../../../shared/safe-regex.js';
 import type {
   AgentInfo,
   NetworkProtocol,
@@ -31,7 +32,7 @@ type Tab = (typeof TABS)[number]['id'];
 
 /** A body/header search in force: its pattern, and where it hit in this transaction. */
 export interface SearchHighlight {
-  pattern: RegExp;
+  pattern: SafeRegex;
   places: readonly SearchPlace[];
 }
 
@@ -247,7 +248,7 @@ export const TransactionDetail = forwardRef<
   );
 });
 
-function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: AgentInfo; pattern?: RegExp }) {
+function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: AgentInfo; pattern?: SafeRegex }) {
   const [raw, setRaw] = useState(false);
   const remote = (tx as Transaction & { remoteAddress?: string }).remoteAddress;
   return (
@@ -319,7 +320,7 @@ function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: A
   );
 }
 
-function PayloadTab({ tx, pattern }: { tx: Transaction; pattern?: RegExp }) {
+function PayloadTab({ tx, pattern }: { tx: Transaction; pattern?: SafeRegex }) {
   const [encoded, setEncoded] = useState(false);
   const query = queryOf(tx.request.url);
   return (

@@ -89,7 +89,7 @@ describe('the query language', () => {
     const q = parseQuery('cart /[/ is:weird status:abc larger-than:lots method:');
     expect(q.terms.map((t) => t.text)).toEqual(['cart']);
     expect(q.errors).toHaveLength(5);
-    expect(q.errors.join('\n')).toMatch(/not a valid regular expression/);
+    expect(q.errors.join('\n')).toMatch(/invalid regular expression/);
     expect(q.errors.join('\n')).toMatch(/is:weird is not known/);
     expect(q.errors.join('\n')).toMatch(/method: needs a value/);
   });

@@ -1,3 +1,4 @@
+import { compileRegex } from '../../../shared/safe-regex.js';
 import type { TransactionSummary } from '../protocol.js';
 import { shortType } from './format.js';
 
@@ -127,12 +128,7 @@ export function parseQuery(source: string): Query {
 function termTest(body: string): Test {
   const regex = /^\/(.+)\/([a-z]*)$/.exec(body);
   if (regex) {
-    let re: RegExp;
-    try {
-      re = new RegExp(regex[1]!, regex[2]!.includes('i') ? regex[2] : `${regex[2]}i`);
-    } catch (e) {
-      throw new Error(`${body} is not a valid regular expression: ${(e as Error).message}`);
-    }
+    const re = compileRegex(regex[1]!, `${regex[2]}i`, 'or drop the slashes to look for the text itself');
     return ({ tx }) => re.test(tx.url);
   }
   const colon = body.indexOf(':');

@@ -1,25 +1,23 @@
 import { BRIDGE_PATH, type ClientFrame, PRELOAD_GLOBAL, type PreloadBridge } from '../../../shared/bridge.js';
 import type { ConnectionState, Transport } from './bridge-client.js';
 
-const TOKEN_KEY = 'porthole.uiToken';
-
 /**
- * The UI token from the URL the CLI printed (`?token=…`). It is moved to sessionStorage and taken
- * out of the address bar, so reloads keep working and screenshots do not show it.
+ * The window was opened with a link that did not work (used already, renewed, or from another
+ * inspector): the core redirected to `#link-used`. The hash is taken out again, once read.
  */
-export function takeUiToken(location: Location, storage: Storage, history: History): string | undefined {
-  const url = new URL(location.href);
-  const fromUrl = url.searchParams.get('token');
-  if (fromUrl) {
-    storage.setItem(TOKEN_KEY, fromUrl);
-    url.searchParams.delete('token');
-    history.replaceState(history.state, '', url.pathname + url.search + url.hash);
-    return fromUrl;
-  }
-  return storage.getItem(TOKEN_KEY) ?? undefined;
+export function takeLinkRefusal(location: Location, history: History): boolean {
+  if (location.hash !== '#link-used') return false;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  return true;
 }
 
-/** Headless mode: a WebSocket to `/bridge` on the page's own origin, reconnecting with capped backoff. */
+const NO_ACCESS =
+  'this browser has no access to the inspector. Links to the window work once, and a new UI key ends every access: open the UI URL that `porthole ui` opens (it is also in <data-dir>/instance.json)';
+
+/**
+ * Headless mode: a WebSocket to `/bridge` on the page's own origin, reconnecting with capped backoff.
+ * The session cookie (HttpOnly, set when the one-time link was opened) goes with it by itself.
+ */
 export class WebSocketTransport implements Transport {
   private ws: WebSocket | undefined;
   private frameListener: (frame: unknown) => void = () => {};
@@ -30,7 +28,8 @@ export class WebSocketTransport implements Transport {
 
   constructor(
     private readonly origin: string,
-    private readonly token: string | undefined,
+    /** The page was opened with a link that was used already. */
+    private readonly linkRefused = false,
   ) {
     queueMicrotask(() => this.open());
   }
@@ -56,12 +55,8 @@ export class WebSocketTransport implements Transport {
 
   private open(): void {
     if (this.stopped) return;
-    if (!this.token) {
-      this.stateListener('closed', 'this page has no UI token: open the UI URL that `porthole serve` printed');
-      return;
-    }
     this.stateListener('connecting');
-    const url = `${this.origin.replace(/^http/, 'ws')}${BRIDGE_PATH}?token=${encodeURIComponent(this.token)}`;
+    const url = `${this.origin.replace(/^http/, 'ws')}${BRIDGE_PATH}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     let opened = false;
@@ -94,8 +89,10 @@ export class WebSocketTransport implements Transport {
   /** A browser hides why a WebSocket upgrade failed; ask the same endpoint over HTTP to tell the user. */
   private async explain(wasOpen: boolean): Promise<string> {
     try {
-      const res = await fetch(`${this.origin}${BRIDGE_PATH}?token=${encodeURIComponent(this.token ?? '')}`);
-      if (res.status === 401) return 'the UI token is not valid for this inspector: open the UI URL it printed';
+      const res = await fetch(`${this.origin}${BRIDGE_PATH}`, { cache: 'no-store' });
+      if (res.status === 401) {
+        return this.linkRefused && !wasOpen ? `the link you opened was used already; ${NO_ACCESS}` : NO_ACCESS;
+      }
       return wasOpen ? 'the connection to the inspector was lost; reconnecting' : 'cannot reach the bridge; retrying';
     } catch {
       return 'the inspector is not running (or not reachable); start it with `porthole serve`, retrying';
@@ -133,5 +130,5 @@ export class PreloadTransport implements Transport {
 export function createTransport(win: Window & typeof globalThis = window): Transport {
   const preload = (win as unknown as Record<string, PreloadBridge | undefined>)[PRELOAD_GLOBAL];
   if (preload) return new PreloadTransport(preload);
-  return new WebSocketTransport(win.location.origin, takeUiToken(win.location, win.sessionStorage, win.history));
+  return new WebSocketTransport(win.location.origin, takeLinkRefusal(win.location, win.history));
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AskAnswer, PermissionAsk } from '../../../shared/permissions.js';
 import { useBridge } from '../bridge/context.js';
+import { inertText } from '../inert-text.js';
 import { callTarget, sessionDistinctions, sessionName } from '../session-names.js';
 import { usePermissions } from '../stores/permissions.js';
 import { useSessions } from '../stores/sessions.js';
@@ -59,7 +60,7 @@ function Ask({ ask, waiting }: { ask: PermissionAsk; waiting: number }) {
     }
   };
 
-  const who = ask.client ? `${ask.client.name} ${ask.client.version}` : 'An MCP client';
+  const who = ask.client ? inertText(`${ask.client.name} ${ask.client.version}`) : 'An MCP client';
   return (
     <dialog
       ref={dialog}

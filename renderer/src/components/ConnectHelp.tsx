@@ -32,8 +32,8 @@ connect({
           <code>--allow-origin</code>.
         </li>
         <li>
-          Another machine on your network? Start the inspector with <code>--lan &lt;pairing-token&gt;</code> and pass
-          the token as <code>pairingToken</code>.
+          Another machine on your network? Start the inspector with <code>--lan</code> and pass the pairing token it
+          prints as <code>pairingToken</code>.
         </li>
         <li>
           Just looking around? <code>npm run demo</code> starts a demo service and page that connect here.

@@ -46,6 +46,7 @@ function SessionTree() {
           {total > 0 ? `${active.toLocaleString()} active · ${(total - active).toLocaleString()} inactive` : ''}
         </span>
       </div>
+      <LanStatus />
       {groups.length === 0 && <div className="device">{loaded ? 'No app connected' : 'Not known yet'}</div>}
       {groups.map(({ device, apps }) => (
         <div key={device.id} data-testid="device-group">
@@ -68,6 +69,32 @@ function SessionTree() {
         </div>
       ))}
     </section>
+  );
+}
+
+/** With `--lan`: which apps are paired from the LAN now, and the pairing attempts refused. */
+function LanStatus() {
+  const pairing = useConnection((s) => s.link?.pairing);
+  const sessions = useSessions((s) => s.sessions);
+  if (!pairing) return null;
+  const paired = Object.values(sessions).filter((s) => s.security === 'lan' && s.active);
+  const last = pairing.lastRefused;
+  return (
+    <div className="device lan-status small" data-testid="lan-status">
+      <div>
+        <span className="badge lan">LAN</span> pairing on ·{' '}
+        {paired.length === 0
+          ? 'no app paired'
+          : `paired: ${paired.map((s) => `${s.app.name} (${s.remoteAddress})`).join(', ')}`}
+      </div>
+      {pairing.refused > 0 && (
+        <div className="muted" data-testid="lan-refused">
+          {pairing.refused} refused
+          {last && ` · last from ${last.address} at ${formatTimeOfDay(last.at)}`}
+          {pairing.waiting > 0 && ` · ${pairing.waiting} address${pairing.waiting === 1 ? '' : 'es'} waiting`}
+        </div>
+      )}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { CallStatus, CallSummary } from '../../../shared/bridge.js';
+import { inertText } from '../inert-text.js';
 
 /** How long a finished agent call stays named in the activity indicator, so fast calls still show. */
 export const FLASH_MS = 1500;
@@ -108,7 +109,7 @@ export function filterCalls(calls: CallSummary[], filters: HistoryFilters): Call
 }
 
 export function clientLabel(call: Pick<CallSummary, 'client' | 'surface'>): string {
-  if (call.client) return `${call.client.name} ${call.client.version}`;
+  if (call.client) return inertText(`${call.client.name} ${call.client.version}`);
   return call.surface === 'ui' ? 'Porthole window' : 'unknown client';
 }
 

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { McpStatus, ToolInfo } from '../../../shared/bridge.js';
+import { inertMcpStatus } from '../inert-text.js';
 
 export interface McpStore {
   status?: McpStatus;
@@ -15,7 +16,7 @@ export interface McpStore {
 export const useMcp = create<McpStore>()((set) => ({
   tools: [],
   toolsLoaded: false,
-  setStatus: (status) => set({ status }),
+  setStatus: (status) => set({ status: inertMcpStatus(status) }),
   setToken: (token) => set({ token }),
   setTools: (tools) => set({ tools: [...tools].sort((a, b) => a.name.localeCompare(b.name)), toolsLoaded: true }),
 }));

@@ -32,6 +32,7 @@ export function withPolicy(view: PermissionsView, policy: PermissionPolicy): Per
       const { permission, source } = effectivePermission(policy, {
         name: tool.name,
         annotations: { readOnlyHint: tool.readOnly },
+        defaultPermission: tool.defaultPermission,
       });
       const setting = Object.hasOwn(policy.tools, tool.name) ? policy.tools[tool.name] : undefined;
       return { ...tool, permission, source, setting };

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { BridgeEvent, PluginSummary } from '../../../shared/bridge.js';
 import type { SessionInfo } from '../../../shared/session.js';
+import { inertSession, inertText } from '../inert-text.js';
 
 export interface Notice {
   id: number;
@@ -36,23 +37,26 @@ export const useSessions = create<SessionsStore>()((set, get) => ({
   sessions: {},
   plugins: [],
   notices: [],
-  load: (sessions, plugins) => set({ sessions: Object.fromEntries(sessions.map((s) => [s.id, s])), plugins }),
+  load: (sessions, plugins) =>
+    set({ sessions: Object.fromEntries(sessions.map((s) => [s.id, inertSession(s)])), plugins }),
   apply(event) {
     switch (event.event) {
       case 'session:connected': {
-        const { session, resumed } = event.data;
+        const { resumed } = event.data;
+        const session = inertSession(event.data.session);
         set((s) => ({ sessions: { ...s.sessions, [session.id]: session } }));
         get().notify('connected', `${resumed ? 'Reconnected' : 'Connected'}: ${describeSession(session)}`);
         break;
       }
       case 'session:disconnected': {
-        const { session, reason } = event.data;
+        const session = inertSession(event.data.session);
+        const reason = inertText(event.data.reason);
         set((s) => ({ sessions: { ...s.sessions, [session.id]: session } }));
         get().notify('disconnected', `Disconnected: ${describeSession(session)}${reason ? ` (${reason})` : ''}`);
         break;
       }
       case 'session:updated':
-        set((s) => ({ sessions: { ...s.sessions, [event.data.session.id]: event.data.session } }));
+        set((s) => ({ sessions: { ...s.sessions, [event.data.session.id]: inertSession(event.data.session) } }));
         break;
       case 'session:removed':
         set((s) => {

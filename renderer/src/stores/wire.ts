@@ -26,6 +26,8 @@ export async function load(client: BridgeClient): Promise<void> {
     const snapshot = await client.request('app.snapshot', {});
     const { version, mode, debuggeeUrl } = snapshot;
     useConnection.getState().setCore({ version, mode, debuggeeUrl });
+    useConnection.getState().setLink(snapshot.link);
+    useConnection.getState().setStorage(snapshot.storage);
     useSessions.getState().load(snapshot.sessions, snapshot.plugins);
     useMcp.getState().setStatus(snapshot.mcp);
     selectDefaultSession();
@@ -65,6 +67,12 @@ export function applyEvents(events: BridgeEvent[], hub: PluginEventHub, client?:
         break;
       case 'mcp:status':
         useMcp.getState().setStatus(e.data.status);
+        break;
+      case 'link:stats':
+        useConnection.getState().setLink(e.data);
+        break;
+      case 'storage:changed':
+        useConnection.getState().setStorage(e.data.storage);
         break;
       case 'tools:changed':
         void client

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useBridge } from '../bridge/context.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { httpConfigs, stdioConfigs, TOKEN_PLACEHOLDER } from '../mcp/configs.js';
+import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
 import { formatTimeOfDay } from '../time.js';
 
@@ -80,6 +81,7 @@ export function McpView() {
         </dl>
         {error && <div className="banner error">{error}</div>}
       </section>
+      <WindowAccess />
 
       <h2>Connect an AI agent</h2>
       <p className="muted">
@@ -109,6 +111,41 @@ export function McpView() {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Headless mode: who may open this window. Links work once; renewing the UI key ends every
+ * browser's access (this one comes straight back through a new one-time link).
+ */
+function WindowAccess() {
+  const { client } = useBridge();
+  const mode = useConnection((s) => s.core?.mode);
+  const [error, setError] = useState<string>();
+  if (mode !== 'headless') return null;
+  const renew = async () => {
+    try {
+      const { path } = await client.request('ui.newLink', {});
+      window.location.assign(path);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <section className="card stack" aria-label="Window access" data-testid="window-access">
+      <h2>Window access</h2>
+      <p className="muted">
+        A link to this window works once: opening it gives this browser access until the browser closes, and a copied
+        link is of no use after that. <code>porthole ui</code> opens a fresh link. Renewing the UI key ends the access
+        of every browser that opened the window (this one opens a new link at once).
+      </p>
+      <div className="row">
+        <button type="button" data-testid="renew-ui-key" onClick={() => void renew()}>
+          Renew UI key
+        </button>
+      </div>
+      {error && <div className="banner error">{error}</div>}
+    </section>
   );
 }
 

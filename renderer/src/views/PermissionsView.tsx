@@ -40,7 +40,7 @@ function forClient(view: View, client: string): ToolPermissionView[] {
   return view.tools.map((tool) => {
     const { permission, source } = effectivePermission(
       view.policy,
-      { name: tool.name, annotations: { readOnlyHint: tool.readOnly } },
+      { name: tool.name, annotations: { readOnlyHint: tool.readOnly }, defaultPermission: tool.defaultPermission },
       client,
     );
     const setting = own && Object.hasOwn(own, tool.name) ? own[tool.name] : undefined;
@@ -228,6 +228,9 @@ function ToolTable({
                 <span className="muted small block">
                   {tool.title}
                   {tool.destructive ? ' · may delete or overwrite data' : ''}
+                  {tool.asksFor && tool.permission === 'allow' && tool.source === 'default'
+                    ? ` · asks for ${tool.asksFor}`
+                    : ''}
                 </span>
               </td>
               <td>{tool.plugin ?? 'inspector'}</td>

@@ -1,0 +1,255 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SourceMapConsumer } from 'source-map-js';
+import type { SourceFrame } from '../../../shared/host-plugin.js';
+
+/**
+ * Where the inspector may look for one session's scripts and maps (source-access.ts decides it
+ * from how the app connected): nothing else is ever fetched or read.
+ */
+export interface SourceAccess {
+  /** Origins (`http://localhost:5173`) scripts and their maps may be fetched from. */
+  origins: readonly string[];
+  /** Files the frames name may be read from this machine's disk (a Node or Electron app running here). */
+  disk: boolean;
+  /** Folders the user pointed at (`--source-maps <dir>`): maps of anything else are looked up there by name. */
+  folders: readonly string[];
+}
+
+export interface SourceMapperLimits {
+  /** Scripts whose map (or its absence) is remembered. Default 64. */
+  maxScripts?: number;
+  /** Largest script or map read, in bytes. Default 32 MiB. */
+  maxBytes?: number;
+  /** Per fetch. Default 3 s. */
+  timeoutMs?: number;
+}
+
+export interface SourceMapperOptions extends SourceMapperLimits {
+  /** A map was parsed for `script`: it holds about `bytes` (the memory budget counts it). */
+  onLoaded?(script: string, bytes: number): void;
+  /** The map of `script` was let go (its place went to a newer script, or the mapper was cleared). */
+  onForgotten?(script: string): void;
+}
+
+interface Loaded {
+  consumer: SourceMapConsumer;
+  /** Where the map is: sources resolve against it. */
+  base: string;
+}
+
+/** A parsed map holds about this many times its JSON's length (measured with source-map-js: 5.9×). */
+export const PARSED_MAP_BYTES_PER_CHAR = 6;
+
+const MAPPING_URL = /[#@]\s*sourceMappingURL=([^\s'"*]+)\s*(?:\*\/)?\s*$/;
+
+/**
+ * Maps stack frames to the app's original sources, within a SourceAccess. A frame's script is
+ * fetched over HTTP only from an allowed origin, read from disk only when the app runs here, and its
+ * map found by its `sourceMappingURL` (a data: URL, or a file or URL beside it, same origin) or its
+ * `SourceMap` header; any other frame's map is looked up by the script's name in the user's folders.
+ * Scripts are remembered, map or not, up to maxScripts (oldest forgotten first); a failure to load a
+ * map only means frames stay as they are.
+ */
+export class SourceMapper {
+  private readonly scripts = new Map<string, Promise<Loaded | null>>();
+  private readonly limits: Required<SourceMapperLimits>;
+
+  constructor(
+    private readonly access: SourceAccess,
+    private readonly options: SourceMapperOptions = {},
+  ) {
+    this.limits = { maxScripts: 64, maxBytes: 32 * 1024 * 1024, timeoutMs: 3000, ...options };
+  }
+
+  /** The frame's place in the original source, or undefined when no map says. */
+  async map(frame: SourceFrame): Promise<SourceFrame | undefined> {
+    const loaded = await this.load(frame.file);
+    if (!loaded) return undefined;
+    const pos = loaded.consumer.originalPositionFor({ line: frame.line, column: Math.max(0, frame.column - 1) });
+    if (pos.source == null || pos.line == null) return undefined;
+    const mapped: SourceFrame = {
+      file: resolveSource(pos.source, loaded.base),
+      line: pos.line,
+      column: (pos.column ?? 0) + 1,
+    };
+    const fn = pos.name ?? frame.fn;
+    if (fn) mapped.fn = fn;
+    return mapped;
+  }
+
+  /** Lets the map of one script go (the memory budget took it): it is loaded again if a frame needs it. */
+  forget(script: string): void {
+    this.scripts.delete(script);
+  }
+
+  /** Lets every map go. */
+  clear(): void {
+    for (const script of [...this.scripts.keys()]) this.drop(script);
+  }
+
+  private drop(script: string): void {
+    if (this.scripts.delete(script)) this.options.onForgotten?.(script);
+  }
+
+  private load(file: string): Promise<Loaded | null> {
+    const key = file.replace(/[?#].*$/, '');
+    let loading = this.scripts.get(key);
+    if (loading) {
+      this.scripts.delete(key); // most recently used last
+      this.scripts.set(key, loading);
+      return loading;
+    }
+    loading = this.loadScript(file)
+      .catch(() => null)
+      .then((loaded) => {
+        if (loaded && this.scripts.get(key) === loading) this.options.onLoaded?.(key, loaded.bytes);
+        return loaded && { consumer: loaded.consumer, base: loaded.base };
+      });
+    this.scripts.set(key, loading);
+    while (this.scripts.size > this.limits.maxScripts) this.drop(this.scripts.keys().next().value!);
+    return loading;
+  }
+
+  private async loadScript(file: string): Promise<Parsed | null> {
+    if (/^https?:\/\//i.test(file)) {
+      return this.allowed(file) ? this.loadHttp(file) : this.fromFolders(new URL(file).pathname);
+    }
+    let path: string | undefined;
+    if (/^file:\/\//i.test(file)) path = fileURLToPath(file);
+    else if (isAbsolute(file)) path = file;
+    if (path && this.access.disk) return this.loadDisk(path);
+    return this.fromFolders(path ?? file);
+  }
+
+  private allowed(url: string): boolean {
+    try {
+      return this.access.origins.includes(new URL(url).origin);
+    } catch {
+      return false;
+    }
+  }
+
+  private async loadDisk(path: string): Promise<Parsed | null> {
+    if (!/\.[cm]?js$/i.test(path)) return null; // maps belong to generated JavaScript
+    const text = await readRegularFile(path, this.limits.maxBytes);
+    const ref = mappingUrl(text);
+    if (!ref) return this.fromFolders(path);
+    if (ref.startsWith('data:')) return parseMap(decodeDataUrl(ref), pathToFileURL(path).href);
+    const mapPath = resolve(dirname(path), decodeURIComponent(ref));
+    return parseMap(await readRegularFile(mapPath, this.limits.maxBytes), pathToFileURL(mapPath).href);
+  }
+
+  private async loadHttp(url: string): Promise<Parsed | null> {
+    const script = await this.fetchText(url);
+    if (!script) return null;
+    const ref = mappingUrl(script.text) ?? script.header ?? undefined;
+    if (!ref) return this.fromFolders(new URL(url).pathname);
+    if (ref.startsWith('data:')) return parseMap(decodeDataUrl(ref), url);
+    const mapUrl = new URL(ref, url);
+    // A map on another origin is not the app's to fetch (nor one the script names somewhere else).
+    if (mapUrl.origin !== new URL(url).origin || !this.allowed(mapUrl.href)) return null;
+    const map = await this.fetchText(mapUrl.href);
+    return map ? parseMap(map.text, mapUrl.href) : null;
+  }
+
+  private async fetchText(url: string): Promise<{ text: string; header: string | null } | undefined> {
+    if (!this.allowed(url)) return undefined;
+    const response = await fetch(url, { signal: AbortSignal.timeout(this.limits.timeoutMs), redirect: 'error' });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const length = Number(response.headers.get('content-length') ?? 0);
+    if (length > this.limits.maxBytes) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const text = await response.text();
+    if (text.length > this.limits.maxBytes) return undefined;
+    return { text, header: response.headers.get('sourcemap') ?? response.headers.get('x-sourcemap') };
+  }
+
+  /**
+   * A map the user keeps in one of their folders for a script the inspector may not fetch or read:
+   * `<folder>/<the script's path>.map`, else `<folder>/<the script's name>.map`.
+   */
+  private async fromFolders(scriptPath: string): Promise<Parsed | null> {
+    const name = basename(scriptPath);
+    if (!name) return null;
+    const within = scriptPath.replace(/^[/\\]+/, '');
+    for (const folder of this.access.folders) {
+      const root = resolve(folder);
+      for (const candidate of [`${within}.map`, `${name}.map`]) {
+        const path = resolve(root, candidate);
+        const rel = relative(root, path);
+        if (!rel || rel.startsWith('..') || isAbsolute(rel) || !path.startsWith(`${root}${sep}`)) continue;
+        const text = await readRegularFile(path, this.limits.maxBytes).catch(() => undefined);
+        if (text !== undefined) return parseMap(text, pathToFileURL(path).href);
+      }
+    }
+    return null;
+  }
+}
+
+interface Parsed extends Loaded {
+  bytes: number;
+}
+
+/**
+ * A regular file of at most `maxBytes`, read through one handle: opened without blocking (a FIFO
+ * put in its place cannot hang a libuv worker), checked on that handle, then read.
+ */
+async function readRegularFile(path: string, maxBytes: number): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > maxBytes) throw new Error(`not read: ${path}`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The last sourceMappingURL comment, looked for in the script's last lines only. */
+function mappingUrl(text: string): string | undefined {
+  const tail = text
+    .slice(-Math.min(text.length, 1024 * 1024))
+    .trimEnd()
+    .split('\n')
+    .slice(-5);
+  for (let i = tail.length - 1; i >= 0; i--) {
+    const m = MAPPING_URL.exec(tail[i]!);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+function decodeDataUrl(url: string): string {
+  const comma = url.indexOf(',');
+  const meta = url.slice(5, comma);
+  const data = url.slice(comma + 1);
+  return meta.endsWith(';base64') ? Buffer.from(data, 'base64').toString('utf8') : decodeURIComponent(data);
+}
+
+function parseMap(text: string, mapUrl: string): Parsed {
+  // Given the map's URL, the consumer resolves sources (and sourceRoot) against it.
+  const Consumer = SourceMapConsumer as unknown as new (raw: unknown, url: string) => SourceMapConsumer;
+  return {
+    consumer: new Consumer(JSON.parse(text), mapUrl),
+    base: mapUrl,
+    bytes: text.length * PARSED_MAP_BYTES_PER_CHAR,
+  };
+}
+
+/** A source path of the map, as a URL (browser) or a file path (Node). */
+function resolveSource(source: string, base: string): string {
+  try {
+    const url = new URL(source, base);
+    return url.protocol === 'file:' ? fileURLToPath(url) : url.href;
+  } catch {
+    return source;
+  }
+}
