@@ -40,7 +40,8 @@ export function SessionView() {
     ? undefined
     : chosenPlugin && accepted.includes(chosenPlugin)
       ? chosenPlugin
-      : (accepted.find((id) => panels[id]) ?? accepted[0]);
+      : // Network first, as DevTools opens on it; else the first plugin with a panel.
+        ((accepted.includes('network') ? 'network' : accepted.find((id) => panels[id])) ?? accepted[0]);
   const plugin = plugins.find((p) => p.id === pluginId);
   const Panel = pluginId ? panels[pluginId] : undefined;
 
