@@ -165,8 +165,9 @@ export default function ReactPanel({ session }: PanelProps) {
         <div
           ref={treeRef}
           className="rx-tree"
-          role="tree"
-          aria-label="Component tree"
+          // A tree must hold tree items: while it has none it is a plain box with the reason in it.
+          role={shown.length > 0 ? 'tree' : undefined}
+          aria-label={shown.length > 0 ? 'Component tree' : undefined}
           onKeyDown={onKey}
           data-testid="react-tree"
         >

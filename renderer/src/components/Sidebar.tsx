@@ -120,7 +120,6 @@ function SessionRow({ session, distinction }: { session: SessionInfo; distinctio
         aria-current={selected}
         data-testid="session"
         data-active={session.active}
-        aria-label={`${sessionName(session, distinction)}: ${state.toLowerCase()} since ${formatTimeOfDay(since.getTime())}, ${security}`}
         onClick={() => selectSession(session.id)}
         title={
           session.offline
@@ -131,6 +130,8 @@ function SessionRow({ session, distinction }: { session: SessionInfo; distinctio
         }
       >
         <span className={`dot ${session.active ? 'on' : 'off'}`} aria-hidden="true" />
+        {/* The visible text names the state and page; screen readers hear the app (and what tells it apart) first. */}
+        <span className="visually-hidden">{sessionName(session, distinction)}: </span>
         <span className="session-text">
           <span className="row" style={{ gap: 6 }}>
             <span>{state}</span>
