@@ -29,6 +29,7 @@ export function detectDevice(override: Partial<DeviceInfo> = {}): DeviceInfo {
   const runtime = describeRuntime(platform);
   const page = override.page ?? (platform === 'browser' ? currentPage() : undefined);
   const env = g.process?.env ?? {};
+  const pid = override.pid ?? (platform === 'node' || platform === 'electron' ? g.process?.pid : undefined);
   return {
     // Set by a test that starts the app (porthole/node's startService), to find this process's session.
     id: override.id ?? env.PORTHOLE_DEVICE_ID ?? stableDeviceId(platform),
@@ -36,6 +37,7 @@ export function detectDevice(override: Partial<DeviceInfo> = {}): DeviceInfo {
     platform,
     runtime: override.runtime ?? runtime,
     ...(page ? { page } : {}),
+    ...(typeof pid === 'number' ? { pid } : {}),
   };
 }
 

@@ -203,7 +203,12 @@ test('columns sort, resize and are chosen from a menu; the detail copies, parses
   // Headers: the authorization header hidden from MCP is masked here until revealed.
   await expect(detail.getByRole('region', { name: 'Request headers' })).toContainText('redacted');
   await expect(detail.getByRole('region', { name: 'Request headers' })).not.toContainText('s3cret-token');
-  await detail.getByRole('button', { name: 'Reveal redacted values' }).click();
+  // One value at a time (its own Reveal), or all of them.
+  await detail.getByRole('button', { name: 'Reveal the value of authorization' }).click();
+  await expect(detail.getByRole('region', { name: 'Request headers' })).toContainText('Bearer s3cret-token');
+  await detail.getByRole('button', { name: 'Hide the value of authorization' }).click();
+  await expect(detail.getByRole('region', { name: 'Request headers' })).not.toContainText('s3cret-token');
+  await detail.getByRole('button', { name: 'Reveal all redacted values' }).click();
   await expect(detail.getByRole('region', { name: 'Request headers' })).toContainText('Bearer s3cret-token');
   await detail.getByRole('button', { name: 'Show raw headers' }).click();
   await expect(detail.getByRole('region', { name: 'Response headers' })).toContainText('HTTP/1.1 200 OK');

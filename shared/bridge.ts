@@ -21,6 +21,7 @@ import {
 } from './permissions.js';
 import { SessionInfoSchema } from './session.js';
 import { StorageStatusSchema } from './storage-status.js';
+import { TimelineEntrySchema, TimelineLevelSchema } from './timeline.js';
 import { CallSurfaceSchema, McpSurfaceSchema } from './tool.js';
 
 /**
@@ -145,6 +146,9 @@ export type Snapshot = z.infer<typeof SnapshotSchema>;
 const id = z.string().min(1).max(200);
 const name = z.string().min(1).max(100);
 
+/** The most timeline entries one `timeline.query` answers (about 5 MB of JSON at most). */
+export const MAX_TIMELINE_PAGE = 20_000;
+
 export const bridgeRequests = {
   /** The first request of every connection: everything the window shows at start. */
   'app.snapshot': { params: z.object({}), result: SnapshotSchema },
@@ -165,6 +169,21 @@ export const bridgeRequests = {
   'panel.call': {
     params: z.object({ sessionId: id, plugin: name, method: name, params: z.unknown().optional() }),
     result: z.unknown(),
+  },
+  /**
+   * A session's timeline across its plugins (requests, console messages, page loads, state
+   * actions …), oldest first from `since`; `more` counts the entries in range past `limit`.
+   */
+  'timeline.query': {
+    params: z.object({
+      sessionId: id,
+      since: z.number().optional(),
+      until: z.number().optional(),
+      plugins: z.array(name).max(64).optional(),
+      minLevel: TimelineLevelSchema.optional(),
+      limit: z.number().int().min(1).max(MAX_TIMELINE_PAGE).optional(),
+    }),
+    result: z.object({ entries: z.array(TimelineEntrySchema), more: z.number().int() }),
   },
   'tools.list': { params: z.object({}), result: z.object({ tools: z.array(ToolInfoSchema) }) },
   /** Runs a tool from the window's tool runner: surface `ui`, recorded in the call history like an MCP call. */

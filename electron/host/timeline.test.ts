@@ -5,6 +5,7 @@ import { network } from '../../plugins/network/agent/index.js';
 import { httpServer } from '../../plugins/network/host/testing.js';
 import { cleanupAfterEach } from './test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore, waitFor } from './testing.js';
+import { BridgeClient } from './ui-bridge/bridge-testing.js';
 
 describe("a session's timeline", () => {
   const defer = cleanupAfterEach();
@@ -87,5 +88,52 @@ describe("a session's timeline", () => {
     const errors = timeline.query({ since, minLevel: 'error', limit: 1 });
     expect(errors.entries).toHaveLength(1);
     expect(errors.more).toBeGreaterThanOrEqual(1);
+  });
+
+  it("answers the window's timeline.query in pages, oldest first, and names a session it does not know", async () => {
+    const t = await startTestCore();
+    defer(() => t.stop());
+    const server = await httpServer((_req, res) => res.end('x'));
+    defer(() => server.close());
+    const agent = connect({
+      url: t.urls.debuggeeUrl,
+      app: { id: 'com.test.timeline', name: 'Timeline' },
+      plugins: [network(), consolePlugin()],
+    });
+    defer(() => agent.disconnect());
+    await waitFor(() => agent.status.state === 'connected', 'the app to connect');
+    const sessionId = agent.status.sessionId!;
+    for (let i = 0; i < 5; i++) await (await fetch(`${server.url}/n${i}`)).text();
+    globalThis.console.warn('five requests made');
+    const window = await BridgeClient.open(t);
+    defer(() => window.ws.close());
+
+    type Page = { entries: { plugin: string; kind: string; summary: string; time: number }[]; more: number };
+    const all = await waitFor(async () => {
+      const page = await window.result<Page>('timeline.query', { sessionId });
+      return page.entries.some((e) => e.plugin === 'console' && e.summary === 'five requests made') && page;
+    }, 'the requests and the message on the timeline');
+    const requests = all.entries.filter((e) => e.plugin === 'network' && e.summary.includes(server.url));
+    expect(requests.map((e) => e.summary.split(' ')[1]!.slice(server.url.length))).toEqual([
+      '/n0',
+      '/n1',
+      '/n2',
+      '/n3',
+      '/n4',
+    ]);
+
+    const first = await window.result<Page>('timeline.query', { sessionId, plugins: ['network'], limit: 2 });
+    expect(first.entries).toHaveLength(2);
+    expect(first.more).toBeGreaterThanOrEqual(3);
+    const warnings = await window.result<Page>('timeline.query', { sessionId, minLevel: 'warn' });
+    expect(warnings.entries.map((e) => e.summary)).toEqual(['five requests made']);
+
+    const unknown = await window.request('timeline.query', { sessionId: 'nope' });
+    expect(unknown).toMatchObject({
+      ok: false,
+      error: { code: 'not-found', message: expect.stringContaining('nope') },
+    });
+    const bad = await window.request('timeline.query', { sessionId, limit: 1_000_000 });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-params' } });
   });
 });

@@ -2,10 +2,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from '../../agent/index.js';
+import { actions } from '../../plugins/actions/agent/index.js';
+import { console as consolePlugin } from '../../plugins/console/agent/index.js';
 import { example } from '../../plugins/example/agent/index.js';
 import { network } from '../../plugins/network/agent/index.js';
 
-export async function startNodeApp(inspectorUrl: string, { intervalMs = 3000 } = {}) {
+export async function startNodeApp(
+  inspectorUrl: string,
+  {
+    intervalMs = 3000,
+    onStatus = (state: string, error?: string) => console.log(`[node app] ${state}${error ? ` (${error})` : ''}`),
+  } = {},
+) {
   const backend = createServer((req, res) => {
     if (req.url?.startsWith('/orders')) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -31,8 +39,18 @@ export async function startNodeApp(inspectorUrl: string, { intervalMs = 3000 } =
   const agent = connect({
     url: inspectorUrl,
     app: { id: 'dev.porthole.demo.node', name: 'Demo Node service', version: '1.0.0' },
-    plugins: [events, traffic],
-    onStatus: (s) => console.log(`[node app] ${s.state}${s.error ? ` (${s.error})` : ''}`),
+    plugins: [
+      events,
+      traffic,
+      consolePlugin(),
+      actions({
+        callOrders: {
+          description: 'Calls the backend once now (GET /orders).',
+          run: async () => (await fetch(`${base}/orders`)).status,
+        },
+      }),
+    ],
+    onStatus: (s) => onStatus(s.state, s.error),
   });
 
   let tick = 0;
@@ -42,8 +60,10 @@ export async function startNodeApp(inspectorUrl: string, { intervalMs = 3000 } =
     try {
       const response = await fetch(`${base}${path}`);
       events.log(response.ok ? 'info' : 'warn', `GET ${path} → ${response.status}`, { tick });
+      if (!response.ok) console.warn(`[orders worker] GET ${path} answered ${response.status}`);
     } catch (e) {
       events.log('error', `GET ${path} failed`, { message: (e as Error).message });
+      console.error(`[orders worker] GET ${path} failed:`, e);
     }
   }, intervalMs);
 

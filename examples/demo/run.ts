@@ -15,18 +15,25 @@ if (!instance)
     `No running inspector found in ${dataDir}; the demo will connect to ${inspectorUrl} when it starts (npm start).`,
   );
 
-const nodeApp = await startNodeApp(inspectorUrl);
+// Says "connected" only once the app is, and again whenever its state changes.
+const nodeApp = await startNodeApp(inspectorUrl, {
+  onStatus: (state, error) => console.log(`Node service: ${state}${error ? ` (${error})` : ''}`),
+});
 const web = await createServer({
   root: join(import.meta.dirname, 'web'),
   configFile: false,
   logLevel: 'warn',
+  // A file that is not there is a 404 (the "broken endpoint"), not the page served in its place.
+  appType: 'mpa',
   server: { host: '127.0.0.1', port: 5173 },
   define: { 'import.meta.env.VITE_PORTHOLE_URL': JSON.stringify(inspectorUrl) },
 });
 await web.listen();
 const pageUrl = web.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/';
-console.log(`Demo running: a Node service and a browser page, both connected to ${inspectorUrl}`);
-console.log(`  Open the page: ${pageUrl}`);
+console.log(
+  `Demo running against ${inspectorUrl}: the Node service connects by itself (its state is printed above as it changes);`,
+);
+console.log(`the browser shop connects once you open it (its header says "connected to Porthole"): ${pageUrl}`);
 console.log('Press Ctrl+C to stop.');
 
 const stop = async () => {

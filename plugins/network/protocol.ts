@@ -16,6 +16,8 @@ export const MOCK_REGEX_HINT = 'or use kind "glob" or "contains"';
 // what the MCP tools, the HAR export and the panel read. Everything here is plain JSON.
 
 const MAX_URL = 65_536;
+/** The initiator's stack as the agent sends it: a few frames. */
+const MAX_CALL_STACK = 4096;
 const id = z.string().min(1).max(128);
 
 // ─── Captured traffic ────────────────────────────────────────────────────────
@@ -78,6 +80,8 @@ export const TransactionStartedSchema = z.object({
   replayOf: id.optional(),
   /** Not mocked, and sent before this run of the app had any mock rules (the live ones were on the way). */
   beforeRules: z.literal(true).optional(),
+  /** Where the app made it: the top frames of its stack (V8 engines), one per line. */
+  callStack: z.string().max(MAX_CALL_STACK).optional(),
 });
 export type TransactionStarted = z.infer<typeof TransactionStartedSchema>;
 
@@ -301,6 +305,8 @@ export const TransactionSchema = z.object({
   /** How a WebSocket closed. */
   close: SocketCloseSchema.optional(),
   graphql: GraphqlSchema.optional(),
+  /** Where the app made it (the initiator's call stack, top frames), when the agent could tell. */
+  callStack: z.string().optional(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export type TransactionState = z.infer<typeof TransactionStateSchema>;
@@ -330,6 +336,8 @@ export const TransactionSummarySchema = z.object({
   /** Messages of a WebSocket or event stream, both ways, kept or not. */
   messages: z.number().int().optional(),
   graphql: GraphqlSchema.optional(),
+  /** The initiator's top frame, `function (file:line:col)` as the engine wrote it. */
+  callSite: z.string().optional(),
 });
 export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 

@@ -42,6 +42,8 @@ export function App() {
   const collapsed = useNav((s) => s.sidebarCollapsed);
   // What is shown while the bridge is down may be out of date: dimmed and not clickable.
   const stale = useConnection((s) => s.state !== 'open' && s.epoch > 0);
+  // Never connected (a wrong token, the inspector not running): nothing it shows would be true.
+  const neverConnected = useConnection((s) => s.state !== 'open' && !s.core);
   useKeyboard();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -54,13 +56,17 @@ export function App() {
       <main className="main">
         <ConnectionBanner />
         <StorageBanner />
-        <ErrorBoundary key={view} what={`${view} view`}>
-          {view === 'sessions' && <SessionView />}
-          {view === 'mcp' && <McpView />}
-          {view === 'tools' && <ToolsView />}
-          {view === 'history' && <HistoryView />}
-          {view === 'permissions' && <PermissionsView />}
-        </ErrorBoundary>
+        {neverConnected ? (
+          <NotConnected />
+        ) : (
+          <ErrorBoundary key={view} what={`${view} view`}>
+            {view === 'sessions' && <SessionView />}
+            {view === 'mcp' && <McpView />}
+            {view === 'tools' && <ToolsView />}
+            {view === 'history' && <HistoryView />}
+            {view === 'permissions' && <PermissionsView />}
+          </ErrorBoundary>
+        )}
       </main>
       <Notices />
       <AskDialog />
@@ -71,6 +77,7 @@ export function App() {
 function TopBar() {
   const theme = useNav((s) => s.theme);
   const setTheme = useNav((s) => s.setTheme);
+  const followsSystem = useNav((s) => s.themeFollowsSystem);
   const collapsed = useNav((s) => s.sidebarCollapsed);
   const setCollapsed = useNav((s) => s.setSidebarCollapsed);
   const core = useConnection((s) => s.core);
@@ -106,7 +113,11 @@ function TopBar() {
       <button
         type="button"
         onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-        title="Switch between light and dark"
+        title={
+          followsSystem
+            ? 'Switch between light and dark (now following the system)'
+            : 'Switch between light and dark (switching back follows the system again)'
+        }
         aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
       >
         {theme === 'dark' ? '☀ Light' : '☾ Dark'}
@@ -133,6 +144,42 @@ function ConnectionBanner() {
   return (
     <div className={`banner ${state === 'closed' ? 'error' : 'warn'}`} role="alert" data-testid="connection-banner">
       {state === 'connecting' ? 'Connecting to the inspector…' : `Not connected: ${detail ?? 'retrying'}`}
+    </div>
+  );
+}
+
+/** Before the first snapshot there is nothing true to show: no sessions, ports or MCP state, only why. */
+function NotConnected() {
+  const state = useConnection((s) => s.state);
+  const detail = useConnection((s) => s.detail);
+  if (state === 'connecting') {
+    return (
+      <div className="empty" role="status">
+        <h2>Connecting to the inspector…</h2>
+      </div>
+    );
+  }
+  const badToken = detail?.includes('token');
+  return (
+    <div className="empty" data-testid="not-connected">
+      <h2>{badToken ? 'This window cannot get into the inspector' : 'The inspector is not reachable'}</h2>
+      <p>{detail}</p>
+      <ul className="muted">
+        {badToken ? (
+          <>
+            <li>
+              Open the UI address the inspector printed when it started (<code>porthole serve</code>); it carries the
+              token. The inspector also writes it as <code>uiUrl</code> in <code>instance.json</code> in its data
+              folder.
+            </li>
+            <li>An address from an earlier run or another data folder carries another token.</li>
+          </>
+        ) : (
+          <li>
+            Start it with <code>npm start</code> or <code>porthole serve</code>; this window reconnects by itself.
+          </li>
+        )}
+      </ul>
     </div>
   );
 }

@@ -51,6 +51,25 @@ export function useOpenOffline<P extends PluginProtocol>(protocol: P) {
 }
 
 /**
+ * Shows an item another view asked for (a timeline row opened in this plugin): `show(ref)` gets
+ * the plugin's own id for it (the `ref` its timeline entries carry) and returns true once it
+ * selected it or said why it cannot, false while the panel is not ready (still loading); it is
+ * asked again on the panel's next render until then.
+ */
+export function useReveal(
+  protocol: Pick<PluginProtocol, 'id'>,
+  sessionId: string,
+  show: (ref: string) => boolean,
+): void {
+  const reveal = useNav((s) => s.reveal);
+  // No dependency list: asked on every render until the panel is ready, then cleared.
+  useEffect(() => {
+    if (!reveal || reveal.sessionId !== sessionId || reveal.plugin !== protocol.id) return;
+    if (show(reveal.ref) && useNav.getState().reveal === reveal) useNav.setState({ reveal: undefined });
+  });
+}
+
+/**
  * Receives the plugin's events for `sessionId` in batches (as they arrive from the core), each
  * validated against the protocol's `panel.events`; invalid ones are dropped with a console error.
  */

@@ -1,3 +1,5 @@
+// One clock for the whole window: 24-hour, zero-padded, the date (ISO) in front when it is not
+// today. Never toLocaleTimeString(), whose 12/24-hour form depends on the locale and mixed with these.
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 function sameDay(a: Date, b: Date): boolean {
@@ -20,4 +22,15 @@ export function formatTimeOfDay(ms: number, now = Date.now()): string {
   const d = new Date(ms);
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   return sameDay(d, new Date(now)) ? time : `${isoDate(d)} ${time}`;
+}
+
+/** The full date and time, YYYY-MM-DD hh:mm:ss (a call's detail, a disconnection). */
+export function formatDateTime(ms: number): string {
+  const d = new Date(ms);
+  return `${isoDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A count with the locale's digit grouping (12,345), as every count in the window is shown. */
+export function formatCount(n: number): string {
+  return n.toLocaleString();
 }

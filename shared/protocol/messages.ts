@@ -41,6 +41,8 @@ export const DeviceInfoSchema = z.object({
   runtime: z.string().max(500).optional(),
   /** Browser debuggees: the page this session runs in, so two tabs of one app can be told apart. */
   page: z.object({ title: z.string().max(300).optional(), url: z.string().max(2048).optional() }).optional(),
+  /** Node and Electron debuggees: the process id, so two processes of one app can be told apart. */
+  pid: z.number().int().nonnegative().optional(),
   /**
    * The dev server that serves the app's scripts (Metro, a Vite server behind a Node app), as
    * `http(s)://host:port`: an app on this machine that is not a browser page may have its scripts'

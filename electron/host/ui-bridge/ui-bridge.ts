@@ -244,6 +244,12 @@ class Connection implements BridgeConnection {
         return { session: session.info };
       },
       'panel.call': (p, signal) => this.panelCall(p, signal),
+      'timeline.query': ({ sessionId, limit, ...range }) => {
+        if (!deps.sessions.get(sessionId)) {
+          throw new BridgeError('not-found', `no session ${sessionId}; it may have been cleared`);
+        }
+        return deps.plugins.timeline(sessionId).query({ ...range, limit: limit ?? 5000 });
+      },
       'tools.list': async () => ({ tools: await tools.list() }),
       'tools.run': ({ name, args }, signal) => tools.run(name, args, signal),
       'history.list': async ({ limit }) => ({

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ImagePreview } from '../../../renderer/src/components/ImagePreview.js';
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
 import { type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import { formatTimeOfDay } from '../../../renderer/src/time.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
 const MAX_ENTRIES = 1000;
@@ -84,7 +85,7 @@ export default function ExamplePanel({ session }: PanelProps) {
       <section className="card stack" aria-label="Event log">
         <div className="row">
           <h3>Event log</h3>
-          <span className="muted small">{entries.length} entries</span>
+          <span className="muted small">{entries.length.toLocaleString()} entries</span>
           <span className="spacer" />
           <input
             type="search"
@@ -122,7 +123,7 @@ function EntryRow({ entry }: { entry: LogEntry }) {
   return (
     <div>
       <button type="button" className="entry list-item" onClick={() => setOpen(!open)}>
-        <span className="muted">{new Date(entry.time).toLocaleTimeString()}</span>
+        <span className="muted">{formatTimeOfDay(entry.time)}</span>
         <span className={`level-${entry.level}`}>{entry.level}</span>
         <span>{entry.message}</span>
       </button>

@@ -2,7 +2,15 @@ import { ATTACH_BYTES } from '../constants.js';
 import { installEventSourceTap } from './eventsource-tap.js';
 import type { Installed } from './node.js';
 import { isNode } from './node-builtins.js';
-import { BodyCollector, type Hub, type Observation, type RawHeaders, type SeenBody } from './observed.js';
+import {
+  BodyCollector,
+  callSite,
+  type Hub,
+  type Observation,
+  type RawHeaders,
+  type SeenBody,
+  type SeenRequest,
+} from './observed.js';
 import { installWebSocketTap } from './websocket-tap.js';
 
 // The page's fetch and XMLHttpRequest, observed by thin wrappers that hand every call straight to
@@ -39,7 +47,7 @@ function wrapFetch(hub: Hub): void {
     let obs: Observation | undefined;
     if (hub.active) {
       try {
-        obs = startFetch(hub, input, init);
+        obs = startFetch(hub, input, init, callSite(fetch));
       } catch {
         obs = undefined;
       }
@@ -116,13 +124,18 @@ function failed(obs: Observation, error: unknown, url: string, startedAt: number
   }, 50);
 }
 
-function startFetch(hub: Hub, input: RequestInfo | URL, init: RequestInit | undefined): Observation | undefined {
+function startFetch(
+  hub: Hub,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  site: SeenRequest['site'],
+): Observation | undefined {
   const request = input instanceof Request ? input : undefined;
   const url = new URL(request ? request.url : String(input), base()).href;
   const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
   const headers: RawHeaders = [...new Headers(init?.headers ?? request?.headers)];
   const known = init?.body != null ? knownBody(init.body, hub.maxBodyBytes) : undefined;
-  const obs = hub.observe({ initiator: 'fetch', method, url, headers, body: known });
+  const obs = hub.observe({ initiator: 'fetch', method, url, headers, body: known, site });
   if (!obs) return undefined;
   if (init?.body != null) {
     if (!known) readLater(obs, init.body, hub.maxBodyBytes);
@@ -401,7 +414,7 @@ function wrapXhr(hub: Hub): void {
     let obs: Observation | undefined;
     if (state && hub.active) {
       try {
-        obs = startXhr(hub, this, state, body);
+        obs = startXhr(hub, this, state, body, callSite(send_));
       } catch {
         obs = undefined;
       }
@@ -422,9 +435,16 @@ function wrapXhr(hub: Hub): void {
   };
 }
 
-function startXhr(hub: Hub, xhr: XMLHttpRequest, state: XhrState, body: unknown): Observation | undefined {
+function startXhr(
+  hub: Hub,
+  xhr: XMLHttpRequest,
+  state: XhrState,
+  body: unknown,
+  site: SeenRequest['site'],
+): Observation | undefined {
   const known = body != null ? knownBody(body as BodyInit, hub.maxBodyBytes) : undefined;
   const obs = hub.observe({
+    site,
     initiator: 'xhr',
     method: state.method,
     url: state.url,

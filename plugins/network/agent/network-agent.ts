@@ -50,6 +50,7 @@ import {
   type SentHeaders,
   type Sink,
   sentHeaders,
+  siteFrames,
 } from './observed.js';
 import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
 
@@ -309,6 +310,7 @@ export class NetworkAgent implements Sink, StreamSink {
       mock: request.mock,
       replayOf: replay?.replayOf,
       beforeRules: !this.live && !this.cachedRules && !request.mock ? (true as const) : undefined,
+      callStack: siteFrames(request.site),
     });
     if (request.body) {
       const parts = this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));

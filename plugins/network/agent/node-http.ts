@@ -8,7 +8,15 @@ import {
   nodeBuffer,
 } from './node-builtins.js';
 import { followUpgraded, injectInto, wsOf } from './node-ws.js';
-import { BodyCollector, type Hub, type Observation, parseHeaderBlock, type RawHeaders } from './observed.js';
+import {
+  BodyCollector,
+  callSite,
+  type Hub,
+  type Observation,
+  parseHeaderBlock,
+  type RawHeaders,
+  type SeenRequest,
+} from './observed.js';
 
 // Node's http/https client, observed. Every client built on it (axios, got, node-fetch, superagent,
 // http.get, https.request) makes a ClientRequest, so the tap wraps three of that class's prototype
@@ -74,6 +82,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     body: BodyCollector,
     ended: boolean,
     socket: boolean,
+    site: SeenRequest['site'],
   ) => {
     const wire = typeof req._header === 'string' ? parseHeaderBlock(req._header) : undefined;
     let f: Followed | undefined;
@@ -91,6 +100,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
             injectInto(f.ws, data);
           }
         : undefined,
+      site,
     });
     if (!obs) return null;
     f = {
@@ -113,7 +123,13 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     return f;
   };
 
-  const call = (req: NodeClientRequest, original: (...a: unknown[]) => unknown, args: unknown[], ended: boolean) => {
+  const call = (
+    req: NodeClientRequest,
+    original: (...a: unknown[]) => unknown,
+    args: unknown[],
+    ended: boolean,
+    entry: unknown,
+  ) => {
     const known = followed.get(req);
     if (known !== undefined) {
       const result = original.apply(req, args);
@@ -128,11 +144,12 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     if ((upgrade && !socket) || (socket && makingOwnLink())) return original.apply(req, args);
     const t0 = performance.now();
     const startedAt = Date.now();
+    const site = callSite(entry);
     const result = original.apply(req, args);
     try {
       const body = new BodyCollector(hub.maxBodyBytes);
       copy(body, false, args[0], args[1]);
-      followed.set(req, begin(req, t0, startedAt, body, ended, socket));
+      followed.set(req, begin(req, t0, startedAt, body, ended, socket, site));
     } catch {
       // the capture's problem, never the app's
     }
@@ -140,10 +157,10 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   };
 
   proto.write = function write_(this: NodeClientRequest, ...args: unknown[]) {
-    return call(this, write as (...a: unknown[]) => unknown, args, false) as boolean;
+    return call(this, write as (...a: unknown[]) => unknown, args, false, write_) as boolean;
   };
   proto.end = function end_(this: NodeClientRequest, ...args: unknown[]) {
-    return call(this, end as (...a: unknown[]) => unknown, args, true);
+    return call(this, end as (...a: unknown[]) => unknown, args, true, end_);
   };
 
   // `Expect: 100-continue` sends the headers when the request gets its socket, and the app writes the
@@ -152,7 +169,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   if (typeof onSocket === 'function') {
     proto.onSocket = function onSocket_(this: NodeClientRequest, ...args: unknown[]) {
       if (followed.get(this) !== undefined || !hub.active || !expectsContinue(this)) return onSocket.apply(this, args);
-      return call(this, onSocket as (...a: unknown[]) => unknown, args, false);
+      return call(this, onSocket as (...a: unknown[]) => unknown, args, false, onSocket_);
     };
   }
 

@@ -44,6 +44,47 @@ export interface SeenRequest {
   startedAt?: number;
   /** A WebSocket's: hands the app a message as if its server had sent it (bytes: a binary message). */
   inject?: (data: string | Uint8Array) => void;
+  /** Where the app made it (callSite()): its stack is formatted only when the notification leaves. */
+  site?: { stack?: unknown };
+}
+
+const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
+/** Frames kept of the app's stack: a few, as DevTools' initiator shows; fewer are cheaper to take. */
+const SITE_FRAMES = 4;
+
+/**
+ * The app's stack below `entry` (the tap's wrapper the app called), taken without formatting it
+ * (V8 formats `stack` when it is first read); undefined where the engine cannot (not V8).
+ */
+export function callSite(entry: unknown): { stack?: unknown } | undefined {
+  if (!captureStackTrace) return undefined;
+  const E = Error as { stackTraceLimit?: number };
+  const limit = E.stackTraceLimit;
+  const site = {};
+  try {
+    E.stackTraceLimit = SITE_FRAMES;
+    captureStackTrace(site, entry);
+  } finally {
+    E.stackTraceLimit = limit;
+  }
+  return site;
+}
+
+/** The frames of a site as lines (`at fn (file:line:col)`), without the header an app's formatter may add. */
+export function siteFrames(site: { stack?: unknown } | undefined): string | undefined {
+  try {
+    const stack = site?.stack;
+    if (typeof stack !== 'string') return undefined;
+    const lines = stack.split('\n').filter((l) => /^\s*at\s/.test(l));
+    return lines.length
+      ? lines
+          .map((l) => l.trim())
+          .join('\n')
+          .slice(0, 4096)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A WebSocket whose handshake the undici tap may report (Node's own WebSocket), until it opened or failed. */

@@ -29,10 +29,16 @@ export interface StoreLimits {
   maxBytes: number;
 }
 
+/**
+ * 100,000 requests of a typical API (five headers each way, a 300-byte JSON body) are 272 MiB
+ * estimated and about 207 MiB of heap (`npm run bench -- network-store`), so they fit; larger
+ * bodies meet the byte bounds first. The
+ * inspector's global budget (512 MiB, --memory-budget) bounds every session's stores together.
+ */
 export const DEFAULT_STORE_LIMITS: StoreLimits = {
-  maxTransactions: 10_000,
+  maxTransactions: 100_000,
   maxBodyChars: 128 * 1024 * 1024,
-  maxBytes: 256 * 1024 * 1024,
+  maxBytes: 320 * 1024 * 1024,
 };
 
 export type SortOrder = 'newest' | 'oldest';
@@ -346,6 +352,7 @@ function fresh(seq: number, n: TransactionStarted, sensitiveHeaders: string[] | 
     sensitiveHeaders: sensitiveHeaders?.length ? sensitiveHeaders : undefined,
     replayOf: n.replayOf,
     beforeRules: n.beforeRules,
+    callStack: n.callStack,
   };
   readGraphql(tx);
   return tx;
@@ -511,5 +518,13 @@ export function summarize(tx: Transaction): TransactionSummary {
     beforeRules: tx.beforeRules,
     messages: tx.messages ? tx.messages.sent + tx.messages.received : undefined,
     graphql: tx.graphql,
+    callSite: topFrame(tx.callStack),
   };
+}
+
+/** The first frame of a call stack, without V8's `at `. */
+function topFrame(stack: string | undefined): string | undefined {
+  if (!stack) return undefined;
+  const line = stack.split('\n', 1)[0]!.trim();
+  return (line.startsWith('at ') ? line.slice(3) : line).slice(0, 500) || undefined;
 }

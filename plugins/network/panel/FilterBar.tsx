@@ -68,7 +68,11 @@ export function FilterBar({
   );
 }
 
-/** The query input as an ARIA combobox: suggestions as you type, Up/Down/Enter/Tab to take one, Escape closes them. */
+/**
+ * The query input as an ARIA combobox: suggestions as you type, Up/Down to choose, Enter (or → at
+ * the end of the text) to take one, Escape closes them. Tab always moves the focus on, as it does
+ * everywhere else: it never takes a suggestion.
+ */
 function QueryBox({
   text,
   onChange,
@@ -109,9 +113,15 @@ function QueryBox({
         return;
       }
       setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length);
-    } else if ((e.key === 'Enter' || e.key === 'Tab') && expanded) {
+    } else if (e.key === 'Enter' && expanded) {
       e.preventDefault();
       take(active);
+    } else if (e.key === 'ArrowRight' && expanded && atEnd(e.currentTarget)) {
+      e.preventDefault();
+      take(active);
+    } else if (e.key === 'Tab') {
+      // The focus leaves; the list goes with it (onBlur), and nothing is taken.
+      setOpen(false);
     } else if (e.key === 'Escape' && expanded) {
       // Only the list closes; a second Escape leaves the box.
       e.preventDefault();
@@ -168,4 +178,9 @@ function QueryBox({
       </div>
     </div>
   );
+}
+
+/** The caret is at the end of the text with nothing selected (→ would not move it). */
+function atEnd(input: HTMLInputElement): boolean {
+  return input.selectionStart === input.value.length && input.selectionEnd === input.value.length;
 }

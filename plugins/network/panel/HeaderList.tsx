@@ -7,7 +7,8 @@ const MASK = '••••••••';
 
 /**
  * A header list, parsed (name/value) or raw (as on the wire). Values the app hides from MCP
- * (redaction scope `mcp`) reached the inspector: masked here until the developer reveals them.
+ * (redaction scope `mcp`) reached the inspector: masked here until the person reveals them, one
+ * (its own Reveal) or all. Nothing here reaches an agent: MCP answers are redacted in the host.
  * Values redacted in the app (scope `all`) never left it, and the list says so.
  */
 export function HeaderList({
@@ -27,12 +28,21 @@ export function HeaderList({
   pattern?: SafeRegex;
 }) {
   const [revealed, setRevealed] = useState(false);
+  /** Positions of the values revealed one by one. */
+  const [one, setOne] = useState<ReadonlySet<number>>(new Set());
   const hidden = new Set(sensitive?.map((h) => h.toLowerCase()));
   const isHidden = (h: Header) => hidden.has(h.name.toLowerCase()) && h.value !== REDACTED;
   const inApp = (h: Header) => h.value === REDACTED && (!redactedInApp || redactedInApp.includes(h.name.toLowerCase()));
   const anyHidden = headers?.some(isHidden) ?? false;
   const anyInApp = headers?.some(inApp) ?? false;
-  const value = (h: Header) => (isHidden(h) && !revealed ? MASK : h.value);
+  const masked = (h: Header, i: number) => isHidden(h) && !revealed && !one.has(i);
+  const value = (h: Header, i: number) => (masked(h, i) ? MASK : h.value);
+  const toggleOne = (i: number) =>
+    setOne((s) => {
+      const next = new Set(s);
+      if (!next.delete(i)) next.add(i);
+      return next;
+    });
   return (
     <section aria-label={title} className="stack" style={{ gap: 6 }}>
       <div className="row">
@@ -42,7 +52,7 @@ export function HeaderList({
         <span className="spacer" />
         {anyHidden && (
           <button type="button" className="link small" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
-            {revealed ? 'Hide redacted values' : 'Reveal redacted values'}
+            {revealed ? 'Hide redacted values' : 'Reveal all redacted values'}
           </button>
         )}
       </div>
@@ -66,7 +76,7 @@ export function HeaderList({
         <p className="muted">None.</p>
       ) : raw !== undefined ? (
         <pre className="code-block" data-testid="raw-headers">
-          <Marked text={[raw, ...headers.map((h) => `${h.name}: ${value(h)}`)].join('\n')} pattern={pattern} />
+          <Marked text={[raw, ...headers.map((h, i) => `${h.name}: ${value(h, i)}`)].join('\n')} pattern={pattern} />
         </pre>
       ) : (
         <dl className="kv mono small headers">
@@ -78,9 +88,23 @@ export function HeaderList({
               </dt>
               <dd>
                 {isHidden(h) && (
-                  <span className="badge warn" title="Hidden from AI agents (MCP) and exports">
-                    redacted
-                  </span>
+                  <>
+                    <span className="badge warn" title="Hidden from AI agents (MCP) and exports">
+                      redacted
+                    </span>{' '}
+                    {!revealed && (
+                      <button
+                        type="button"
+                        className="link small"
+                        aria-pressed={one.has(i)}
+                        aria-label={`${one.has(i) ? 'Hide' : 'Reveal'} the value of ${h.name}`}
+                        title="Only this window shows it; AI agents and exports never get it"
+                        onClick={() => toggleOne(i)}
+                      >
+                        {one.has(i) ? 'Hide' : 'Reveal'}
+                      </button>
+                    )}
+                  </>
                 )}
                 {inApp(h) && (
                   <span className="badge warn" title="Replaced in the app; the value never left it">
@@ -90,7 +114,7 @@ export function HeaderList({
                 {inApp(h) ? (
                   <span className="muted">value not sent</span>
                 ) : (
-                  <Marked text={value(h)} pattern={isHidden(h) && !revealed ? undefined : pattern} />
+                  <Marked text={value(h, i)} pattern={masked(h, i) ? undefined : pattern} />
                 )}
               </dd>
             </div>

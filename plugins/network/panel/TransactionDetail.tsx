@@ -13,6 +13,7 @@ import type {
 } from '../protocol.js';
 import { AgentView } from './AgentView.js';
 import { BodyView } from './BodyView.js';
+import { parseFrame } from './columns.js';
 import { formatClock, formatDuration, statusLabel } from './format.js';
 import { HeaderList } from './HeaderList.js';
 import { Marked } from './Marked.js';
@@ -26,6 +27,7 @@ const TABS = [
   { id: 'payload', label: 'Payload' },
   { id: 'response', label: 'Response' },
   { id: 'timing', label: 'Timing' },
+  { id: 'initiator', label: 'Initiator' },
   { id: 'agent', label: 'Agent view' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
@@ -256,6 +258,7 @@ export const TransactionDetail = forwardRef<
               ))}
             {tab === 'messages' && <MessagesView api={api} summary={summary} />}
             {tx && tab === 'timing' && <TimingView tx={tx} />}
+            {tx && tab === 'initiator' && <InitiatorView tx={tx} />}
             {tx && tab === 'agent' && <AgentView api={api} tx={tx} />}
           </div>
         </>
@@ -320,6 +323,8 @@ function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: A
         title="Response headers"
         headers={tx.response?.headers}
         raw={raw && tx.response ? `HTTP/1.1 ${tx.response.status} ${tx.response.statusText}` : undefined}
+        sensitive={tx.sensitiveHeaders}
+        redactedInApp={agentInfo?.redaction.scope === 'all' ? agentInfo.redaction.headers : undefined}
         pattern={pattern}
       />
       <HeaderList
@@ -390,4 +395,49 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Where the app made the request: the issuing API and the top frames of its stack, as DevTools' Initiator tab. */
+function InitiatorView({ tx }: { tx: Transaction }) {
+  const frames = tx.callStack?.split('\n').filter(Boolean) ?? [];
+  const how =
+    tx.initiator === 'har'
+      ? 'read from a HAR file'
+      : `${tx.initiator === 'http' ? "Node's http" : tx.initiator === 'xhr' ? 'XMLHttpRequest' : tx.initiator}`;
+  return (
+    <div className="stack" data-testid="network-initiator">
+      <p>
+        Issued by <strong>{how}</strong>
+        {frames.length === 0 && tx.initiator !== 'har' && (
+          <span className="muted">
+            {' '}
+            — no call site: the agent takes it where the engine offers it cheaply (V8: Chrome, Edge, Node, Electron) and
+            from fetch, XMLHttpRequest and Node's http.
+          </span>
+        )}
+      </p>
+      {frames.length > 0 && (
+        <ol className="call-stack mono small" aria-label="Call stack, innermost first">
+          {frames.map((line, i) => {
+            const f = parseFrame(line);
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: frames are positions in one fixed stack
+              <li key={i}>
+                {f ? (
+                  <>
+                    <span>{f.fn ?? '(anonymous)'}</span>{' '}
+                    <span className="muted" title={f.file}>
+                      {f.file}:{f.line}:{f.column}
+                    </span>
+                  </>
+                ) : (
+                  line.replace(/^at\s+/, '')
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </div>
+  );
 }

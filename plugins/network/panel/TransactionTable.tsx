@@ -2,7 +2,7 @@ import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { type GridColumn, VirtualGrid } from '../../../renderer/src/components/VirtualGrid.js';
 import type { TransactionSummary } from '../protocol.js';
 import { type ColumnLayout, widthOf } from './column-layout.js';
-import { type Column, spanOf } from './columns.js';
+import { type Column, type Span, spanOf } from './columns.js';
 import { statusTone } from './format.js';
 
 const rowKey = (tx: TransactionSummary) => tx.id;
@@ -15,6 +15,7 @@ const rowAttributes = (tx: TransactionSummary) => ({ 'data-state': tx.state });
  */
 export function TransactionTable({
   rows,
+  span: zoom,
   columns,
   layout,
   selectedId,
@@ -25,6 +26,8 @@ export function TransactionTable({
   onHeaderMenu,
 }: {
   rows: readonly TransactionSummary[];
+  /** The waterfall's time range (the overview's zoom); the rows' own span when absent. */
+  span?: Span;
   columns: Column[];
   layout: ColumnLayout;
   selectedId?: string;
@@ -34,7 +37,7 @@ export function TransactionTable({
   onResize?(id: string, width: number): void;
   onHeaderMenu?(x: number, y: number): void;
 }) {
-  const span = useMemo(() => spanOf(rows), [rows]);
+  const span = useMemo(() => zoom ?? spanOf(rows), [rows, zoom]);
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
   const shown = useMemo(() => fitColumns(columns, layout, width), [columns, layout, width]);

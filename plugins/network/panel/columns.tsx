@@ -111,10 +111,20 @@ export const COLUMNS: Column[] = [
   {
     id: 'initiator',
     title: 'Initiator',
-    width: 72,
+    width: 160,
     minWidth: 48,
-    compare: (a, b) => text(a.initiator, b.initiator),
-    cell: (tx) => tx.initiator,
+    compare: (a, b) => text(siteLabel(a) ?? a.initiator, siteLabel(b) ?? b.initiator),
+    cell: (tx) => {
+      const site = siteLabel(tx);
+      return site ? (
+        <>
+          <span className="mono">{site}</span> <span className="muted">{tx.initiator}</span>
+        </>
+      ) : (
+        tx.initiator
+      );
+    },
+    tooltip: (tx) => (tx.callSite ? `${tx.initiator} from ${tx.callSite}` : tx.initiator),
   },
   {
     id: 'protocol',
@@ -197,7 +207,21 @@ export const COLUMNS: Column[] = [
   },
 ];
 
-export const DEFAULT_VISIBLE = ['status', 'method', 'url', 'type', 'size', 'time', 'waterfall'];
+export const DEFAULT_VISIBLE = ['status', 'method', 'url', 'type', 'initiator', 'size', 'time', 'waterfall'];
+
+/** A call site as DevTools' Initiator column shows it: `file:line` (the last path segment). */
+export function siteLabel(tx: Pick<TransactionSummary, 'callSite'>): string | undefined {
+  const frame = parseFrame(tx.callSite);
+  return frame && `${frame.file.split(/[/\\]/).at(-1)?.split('?')[0] || frame.file}:${frame.line}`;
+}
+
+/** One V8 frame, `fn (file:line:col)` or `file:line:col`, without its `at `. */
+export function parseFrame(
+  frame: string | undefined,
+): { fn?: string; file: string; line: number; column: number } | undefined {
+  const m = frame?.replace(/^\s*at\s+/, '').match(/^(?:(.*?) \()?(.+?):(\d+):(\d+)\)?$/);
+  return m ? { fn: m[1] || undefined, file: m[2]!, line: Number(m[3]), column: Number(m[4]) } : undefined;
+}
 
 /** "mutation Checkout (2 errors)", for sorting and the tooltip. */
 function graphqlLabel(tx: TransactionSummary): string | undefined {

@@ -6,18 +6,20 @@ import {
   useOpenOffline,
   usePanelClient,
   usePluginEvents,
+  useReveal,
 } from '../../../renderer/src/panel-kit.js';
 import type { AgentInfo, MockConfigView, ReplayRequest, SearchQuery, TransactionSummary } from '../protocol.js';
 import { networkProtocol } from '../protocol.js';
 import { searchPattern } from '../search-pattern.js';
 import { ColumnMenu } from './ColumnMenu.js';
 import { orderOf, useColumnLayout } from './column-layout.js';
-import { COLUMNS } from './columns.js';
+import { COLUMNS, type Span, spanOf } from './columns.js';
 import { FilterBar } from './FilterBar.js';
 import { formatBytes } from './format.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { TransactionModel } from './model.js';
+import { inRange, Overview } from './Overview.js';
 import { explainEmpty, parseQuery, type Query, removeTerm } from './query.js';
 import { describeReplay } from './replay-form.js';
 import { SearchBox, type SearchState } from './SearchBox.js';
@@ -49,6 +51,7 @@ export default function NetworkPanel({ session }: PanelProps) {
   const { layout, columns, toggle, resize, sortBy, reset } = useColumnLayout();
   const [menu, setMenu] = useState<{ at?: { x: number; y: number } }>();
   const [selectedId, setSelectedId] = useState<string>();
+  const [zoom, setZoom] = useState<Span>();
   const [tab, setTab] = useState<'requests' | 'mocks'>('requests');
   const [config, setConfig] = useState<MockConfigView>();
   const [agentInfo, setAgentInfo] = useState<AgentInfo>();
@@ -56,6 +59,7 @@ export default function NetworkPanel({ session }: PanelProps) {
   const [syncFailure, setSyncFailure] = useState<string>();
   const [dropped, setDropped] = useState({ count: 0, bytes: 0 });
   const [loaded, setLoaded] = useState(false);
+  const [progress, setProgress] = useState<{ loaded: number; total: number }>();
   const [detailWidth, setDetailWidth] = useState(storedDetailWidth);
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
   const loading = useRef<PanelEvent<typeof networkProtocol>[] | undefined>([]);
@@ -99,7 +103,7 @@ export default function NetworkPanel({ session }: PanelProps) {
           setSyncFailure(e.data.error);
           break;
         case 'imported':
-          setMessage({ kind: 'info', text: `Imported ${e.data.count} requests from a HAR file.` });
+          setMessage({ kind: 'info', text: `Imported ${e.data.count.toLocaleString()} requests from a HAR file.` });
           break;
       }
     }
@@ -146,6 +150,7 @@ export default function NetworkPanel({ session }: PanelProps) {
           if (!live) return;
           model.upsert(page.transactions);
           cursor = page.nextCursor;
+          if (cursor) setProgress({ loaded: page.total - page.remaining, total: page.total });
         } while (cursor);
         const [mocks, stats, info] = await Promise.all([
           api.call('mockConfig', {}),
@@ -174,7 +179,10 @@ export default function NetworkPanel({ session }: PanelProps) {
   }, [api, model]);
 
   const order = useMemo(() => orderOf(layout.sort), [layout.sort]);
-  const rows = model.filtered({ query, hits: search?.ids, order });
+  const matching = model.filtered({ query, hits: search?.ids, order });
+  const span = useMemo(() => spanOf(matching), [matching]);
+  // The overview's zoom keeps the requests that overlap its range; it follows the filter's span.
+  const rows = useMemo(() => (zoom ? inRange(matching, zoom) : matching), [matching, zoom]);
   const selected = selectedId ? model.get(selectedId) : undefined;
   // The detail of a row the filter (or a drop) took away closes.
   const selectedShown = useMemo(() => !!selectedId && rows.some((r) => r.id === selectedId), [rows, selectedId]);
@@ -229,7 +237,7 @@ export default function NetworkPanel({ session }: PanelProps) {
       const link = Object.assign(document.createElement('a'), { href: url, download: name });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      return `Exported ${har.log.entries.length} requests to ${name}.`;
+      return `Exported ${har.log.entries.length.toLocaleString()} requests to ${name}.`;
     });
 
   // An imported HAR is its own offline session, never mixed into this one.
@@ -262,6 +270,19 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
     setSelectedId(id);
   };
+
+  // A request opened from the session's timeline: shown in the table with its detail.
+  useReveal(networkProtocol, session.id, (id) => {
+    if (!loaded) return false;
+    setTab('requests');
+    if (model.get(id)) {
+      selectOriginal(id);
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus());
+    } else {
+      setMessage({ kind: 'info', text: 'That request is no longer kept (the oldest are dropped first).' });
+    }
+    return true;
+  });
 
   const noReplay = session.offline
     ? 'Read from a file: no app can send it again'
@@ -348,6 +369,12 @@ export default function NetworkPanel({ session }: PanelProps) {
           </button>
         </div>
       )}
+      {!loaded && progress && (
+        <div className="banner info" role="status" data-testid="network-loading">
+          Loading requests… {progress.loaded.toLocaleString()} of {progress.total.toLocaleString()}; new ones are added
+          once all are in.
+        </div>
+      )}
       {message && (
         <div className={`banner ${message.kind === 'error' ? 'error' : 'info'}`} role="status">
           {message.text}
@@ -374,6 +401,7 @@ export default function NetworkPanel({ session }: PanelProps) {
               onReset={reset}
             />
           </FilterBar>
+          {matching.length > 1 && <Overview rows={matching} span={span} range={zoom} onRange={setZoom} />}
           <div
             ref={splitRef}
             className="net-split"
@@ -390,6 +418,13 @@ export default function NetworkPanel({ session }: PanelProps) {
                   Requests the app makes with fetch, XMLHttpRequest or Node's http show up here as they happen. Make
                   sure the app passes <code>network()</code> to <code>connect()</code>.
                 </p>
+              </div>
+            ) : rows.length === 0 && matching.length > 0 ? (
+              <div className="empty" role="status">
+                <h2>No request in the zoomed range</h2>
+                <button type="button" onClick={() => setZoom(undefined)}>
+                  Reset zoom
+                </button>
               </div>
             ) : rows.length === 0 ? (
               <NoMatch
@@ -408,6 +443,7 @@ export default function NetworkPanel({ session }: PanelProps) {
             ) : (
               <TransactionTable
                 rows={rows}
+                span={zoom}
                 columns={columns}
                 layout={layout}
                 selectedId={selectedId}

@@ -162,11 +162,13 @@ export default function ReactPanel({ session }: PanelProps) {
         </div>
       )}
       <div className="rx-split">
+        {/* biome-ignore lint/a11y: a tree while it has items (role and name set then); before that a plain box with the reason */}
         <div
           ref={treeRef}
           className="rx-tree"
-          role="tree"
-          aria-label="Component tree"
+          // A tree must hold tree items: while it has none it is a plain box with the reason in it.
+          role={shown.length > 0 ? 'tree' : undefined}
+          aria-label={shown.length > 0 ? 'Component tree' : undefined}
           onKeyDown={onKey}
           data-testid="react-tree"
         >

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
 import { toDisplay } from '../../../renderer/src/components/serialized-value.js';
 import { type PanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import { formatClock } from '../../../renderer/src/time.js';
 import { plain } from '../plain.js';
 import { type QueryWire, type ReadResult, type StateProtocol, stateProtocol } from '../protocol.js';
 import { AgentView } from './AgentView.js';
@@ -62,7 +63,7 @@ export function QueriesView({
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
           />
-          <span className="small muted">{shown.length} queries</span>
+          <span className="small muted">{shown.length.toLocaleString()} queries</span>
         </div>
         <table className="table st-queries">
           <caption className="visually-hidden">TanStack queries</caption>
@@ -154,7 +155,7 @@ function QueryDetail({
           {query.status} · {query.fetchStatus}
         </dd>
         <dt>Updated</dt>
-        <dd>{query.dataUpdatedAt ? new Date(query.dataUpdatedAt).toLocaleTimeString() : 'never'}</dd>
+        <dd>{query.dataUpdatedAt ? formatClock(query.dataUpdatedAt) : 'never'}</dd>
         <dt>Updates / failures</dt>
         <dd>
           {query.updates} / {query.failures}

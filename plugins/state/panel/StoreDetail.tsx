@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
 import { toDisplay } from '../../../renderer/src/components/serialized-value.js';
 import { type PanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import { formatClock } from '../../../renderer/src/time.js';
 import { type ActionView, type ChangeMode, type StateProtocol, type StoreView, stateProtocol } from '../protocol.js';
 import { AgentView } from './AgentView.js';
 import { changeText } from './model.js';
@@ -72,8 +73,8 @@ export function StoreDetail({
             onChange={(e) => setFilter(e.target.value)}
           />
           <span className="small muted">
-            {shown.length} of {store.actions}
-            {store.dropped ? ` · ${store.dropped} dropped` : ''}
+            {shown.length.toLocaleString()} of {store.actions.toLocaleString()}
+            {store.dropped ? ` · ${store.dropped.toLocaleString()} dropped` : ''}
           </span>
         </div>
         <Timeline actions={shown} selected={action?.seq} onSelect={setSelected} />
@@ -194,7 +195,7 @@ function ActionDetail({
         <strong className="mono">
           #{action.seq} {action.type}
         </strong>
-        <span className="small muted">{new Date(action.time).toLocaleTimeString()}</span>
+        <span className="small muted">{formatClock(action.time)}</span>
         <span className="spacer" />
         {canJump && (
           <button type="button" onClick={onJump}>

@@ -5,10 +5,12 @@ export interface RawPluginEvent {
 }
 
 type Listener = (events: RawPluginEvent[]) => void;
+type SessionListener = (events: (RawPluginEvent & { plugin: string })[]) => void;
 
 /** Routes `plugin:event`s to the panels of (session, plugin), a batch at a time. */
 export class PluginEventHub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly sessionListeners = new Map<string, Set<SessionListener>>();
 
   subscribe(sessionId: string, plugin: string, listener: Listener): () => void {
     const key = `${sessionId}\u0000${plugin}`;
@@ -21,8 +23,20 @@ export class PluginEventHub {
     };
   }
 
+  /** Every plugin's events of one session, a batch at a time (the session's timeline follows them). */
+  subscribeSession(sessionId: string, listener: SessionListener): () => void {
+    let set = this.sessionListeners.get(sessionId);
+    if (!set) this.sessionListeners.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.sessionListeners.delete(sessionId);
+    };
+  }
+
   /** Delivers one batch; events of one (session, plugin) stay together and in order. */
   deliver(events: { sessionId: string; plugin: string; event: string; data: unknown }[]): void {
+    if (this.sessionListeners.size > 0) this.deliverBySession(events);
     const grouped = new Map<string, RawPluginEvent[]>();
     for (const { sessionId, plugin, event, data } of events) {
       const key = `${sessionId}\u0000${plugin}`;
@@ -37,6 +51,25 @@ export class PluginEventHub {
           listener(list);
         } catch (e) {
           console.error('[porthole] a panel failed on its plugin events:', e);
+        }
+      }
+    }
+  }
+
+  private deliverBySession(events: { sessionId: string; plugin: string; event: string; data: unknown }[]): void {
+    const grouped = new Map<string, (RawPluginEvent & { plugin: string })[]>();
+    for (const { sessionId, plugin, event, data } of events) {
+      if (!this.sessionListeners.has(sessionId)) continue;
+      let list = grouped.get(sessionId);
+      if (!list) grouped.set(sessionId, (list = []));
+      list.push({ plugin, event, data });
+    }
+    for (const [sessionId, list] of grouped) {
+      for (const listener of this.sessionListeners.get(sessionId) ?? []) {
+        try {
+          listener(list);
+        } catch (e) {
+          console.error('[porthole] a view failed on its session events:', e);
         }
       }
     }

@@ -2,13 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import type { AskAnswer, PermissionAsk } from '../../../shared/permissions.js';
 import { useBridge } from '../bridge/context.js';
 import { inertText } from '../inert-text.js';
+import { callTarget, sessionDistinctions, sessionName } from '../session-names.js';
 import { usePermissions } from '../stores/permissions.js';
+import { useSessions } from '../stores/sessions.js';
 import { JsonTree } from './JsonTree.js';
 
 /**
  * The question "may this agent run this tool?" as a modal dialog, oldest question first: the
- * tool, the client, what it will change and the arguments; Allow once / Allow for this session /
- * Deny. Escape denies. The agent's call waits until the answer (or the timeout, a denial).
+ * tool, the client, the app and device it acts on, what it will change and the arguments; Allow
+ * once / Allow for this session / Deny. Escape denies. For a destructive tool Deny is the default
+ * button (it has the focus, so Enter denies); otherwise the dialog itself has the focus, so a key
+ * pressed while typing elsewhere answers nothing. The agent's call waits until the answer (or the
+ * timeout, a denial); then the focus goes back where it was.
  */
 export function AskDialog() {
   const ask = usePermissions((s) => s.asks[0]);
@@ -23,14 +28,24 @@ function Ask({ ask, waiting }: { ask: PermissionAsk; waiting: number }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const deny = useRef<HTMLButtonElement>(null);
   const left = useSecondsLeft(ask.expiresAt);
+  const sessions = useSessions((s) => s.sessions);
+  const target = callTarget(sessions, ask.plugin, ask.args);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opened once per question
   useEffect(() => {
     const d = dialog.current;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     if (d && !d.open) d.showModal();
-    // The dialog itself takes the focus, not a button: a key pressed while typing elsewhere must not answer it.
-    d?.focus();
-    return () => d?.close();
+    if (ask.destructive) deny.current?.focus();
+    else d?.focus();
+    return () => {
+      d?.close();
+      // The dialog is gone (answered, timed out, answered elsewhere): the focus goes back where it was.
+      const back = before?.isConnected && before !== document.body ? before : document.querySelector('main');
+      (back as HTMLElement | null)?.focus({ preventScroll: true });
+    };
   }, []);
 
   const answer = async (value: AskAnswer) => {
@@ -74,6 +89,21 @@ function Ask({ ask, waiting }: { ask: PermissionAsk; waiting: number }) {
         <dd>
           {who} <span className="muted small">over {ask.surface === 'mcp-stdio' ? 'stdio' : 'HTTP'}</span>
         </dd>
+        {target.kind !== 'inspector' && (
+          <>
+            <dt>App</dt>
+            <dd data-testid="ask-app">
+              {target.kind === 'session' ? (
+                <>
+                  {sessionName(target.session, sessionDistinctions(Object.values(sessions)).get(target.session.id))}
+                  {!target.session.active && <span className="muted small"> (disconnected)</span>}
+                </>
+              ) : (
+                <span className="muted">{target.text}</span>
+              )}
+            </dd>
+          </>
+        )}
       </dl>
       <h3>Arguments</h3>
       <div className="card ask-args">
@@ -89,7 +119,12 @@ function Ask({ ask, waiting }: { ask: PermissionAsk; waiting: number }) {
         {waiting > 1 ? ` ${waiting - 1} more question${waiting > 2 ? 's' : ''} waiting.` : ''}
       </p>
       <div className="row wrap ask-buttons">
-        <button type="button" className="primary" disabled={busy} onClick={() => void answer('allow-once')}>
+        <button
+          type="button"
+          className={ask.destructive ? undefined : 'primary'}
+          disabled={busy}
+          onClick={() => void answer('allow-once')}
+        >
           Allow once
         </button>
         <button
@@ -101,7 +136,14 @@ function Ask({ ask, waiting }: { ask: PermissionAsk; waiting: number }) {
           Allow for this session
         </button>
         <span className="spacer" />
-        <button type="button" className="danger" disabled={busy} onClick={() => void answer('deny')}>
+        <button
+          ref={deny}
+          type="button"
+          className={ask.destructive ? 'primary' : 'danger'}
+          disabled={busy}
+          data-default={ask.destructive || undefined}
+          onClick={() => void answer('deny')}
+        >
           Deny
         </button>
       </div>

@@ -64,7 +64,7 @@ function Node({
       {openChar}
       {!open && (
         <button type="button" className="toggle" onClick={() => setOpen(true)}>
-          {isArray ? `${entries.length} items` : `${entries.length} keys`} {closeChar}
+          {`${entries.length.toLocaleString()} ${isArray ? 'items' : 'keys'}`} {closeChar}
         </button>
       )}
       {open && (
@@ -78,7 +78,8 @@ function Node({
             {entries.length > shown && (
               <li>
                 <button type="button" className="link" onClick={() => setShown(shown + PAGE * 10)}>
-                  show {Math.min(PAGE * 10, entries.length - shown)} more of {entries.length - shown}
+                  show {Math.min(PAGE * 10, entries.length - shown).toLocaleString()} more of{' '}
+                  {(entries.length - shown).toLocaleString()}
                 </button>
               </li>
             )}

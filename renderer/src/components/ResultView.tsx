@@ -55,7 +55,7 @@ function Block({ block, index }: { block: ToolRunResult['content'][number]; inde
       <p className="result-link">
         File:{' '}
         <code>{block.uri.startsWith('file://') ? decodeURIComponent(new URL(block.uri).pathname) : block.uri}</code>
-        {block.size !== undefined && <span className="muted"> ({block.size} bytes)</span>}
+        {block.size !== undefined && <span className="muted"> ({block.size.toLocaleString()} bytes)</span>}
       </p>
     );
   }

@@ -1,9 +1,10 @@
 import type { KeyboardEvent } from 'react';
 import type { SessionInfo } from '../../../shared/session.js';
+import { sessionDistinctions, sessionName } from '../session-names.js';
 import { useConnection } from '../stores/connection.js';
 import { useHistory } from '../stores/history.js';
 import { useMcp } from '../stores/mcp.js';
-import { useNav } from '../stores/nav.js';
+import { TIMELINE, useNav } from '../stores/nav.js';
 import { usePermissions } from '../stores/permissions.js';
 import { groupSessions, useSessions } from '../stores/sessions.js';
 import { formatTimeOfDay } from '../time.js';
@@ -33,15 +34,20 @@ export function Sidebar() {
 function SessionTree() {
   const sessions = useSessions((s) => s.sessions);
   const groups = groupSessions(sessions);
+  const distinctions = sessionDistinctions(Object.values(sessions));
+  const loaded = useConnection((s) => s.core !== undefined);
   const total = Object.keys(sessions).length;
   const active = Object.values(sessions).filter((s) => s.active).length;
   return (
     <section aria-label="Apps">
       <div className="nav-section">
-        Apps <span className="muted">{total > 0 ? `${active} active · ${total - active} inactive` : ''}</span>
+        Apps{' '}
+        <span className="muted">
+          {total > 0 ? `${active.toLocaleString()} active · ${(total - active).toLocaleString()} inactive` : ''}
+        </span>
       </div>
       <LanStatus />
-      {groups.length === 0 && <div className="device">No app connected</div>}
+      {groups.length === 0 && <div className="device">{loaded ? 'No app connected' : 'Not known yet'}</div>}
       {groups.map(({ device, apps }) => (
         <div key={device.id} data-testid="device-group">
           <div className="device" title={device.runtime}>
@@ -56,7 +62,7 @@ function SessionTree() {
                 {app.version && <span className="muted small">{app.version}</span>}
               </div>
               {list.map((session) => (
-                <SessionRow key={session.id} session={session} />
+                <SessionRow key={session.id} session={session} distinction={distinctions.get(session.id)} />
               ))}
             </div>
           ))}
@@ -92,7 +98,7 @@ function LanStatus() {
   );
 }
 
-function SessionRow({ session }: { session: SessionInfo }) {
+function SessionRow({ session, distinction }: { session: SessionInfo; distinction?: string }) {
   const selected = useNav((s) => s.view === 'sessions' && s.sessionId === session.id);
   const pluginId = useNav((s) => s.pluginId);
   const selectSession = useNav((s) => s.selectSession);
@@ -102,6 +108,10 @@ function SessionRow({ session }: { session: SessionInfo }) {
     session.active ? session.lastConnectedAt : (session.disconnectedAt ?? session.firstConnectedAt),
   );
   const page = session.offline ? { title: session.offline.source, url: undefined } : session.device.page;
+  const state = session.offline ? 'Offline' : session.active ? 'Active' : 'Inactive';
+  // A page's title and URL already tell its tabs apart; a process says its pid (or what else differs).
+  const extra = page ? undefined : distinction;
+  const security = session.offline ? 'imported file' : session.security === 'lan' ? 'LAN' : 'loopback';
   return (
     <>
       <button
@@ -120,15 +130,22 @@ function SessionRow({ session }: { session: SessionInfo }) {
         }
       >
         <span className={`dot ${session.active ? 'on' : 'off'}`} aria-hidden="true" />
+        {/* The visible text names the state and page; screen readers hear the app (and what tells it apart) first. */}
+        <span className="visually-hidden">{sessionName(session, distinction)}: </span>
         <span className="session-text">
           <span className="row" style={{ gap: 6 }}>
-            <span>{session.offline ? 'Offline' : session.active ? 'Active' : 'Inactive'}</span>
+            <span>{state}</span>
             <span className="muted small">{formatTimeOfDay(since.getTime())}</span>
           </span>
-          {page && (
+          {(page || extra) && (
             <span className="session-page small" data-testid="session-page">
-              {page.title && <span className="page-title">{page.title}</span>}
-              {page.url && <span className="muted page-url">{shortUrl(page.url)}</span>}
+              {page?.title && <span className="page-title">{page.title}</span>}
+              {page?.url && <span className="muted page-url">{shortUrl(page.url)}</span>}
+              {extra && (
+                <span className="page-title" data-testid="session-distinction">
+                  {extra}
+                </span>
+              )}
             </span>
           )}
         </span>
@@ -148,6 +165,18 @@ function SessionRow({ session }: { session: SessionInfo }) {
           )}
         </span>
       </button>
+      {selected && (
+        <button
+          type="button"
+          className="nav-item plugin-item"
+          aria-current={pluginId === TIMELINE}
+          data-testid="timeline-item"
+          title="Everything this session's plugins saw, in time order"
+          onClick={() => selectPlugin(TIMELINE)}
+        >
+          Timeline
+        </button>
+      )}
       {selected &&
         session.plugins.accepted.map((offer) => {
           const plugin = plugins.find((p) => p.id === offer.id);
@@ -190,17 +219,24 @@ function McpNav() {
         <span className={`dot ${status?.running ? 'on' : 'off'}`} aria-hidden="true" />
         MCP server
         <span className="count muted small">
-          {status?.running ? `${status.clients.length} client${status.clients.length === 1 ? '' : 's'}` : 'off'}
+          {!status
+            ? 'unknown'
+            : status.running
+              ? `${status.clients.length.toLocaleString()} client${status.clients.length === 1 ? '' : 's'}`
+              : 'off'}
         </span>
       </button>
       <button type="button" className="nav-item" aria-current={view === 'tools'} onClick={() => show('tools')}>
-        Tools <span className="count muted small">{toolCount || ''}</span>
+        Tools <span className="count muted small">{toolCount ? toolCount.toLocaleString() : ''}</span>
       </button>
       <button type="button" className="nav-item" aria-current={view === 'history'} onClick={() => show('history')}>
         Call history
         {failed > 0 && (
-          <span className="count badge failed" title={`${failed} failed call(s)`}>
-            {failed} failed
+          <span
+            className="count badge failed"
+            title={`${failed.toLocaleString()} failed call${failed === 1 ? '' : 's'}`}
+          >
+            {failed.toLocaleString()} failed
           </span>
         )}
       </button>

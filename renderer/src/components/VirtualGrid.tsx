@@ -85,6 +85,9 @@ export function VirtualGrid<T>({
     estimateSize: () => ROW_HEIGHT,
     overscan: 20,
     scrollMargin: HEADER_HEIGHT,
+    // The sticky header covers the top of the viewport: a row scrolled to "start" (PageUp, Up, Home)
+    // lands below it, never under it.
+    scrollPaddingStart: HEADER_HEIGHT,
   });
 
   const previous = useRef<readonly T[]>(rows);
@@ -108,6 +111,12 @@ export function VirtualGrid<T>({
     () => (selectedKey === undefined ? -1 : rows.findIndex((r) => rowKey(r) === selectedKey)),
     [rows, rowKey, selectedKey],
   );
+
+  // A selection made elsewhere (a row opened from the timeline) is scrolled into view once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selected key changes
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedKey]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget) return;

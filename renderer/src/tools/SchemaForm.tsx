@@ -24,6 +24,7 @@ export function SchemaForm({
   onSubmit,
   busy = false,
   submitLabel = 'Run',
+  destructive = false,
   sessions = [],
   initialArgs,
 }: {
@@ -33,6 +34,8 @@ export function SchemaForm({
   onSubmit(args: Record<string, unknown>): void;
   busy?: boolean;
   submitLabel?: string;
+  /** The tool deletes or overwrites something: its Run button is not the form's main, inviting button. */
+  destructive?: boolean;
   sessions?: SessionChoice[];
 }) {
   const fields = useMemo(() => fieldsFromSchema(schema), [schema]);
@@ -49,6 +52,7 @@ export function SchemaForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     if (raw !== undefined) {
       const parsed = parseRawArgs(raw);
       setFormError(parsed.error);
@@ -105,7 +109,8 @@ export function SchemaForm({
         </div>
       )}
       <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
+        {/* aria-disabled, not disabled: a disabled button drops the focus, and Run keeps it while the tool runs. */}
+        <button type="submit" className={destructive ? 'danger' : 'primary'} aria-disabled={busy || undefined}>
           {busy ? 'Running…' : submitLabel}
         </button>
         {fields && (

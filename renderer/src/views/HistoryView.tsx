@@ -11,7 +11,7 @@ import { clientLabel, filterCalls, NO_FILTERS, useHistory } from '../stores/hist
 import { useNav } from '../stores/nav.js';
 import { usePermissions } from '../stores/permissions.js';
 import { useSessions } from '../stores/sessions.js';
-import { formatTimeOfDay } from '../time.js';
+import { formatDateTime, formatTimeOfDay } from '../time.js';
 import { SaveAsTest } from './SaveAsTest.js';
 
 const rowKey = (c: CallSummary) => c.id;
@@ -291,7 +291,7 @@ function CallDetailPane({ id, summary, ref }: { id: string; summary?: CallSummar
             </>
           )}
           <dt>Started</dt>
-          <dd>{new Date(call.startedAt).toLocaleString()}</dd>
+          <dd>{formatDateTime(call.startedAt)}</dd>
           <dt>Duration</dt>
           <dd>{call.durationMs === undefined ? 'running' : formatMs(call.durationMs)}</dd>
           <dt>Surface</dt>

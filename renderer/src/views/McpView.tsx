@@ -4,6 +4,7 @@ import { CopyButton } from '../components/CopyButton.js';
 import { httpConfigs, stdioConfigs, TOKEN_PLACEHOLDER } from '../mcp/configs.js';
 import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
+import { formatTimeOfDay } from '../time.js';
 
 /** The MCP server: status, URL, the token (hidden until revealed) and copy-ready client configs. */
 export function McpView() {
@@ -70,7 +71,7 @@ export function McpView() {
                   <li key={c.id}>
                     {c.name} {c.version}{' '}
                     <span className="muted small">
-                      · {c.surface} · since {new Date(c.connectedAt).toLocaleTimeString()}
+                      · {c.surface} · since {formatTimeOfDay(c.connectedAt)}
                     </span>
                   </li>
                 ))}

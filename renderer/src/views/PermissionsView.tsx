@@ -125,7 +125,8 @@ export function PermissionsView() {
           <span>
             <strong>Read-only for AI agents</strong>
             <span id="read-only-hint" className="muted small block">
-              Denies every tool that changes the app or stored data ({changing.length} tools); reading stays allowed.
+              Denies every tool that changes the app or stored data ({changing.length.toLocaleString()} tools); reading
+              stays allowed.
             </span>
           </span>
         </label>

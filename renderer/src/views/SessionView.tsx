@@ -5,14 +5,18 @@ import { ErrorBoundary } from '../components/ErrorBoundary.js';
 import { panels } from '../panels.js';
 import { useConnection } from '../stores/connection.js';
 import { useMcp } from '../stores/mcp.js';
-import { useNav } from '../stores/nav.js';
+import { TIMELINE, useNav } from '../stores/nav.js';
 import { useSessions } from '../stores/sessions.js';
+import { formatTimeOfDay } from '../time.js';
 import { shortUrl } from '../url.js';
+import { TimelineView } from './TimelineView.js';
 
 /** The selected session: its header, and the panel of the selected plugin. */
 export function SessionView() {
   const sessionId = useNav((s) => s.sessionId);
   const chosenPlugin = useNav((s) => s.pluginId);
+  const returnTo = useNav((s) => s.returnTo);
+  const selectPlugin = useNav((s) => s.selectPlugin);
   const session = useSessions((s) => (sessionId ? s.sessions[sessionId] : undefined));
   const anySessions = useSessions((s) => Object.keys(s.sessions).length > 0);
   const plugins = useSessions((s) => s.plugins);
@@ -31,8 +35,13 @@ export function SessionView() {
   }
 
   const accepted = session.plugins.accepted.map((p) => p.id);
-  const pluginId =
-    chosenPlugin && accepted.includes(chosenPlugin) ? chosenPlugin : (accepted.find((id) => panels[id]) ?? accepted[0]);
+  const timeline = chosenPlugin === TIMELINE;
+  const pluginId = timeline
+    ? undefined
+    : chosenPlugin && accepted.includes(chosenPlugin)
+      ? chosenPlugin
+      : // Network first, as DevTools opens on it; else the first plugin with a panel.
+        ((accepted.includes('network') ? 'network' : accepted.find((id) => panels[id])) ?? accepted[0]);
   const plugin = plugins.find((p) => p.id === pluginId);
   const Panel = pluginId ? panels[pluginId] : undefined;
 
@@ -49,7 +58,8 @@ export function SessionView() {
       <header className="view-header">
         <div>
           <h2>
-            {session.app.name} <span className="muted">· {plugin?.title ?? pluginId ?? 'no plugins'}</span>
+            {session.app.name}{' '}
+            <span className="muted">· {timeline ? 'Timeline' : (plugin?.title ?? pluginId ?? 'no plugins')}</span>
           </h2>
           {session.offline ? (
             <div className="muted small">Imported file · {session.offline.source}</div>
@@ -61,12 +71,18 @@ export function SessionView() {
               )}
               {session.device.name} · {session.device.platform} · {session.remoteAddress} ·{' '}
               {session.security === 'lan' ? 'LAN (paired)' : 'loopback'}
-              {session.protocolErrors > 0 && ` · ${session.protocolErrors} protocol errors`}
-              {session.droppedNotifications > 0 && ` · ${session.droppedNotifications} events dropped while offline`}
+              {session.protocolErrors > 0 && ` · ${session.protocolErrors.toLocaleString()} protocol errors`}
+              {session.droppedNotifications > 0 &&
+                ` · ${session.droppedNotifications.toLocaleString()} events dropped while offline`}
             </div>
           )}
         </div>
         <span className="spacer" />
+        {returnTo === TIMELINE && !timeline && (
+          <button type="button" onClick={() => selectPlugin(TIMELINE)} data-testid="back-to-timeline">
+            ← Back to the timeline
+          </button>
+        )}
         {!session.active && (
           <button type="button" className="danger" onClick={() => void clear()}>
             Clear session
@@ -81,8 +97,8 @@ export function SessionView() {
       {!session.active && !session.offline && (
         <div className="banner warn" data-testid="inactive-banner">
           The app disconnected
-          {session.disconnectedAt ? ` at ${new Date(session.disconnectedAt).toLocaleTimeString()}` : ''}. Its data is
-          kept; actions that need the app wait until it reconnects.
+          {session.disconnectedAt ? ` at ${formatTimeOfDay(session.disconnectedAt)}` : ''}. Its data is kept; actions
+          that need the app wait until it reconnects.
         </div>
       )}
       {clearError && <div className="banner error">{clearError}</div>}
@@ -92,7 +108,11 @@ export function SessionView() {
         </div>
       )}
       <div className="panel-host">
-        {Panel && plugin ? (
+        {timeline ? (
+          <ErrorBoundary key={`${session.id}/timeline/${epoch}`} what="timeline">
+            <TimelineView session={session} />
+          </ErrorBoundary>
+        ) : Panel && plugin ? (
           <ErrorBoundary key={`${session.id}/${pluginId}/${epoch}`} what={`${plugin.title} panel`}>
             <Panel session={session} plugin={plugin} />
           </ErrorBoundary>

@@ -16,7 +16,8 @@ export function ToolsView() {
   const selectTool = useNav((s) => s.selectTool);
   const [query, setQuery] = useState('');
   const found = searchTools(tools, query);
-  const tool = tools.find((t) => t.name === toolName) ?? found[0];
+  // Nothing chosen yet: open on a tool that only reads, never on one that deletes or changes something.
+  const tool = tools.find((t) => t.name === toolName) ?? found.find((t) => t.annotations.readOnlyHint) ?? found[0];
 
   const onKeys = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -40,7 +41,7 @@ export function ToolsView() {
             data-filter
           />
           <span className="muted small">
-            {found.length} of {tools.length}
+            {found.length.toLocaleString()} of {tools.length.toLocaleString()}
           </span>
         </div>
         {!loaded && <p className="pane muted">Loading tools…</p>}
@@ -122,6 +123,8 @@ function ToolDetail({ tool }: { tool: ToolInfo }) {
           schema={tool.inputSchema}
           onSubmit={(args) => void execute(args)}
           busy={busy}
+          destructive={a.destructiveHint === true}
+          submitLabel={a.destructiveHint ? 'Run (destructive)' : 'Run'}
           sessions={choices}
           initialArgs={initialArgs}
         />

@@ -1,0 +1,123 @@
+import { expect, type Page, test } from '@playwright/test';
+import { inspectorAndPage, mcpClient, openWindow } from './window.helpers.js';
+
+// The main tasks by keyboard alone, with the focus tracked at each step: select an app, find a
+// request and read its body, open the timeline, run a tool, answer a prompt.
+
+const env = inspectorAndPage({
+  '/api/cart': (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"sku":"A-1"}]}'),
+  '/api/other': (_req, res) => void res.end('other'),
+});
+
+/** What has the focus: its role or tag, and its accessible label or text. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el) return 'nothing';
+    const label = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? '';
+    return `${el.getAttribute('role') ?? el.tagName.toLowerCase()}: ${label}`;
+  });
+
+/** Tab (at most `max` times) until `match` has the focus. */
+async function tabTo(page: Page, match: RegExp, max = 25, key = 'Tab'): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (match.test(await focused(page))) return;
+    await page.keyboard.press(key);
+  }
+  expect(await focused(page)).toMatch(match);
+}
+
+test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt, focus tracked', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openWindow(page, env.inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(
+    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network', 'example'], appName: 'Shop' }),
+  );
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await debuggee.evaluate(async () => {
+    await fetch('/api/other').then((r) => r.text());
+    await fetch('/api/cart').then((r) => r.text());
+  });
+  await page.bringToFront();
+
+  // Select the app: Tab into the sidebar, Enter on the session; it opens on Network.
+  await page.locator('body').focus();
+  await tabTo(page, /^button: Shop/);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('network-panel')).toBeVisible();
+
+  // Find a request: '/' to the filter, type, Tab leaves the box as typed (no suggestion taken).
+  await page.keyboard.press('/');
+  expect(await focused(page)).toMatch(/^combobox: Filter requests/);
+  await page.keyboard.type('cart');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('combobox', { name: 'Filter requests' })).toHaveValue('cart');
+  expect(await focused(page)).not.toMatch(/Filter requests/);
+  await tabTo(page, /^grid: Requests/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const detail = page.getByTestId('network-detail');
+  await expect(detail).toBeVisible();
+  // Into the detail's tabs, then → to Response: the body.
+  await tabTo(page, /^tab: Headers/);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  expect(await focused(page)).toMatch(/^tab: Response/);
+  await expect(detail).toContainText('A-1');
+  // Escape closes the detail and gives the grid the focus back.
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+  expect(await focused(page)).toMatch(/^grid: Requests/);
+
+  // The timeline: Shift+Tab back to the sidebar's Timeline entry, Enter, Tab to its grid, End, Enter.
+  await tabTo(page, /^button: Timeline/, 40, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await tabTo(page, /^grid: Timeline/);
+  await page.keyboard.press('End');
+  await expect(page.locator('.timeline-foot')).toContainText('/api/cart');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('network-row').filter({ hasText: '/api/cart' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  expect(await focused(page)).toMatch(/^grid: Requests/);
+
+  // Run a tool: the Tools entry, '/' to its search, Enter on the match, Tab to Run; the focus stays.
+  await tabTo(page, /^button: Tools/, 40, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('/');
+  await page.keyboard.type('example_send_ping');
+  await tabTo(page, /^option: example_send_ping/);
+  await page.keyboard.press('Enter');
+  await tabTo(page, /^button: Run$/, 40);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Open in the call history' })).toBeVisible();
+  expect(await focused(page)).toMatch(/^button: Run$/);
+
+  // Answer a prompt: a destructive call that asks; Deny has the focus, Enter answers, focus returns.
+  const mcp = await mcpClient(env.inspector, 'walk-agent');
+  try {
+    await page.getByRole('button', { name: /^Permissions/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-tool="network_clear_transactions"]').getByRole('radio', { name: 'Ask me' }).focus();
+    await page.keyboard.press('Space');
+    const before = await focused(page);
+    const call = mcp.client.callTool({ name: 'network_clear_transactions', arguments: {} }).catch((e: Error) => e);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    expect(await focused(page)).toMatch(/^button: Deny/);
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    const result = (await call) as { isError?: boolean } | Error;
+    expect(result instanceof Error || result.isError === true).toBe(true);
+    expect(await focused(page)).toBe(before);
+  } finally {
+    await mcp.close();
+  }
+});

@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { inspectorAndPage, openWindow, screenshotAllSizes } from './window.helpers.js';
+
+// The session's timeline: requests, console messages and page loads of one session in time order,
+// filtered by plugin, level and text, live, each row opening its plugin's detail.
+
+const env = inspectorAndPage({
+  '/api/cart': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'),
+  '/api/boom': (_req, res) => void res.writeHead(503, { 'content-type': 'text/plain' }).end('down'),
+});
+
+test('one timeline across plugins: filters, live rows, and Enter opens the request in Network', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openWindow(page, env.inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(
+    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network', 'console'], appName: 'Shop' }),
+  );
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await debuggee.evaluate(async () => {
+    await fetch('/api/cart');
+    console.warn('cart is slow');
+    await fetch('/api/boom');
+    console.log('checkout done');
+  });
+  await page.bringToFront();
+  await page.getByTestId('session').first().click();
+  await page.getByTestId('timeline-item').click();
+  const timeline = page.getByTestId('timeline');
+  const rows = timeline.getByTestId('timeline-row');
+  await expect(rows.filter({ hasText: 'checkout done' })).toHaveCount(1);
+  // In time order across plugins: the request, the warning, the failed request, the log.
+  const summaries = await rows.locator('.col-summary').allTextContents();
+  const order = ['/api/cart', 'cart is slow', '/api/boom', 'checkout done'].map((s) =>
+    summaries.findIndex((line) => line.includes(s)),
+  );
+  expect(order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!))).toBe(true);
+  await expect(rows.filter({ hasText: '/api/boom' })).toHaveClass(/level-error/);
+
+  // Filters: text, level, plugin.
+  const count = timeline.getByTestId('timeline-count');
+  await timeline.getByRole('searchbox', { name: 'Filter the timeline by text' }).fill('cart');
+  await expect(rows).toHaveCount(2);
+  await timeline.getByRole('combobox', { name: 'Level' }).selectOption('warn');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('cart is slow');
+  await timeline.getByRole('combobox', { name: 'Level' }).selectOption('');
+  await timeline.getByTestId('timeline-plugin').filter({ hasText: 'Console' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('/api/cart');
+  await expect(count).toContainText(/^1 of \d+ entries/);
+  await screenshotAllSizes(page, 'timeline-filtered');
+  await timeline.getByTestId('timeline-plugin').filter({ hasText: 'Console' }).click();
+  await timeline.getByRole('searchbox', { name: 'Filter the timeline by text' }).fill('');
+
+  // Live: what the app does next appears without asking.
+  await debuggee.evaluate(() => console.error('payment failed'));
+  await expect(rows.filter({ hasText: 'payment failed' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'payment failed' })).toHaveClass(/level-error/);
+  await screenshotAllSizes(page, 'timeline');
+
+  // Keyboard: the grid is one tab stop; End selects the newest, Up moves; Enter opens in Network.
+  const grid = timeline.getByTestId('timeline-grid');
+  await grid.focus();
+  await page.keyboard.press('Home');
+  // The page load comes first; Down moves to the request.
+  await expect(timeline.locator('.timeline-foot')).toContainText('Load 1');
+  await page.keyboard.press('ArrowDown');
+  await expect(timeline.locator('.timeline-foot')).toContainText('/api/cart');
+  await page.keyboard.press('Enter');
+  const network = page.getByTestId('network-panel');
+  await expect(network).toBeVisible();
+  await expect(network.getByTestId('network-row').filter({ hasText: '/api/cart' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(network.getByRole('tab', { name: 'Headers' })).toBeVisible();
+  await expect(page.getByTestId('network-table')).toBeFocused();
+  await page.getByTestId('back-to-timeline').click();
+  await expect(timeline).toBeVisible();
+});
