@@ -78,9 +78,9 @@ const ID_KEY = /(^id$|Id$|^cursor$|Cursor$|^ref$)/;
 const SEQ_KEY = /(^seq$|Seq$|^latest$|^since$)/;
 /** Numbers that mean the same in every run. */
 const STABLE_NUMBER_KEY = /^(status|statusCode|code|exitCode)$/;
-/** Keys whose values differ from run to run or only page the answer. */
+/** Keys whose values differ from run to run, only page the answer or say it in words (summary). */
 const VOLATILE_KEY =
-  /(At$|Ms$|^time$|Time$|^next$|^remaining$|^total$|^pending$|^dropped$|^latest$|^count$|Count$|^bytes$|Bytes$|[sS]ize$|^headers$|^timing$|Port$)/;
+  /(At$|Ms$|^time$|Time$|^next$|^summary$|^remaining$|^total$|^pending$|^dropped$|^latest$|^count$|Count$|^bytes$|Bytes$|[sS]ize$|^headers$|^timing$|Port$)/;
 const LOOKS_LIKE_ID =
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f-]{16,}$|^[a-z]+-[0-9a-z]{6,}(-\d+)?$/i;
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;

@@ -33,9 +33,9 @@ describe('drop counts across restarts', () => {
     const agent = connect({
       url: `ws://127.0.0.1:${port}`,
       app: { id: 'com.test.drops', name: 'Drops' },
-      // The MCP client's calls and the window's sign-in from this process are not captured: the counts
+      // The MCP client's calls, the window's sign-in and its bridge socket from this process are not captured: the counts
       // stay still between reads.
-      plugins: [network({ ignoreUrls: ['/mcp', '/?token='] })],
+      plugins: [network({ ignoreUrls: ['/mcp', '/?token=', '/bridge'] })],
       reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
     });
     defer(() => agent.disconnect());
@@ -120,8 +120,11 @@ describe('drop counts across restarts', () => {
       const page = await listed(second.call);
       seen = page;
       return page.total + page.dropped.count === 28 && page.pending === 0 ? page : undefined;
-    }, 'more answers to be dropped').catch((e) => {
-      throw new Error(`${(e as Error).message}: ${JSON.stringify(seen).slice(0, 600)}`);
+    }, 'more answers to be dropped').catch(async (e) => {
+      const urls = await second.call('network_list_transactions', { sessionId, limit: 50 });
+      throw new Error(
+        `${(e as Error).message}: ${JSON.stringify(seen).slice(0, 600)} ${JSON.stringify(urls).slice(0, 3000)}`,
+      );
     });
     expect(after.dropped.count).toBeGreaterThan(before.dropped.count);
     const globalAfter = await statusDropped(second.call);

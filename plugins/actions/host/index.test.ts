@@ -62,6 +62,7 @@ describe('the actions plugin', () => {
     const added = await t.mcp.call('actions_run', { name: 'addItem', args: { sku: 'pear', qty: 3 } });
     expect(added.isError, added.text).toBe(false);
     expect(added.structuredContent).toEqual({
+      summary: expect.any(String),
       value: {
         cart: {
           $: 'map',

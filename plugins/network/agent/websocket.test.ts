@@ -235,7 +235,7 @@ describe('WebSockets in a Node app', () => {
     // Allowed, the app's socket gets it as if the server had sent it.
     const done = await ask('allow-once', '{"type":"price","eur":1}');
     expect(done.isError, done.text).toBe(false);
-    expect(done.structuredContent).toEqual({ delivered: true });
+    expect(done.structuredContent).toEqual({ summary: expect.any(String), delivered: true });
     expect(got.at(-1)).toBe('{"type":"price","eur":1}');
     await d.window.run('network_inject_message', { transactionId: tx.id, data: 'AQID', base64: true });
     expect(got.at(-1)).toBe('binary');

@@ -90,6 +90,7 @@ describe('AsyncStorage, handed to the plugin in one line', () => {
 
     const areas = await t.mcp.call('storage_list');
     expect(areas.structuredContent).toEqual({
+      summary: expect.any(String),
       areas: [
         {
           area: 'asyncStorage',
@@ -126,7 +127,11 @@ describe('AsyncStorage, handed to the plugin in one line', () => {
     expect(keys).toEqual(expect.arrayContaining(['locale', 'a', 'b', 'c', 'd', 'session']));
 
     const removed = await t.window.run('storage_remove', { area: 'asyncStorage', key: 'a' });
-    expect(removed.structuredContent).toEqual({ removed: 1, before: { key: 'a', found: true, size: 1, value: 1 } });
+    expect(removed.structuredContent).toEqual({
+      summary: expect.any(String),
+      removed: 1,
+      before: { key: 'a', found: true, size: 1, value: 1 },
+    });
     const cleared = await t.window.run('storage_remove', { area: 'asyncStorage', clear: true });
     expect(cleared.structuredContent).toMatchObject({ removed: 3, before: { count: 3 } });
     expect(store.data.size).toBe(0);

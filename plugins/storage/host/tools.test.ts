@@ -57,7 +57,11 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
   it('a Node app without adapters has no areas, and the answer says how to add one', async () => {
     const t = await startPlugin(storagePlugin, storage());
     const areas = await t.mcp.call('storage_list');
-    expect(areas.structuredContent).toEqual({ areas: [], note: expect.stringMatching(/storage\(\{ adapters: /) });
+    expect(areas.structuredContent).toEqual({
+      summary: expect.any(String),
+      areas: [],
+      note: expect.stringMatching(/storage\(\{ adapters: /),
+    });
     // A store added later is listed from then on.
     t.agent.addAdapter({ name: 'late', keys: () => ['a'], get: () => '1' });
     expect((await t.mcp.call('storage_list')).structuredContent).toMatchObject({ areas: [{ area: 'late', count: 1 }] });
@@ -72,6 +76,7 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     const areas = await t.mcp.call('storage_list');
     expect(areas.isError).toBe(false);
     expect(areas.structuredContent).toEqual({
+      summary: expect.any(String),
       areas: [
         { area: 'files', kind: 'adapter', count: 251, size: expect.any(Number) },
         { area: 'rows', kind: 'adapter', count: 4, readOnly: true },
@@ -119,11 +124,13 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     const t = await startPlugin(storagePlugin, storage({ adapters: [files, structuredStore()] }));
 
     expect((await t.mcp.call('storage_get', { area: 'files', key: 'settings' })).structuredContent).toEqual({
+      summary: expect.any(String),
       found: true,
       size: 27,
       value: { theme: 'dark', volume: 3 },
     });
     expect((await t.mcp.call('storage_get', { area: 'files', key: 'greeting' })).structuredContent).toEqual({
+      summary: expect.any(String),
       found: true,
       size: 11,
       text: 'hello there',
@@ -205,6 +212,7 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     const set = await pending;
     expect(set.isError).toBe(false);
     expect(set.structuredContent).toEqual({
+      summary: expect.any(String),
       before: { key: 'settings', found: true, size: 16, value: { theme: 'dark' } },
       after: { key: 'settings', found: true, size: 17, value: { theme: 'light' } },
     });
@@ -223,6 +231,7 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     // The window's own tool runner is not asked.
     const removed = await t.window.run('storage_remove', { area: 'files', key: 'draft' });
     expect(removed.structuredContent).toEqual({
+      summary: expect.any(String),
       removed: 1,
       before: { key: 'draft', found: true, size: 1, text: 'x' },
     });

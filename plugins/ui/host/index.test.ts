@@ -57,6 +57,7 @@ describe('the ui plugin in a Node app', () => {
     (globalThis as { portholeTestState?: unknown }).portholeTestState = { cart: { items: 2, total: 12.5 } };
     try {
       expect((await run('portholeTestState.cart')).structuredContent).toEqual({
+        summary: expect.any(String),
         value: { items: 2, total: 12.5 },
         ms: expect.any(Number),
       });
