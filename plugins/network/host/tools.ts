@@ -273,7 +273,7 @@ export const setMockRules = tool({
   name: 'network_set_mock_rules',
   describeChange: describeMockChange,
   title: 'Change mock rules',
-  description: `Changes the app's mock rules, which answer matching requests inside the app instead of the network (the first enabled match wins): add, update, remove, replace all, or turn mocking on/off. Applied when the app acknowledges, else isError and nothing changes. Answers with what changed and where the config stands.`,
+  description: `Changes the mock rules, which answer matching requests inside the app instead of the network (the first enabled match wins). Applied when the app acknowledges, else isError and nothing changes.`,
   input: MockChangeInputSchema,
   output: MockStateSummarySchema.extend({
     rule: MockRuleSummarySchema.optional().describe('add, update: the rule as it is now.'),
@@ -326,12 +326,22 @@ const HarFileSchema = z.object({
   next: z.string().describe('What to do with it.'),
 });
 
+/** The filters again, each listed as a pointer to network_list_transactions, which spells them out. */
+const briefFilter = z.object(
+  Object.fromEntries(
+    Object.entries(TransactionFilterSchema.shape).map(([key, schema]) => [
+      key,
+      briefSchema(schema, 'As network_list_transactions.'),
+    ]),
+  ) as typeof TransactionFilterSchema.shape,
+);
+
 export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The requests matching the filters as a HAR 1.2 log, oldest first; over 25 KB it goes to a file (toFile) and the answer links it.`,
-  input: TransactionFilterSchema.extend({
+  description: `The requests matching network_list_transactions' filters as a HAR 1.2 log, oldest first; over 25 KB it goes to a file (toFile) and the answer links it.`,
+  input: briefFilter.extend({
     maxEntries: z
       .number()
       .int()
