@@ -111,7 +111,7 @@ export const listMessages = tool({
   name: 'network_list_messages',
   worksWhenDisconnected: true,
   title: 'List WebSocket and event-stream messages',
-  description: `One WebSocket's or event stream's (SSE) messages, oldest first: direction, time, opcode, size, text or base64 data (socket.io framing decoded), SSE event and id.`,
+  description: `A WebSocket's or event stream's (SSE) messages, oldest first, socket.io framing decoded.`,
   input: MessageQuerySchema,
   output: MessagePageSchema.extend({ next: z.string().optional() }),
   annotations: readOnly,
