@@ -47,10 +47,13 @@ test('mock rules over MCP drive a real page, and survive a reload of the page an
     await expect(page.locator('#status')).toHaveText('connected');
     expect(await fetchFromPage(page, '/api/data')).toMatchObject({ status: 200, body: 'real data' });
 
-    const added = await mcp.call('network_add_mock_rule', {
-      name: 'data is down',
-      match: { url: { kind: 'contains', value: '/api/data' } },
-      action: { type: 'respond', status: 503, body: { type: 'json', json: { down: true } }, delayMs: 150 },
+    const added = await mcp.call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        name: 'data is down',
+        match: { url: { kind: 'contains', value: '/api/data' } },
+        action: { type: 'respond', status: 503, body: { type: 'json', json: { down: true } }, delayMs: 150 },
+      },
     });
     expect(added.isError ?? false, text(added)).toBe(false);
     const ruleId = added.structuredContent!.rule.id;
@@ -86,7 +89,7 @@ test('mock rules over MCP drive a real page, and survive a reload of the page an
     expect(config.structuredContent).toMatchObject({ rules: [{ id: ruleId, name: 'data is down' }] });
     await expect.poll(async () => (await fetchFromPage(page, '/api/data')).status).toBe(503);
 
-    const off = await mcp.call('network_set_mocking_enabled', { enabled: false });
+    const off = await mcp.call('network_set_mock_rules', { op: 'disable' });
     expect(off.isError ?? false, text(off)).toBe(false);
     expect(await fetchFromPage(page, '/api/data')).toMatchObject({ status: 200, body: 'real data' });
   } finally {

@@ -492,11 +492,14 @@ test('an AI agent’s session, exported by `porthole history export-test` (the d
       .toBe(1);
     const { transactions } = await call('network_list_transactions', { status: 404 });
     await call('network_get_transaction', { id: transactions[0]!.id });
-    const { rule } = await call('network_add_mock_rule', {
-      match: { url: { kind: 'contains', value: '/stock/999' } },
-      action: { type: 'respond', status: 200, body: { type: 'text', text: '{"left":1}' } },
+    const { rule } = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        match: { url: { kind: 'contains', value: '/stock/999' } },
+        action: { type: 'respond', status: 200, body: { type: 'text', text: '{"left":1}' } },
+      },
     });
-    await call('network_remove_mock_rule', { id: rule.id });
+    await call('network_set_mock_rules', { op: 'remove', id: rule.id });
     await call('console_list_errors');
 
     // The command as docs/testing.md gives it.

@@ -73,19 +73,22 @@ test('find, mock, reload, verify and screenshot a failing shop in ≤ 15 calls a
     expect(group?.site).toMatch(/shop\.ts:\d+:\d+$/);
 
     // 3. Mock the endpoint, reload, and read what the new load did.
-    const mocked = await call('network_add_mock_rule', {
-      name: 'cart answers',
-      match: { url: { kind: 'contains', value: '/api/cart' } },
-      action: {
-        type: 'respond',
-        status: 200,
-        body: {
-          type: 'json',
-          json: {
-            items: [
-              { name: 'tea', price: 4.5 },
-              { name: 'cake', price: 8 },
-            ],
+    const mocked = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        name: 'cart answers',
+        match: { url: { kind: 'contains', value: '/api/cart' } },
+        action: {
+          type: 'respond',
+          status: 200,
+          body: {
+            type: 'json',
+            json: {
+              items: [
+                { name: 'tea', price: 4.5 },
+                { name: 'cake', price: 8 },
+              ],
+            },
           },
         },
       },
@@ -151,10 +154,17 @@ test('a reloaded page is mocked from its first request; a new tab marks what wen
       }),
     );
     const added = (await client.callTool({
-      name: 'network_add_mock_rule',
+      name: 'network_set_mock_rules',
       arguments: {
-        match: { url: { kind: 'contains', value: '/api/cart' } },
-        action: { type: 'respond', status: 200, body: { type: 'json', json: { items: [{ name: 'tea', price: 1 }] } } },
+        op: 'add',
+        rule: {
+          match: { url: { kind: 'contains', value: '/api/cart' } },
+          action: {
+            type: 'respond',
+            status: 200,
+            body: { type: 'json', json: { items: [{ name: 'tea', price: 1 }] } },
+          },
+        },
       },
     })) as CallToolResult;
     expect(added.isError ?? false).toBe(false);

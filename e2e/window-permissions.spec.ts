@@ -19,9 +19,12 @@ const textOf = (r: Result) =>
     .join('\n');
 
 const RULE = {
-  name: 'user is down',
-  match: { method: 'GET', url: { kind: 'contains', value: '/api/user' } },
-  action: { type: 'respond', status: 500, body: { type: 'json', json: { error: 'boom' } } },
+  op: 'add',
+  rule: {
+    name: 'user is down',
+    match: { method: 'GET', url: { kind: 'contains', value: '/api/user' } },
+    action: { type: 'respond', status: 500, body: { type: 'json', json: { error: 'boom' } } },
+  },
 };
 
 let served: ServedPage;
@@ -73,19 +76,19 @@ test.describe('with a window open', () => {
     await page.bringToFront();
     await openPermissions(page);
     await page.getByRole('button', { name: 'Ask before changes' }).click();
-    await expect(row(page, 'network_add_mock_rule')).toHaveAttribute('data-permission', 'ask');
+    await expect(row(page, 'network_set_mock_rules')).toHaveAttribute('data-permission', 'ask');
     await expect(row(page, 'network_list_transactions')).toHaveAttribute('data-permission', 'allow');
 
     const mcp = await mcpClient(inspector, 'e2e-agent');
     try {
-      const pending = mcp.client.callTool({ name: 'network_add_mock_rule', arguments: RULE }) as Promise<Result>;
-      const dialog = page.getByRole('dialog', { name: /e2e-agent 0\.9\.0 wants to run network_add_mock_rule/ });
+      const pending = mcp.client.callTool({ name: 'network_set_mock_rules', arguments: RULE }) as Promise<Result>;
+      const dialog = page.getByRole('dialog', { name: /e2e-agent 0\.9\.0 wants to run network_set_mock_rules/ });
       await expect(dialog).toBeVisible();
       await expect(dialog).toContainText(
         '"user is down": GET, URL contains "/api/user" → respond 500 with a json body',
       );
       await expect(dialog).toContainText('over HTTP');
-      await expect(page.locator('.activity')).toContainText('Waiting for you: network_add_mock_rule');
+      await expect(page.locator('.activity')).toContainText('Waiting for you: network_set_mock_rules');
       await expect(dialog.getByRole('region', { name: 'Arguments' })).toContainText('/api/user');
       // The dialog has the focus, not a button: a key pressed while typing elsewhere does not answer it.
       await expect(dialog).toBeFocused();
@@ -97,7 +100,7 @@ test.describe('with a window open', () => {
       await expect(dialog).toBeHidden();
 
       await page.getByRole('button', { name: /Call history/ }).click();
-      const call = page.getByTestId('call-row').filter({ hasText: 'network_add_mock_rule' });
+      const call = page.getByTestId('call-row').filter({ hasText: 'network_set_mock_rules' });
       await expect(call).toHaveAttribute('data-status', 'succeeded');
       await call.click();
       await expect(page.getByTestId('call-decision')).toHaveText('Allowed once by the user in the window');
@@ -115,24 +118,24 @@ test.describe('with a window open', () => {
     const debuggee = await connectDebuggee(context, inspector);
     await page.bringToFront();
     await openPermissions(page);
-    await row(page, 'network_add_mock_rule').getByRole('radio', { name: 'Ask me' }).check();
-    await expect(row(page, 'network_add_mock_rule')).toHaveAttribute('data-permission', 'ask');
+    await row(page, 'network_set_mock_rules').getByRole('radio', { name: 'Ask me' }).check();
+    await expect(row(page, 'network_set_mock_rules')).toHaveAttribute('data-permission', 'ask');
 
     const mcp = await mcpClient(inspector, 'e2e-agent');
     try {
-      const pending = mcp.client.callTool({ name: 'network_add_mock_rule', arguments: RULE }) as Promise<Result>;
+      const pending = mcp.client.callTool({ name: 'network_set_mock_rules', arguments: RULE }) as Promise<Result>;
       const dialog = page.getByRole('dialog');
       await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: 'Deny' }).click();
       const result = await pending;
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/the user declined network_add_mock_rule .* ask the user/);
+      expect(textOf(result)).toMatch(/the user declined network_set_mock_rules .* ask the user/);
       // Nothing changed in the app: the request still gets the real answer.
       const status = await debuggee.evaluate(() => fetch('/api/user').then((r) => r.status));
       expect(status).toBe(200);
 
       await page.getByRole('button', { name: /Call history/ }).click();
-      const call = page.getByTestId('call-row').filter({ hasText: 'network_add_mock_rule' });
+      const call = page.getByTestId('call-row').filter({ hasText: 'network_set_mock_rules' });
       await expect(call).toHaveAttribute('data-status', 'refused');
       await expect(call).toContainText('Refused');
       await call.click();
@@ -217,11 +220,11 @@ test.describe('with a window open', () => {
     try {
       const all = (await mcp.client.listTools()).tools;
       const changing = all.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name);
-      expect(changing).toContain('network_add_mock_rule');
+      expect(changing).toContain('network_set_mock_rules');
       await openPermissions(page);
       await page.getByRole('switch', { name: /Read-only for AI agents/ }).check();
-      await expect(row(page, 'network_add_mock_rule')).toHaveAttribute('data-permission', 'deny');
-      await expect(row(page, 'network_add_mock_rule')).toContainText('denied by the read-only switch');
+      await expect(row(page, 'network_set_mock_rules')).toHaveAttribute('data-permission', 'deny');
+      await expect(row(page, 'network_set_mock_rules')).toContainText('denied by the read-only switch');
       await expect(page.getByRole('button', { name: /^Permissions/ })).toContainText('read-only');
       await expect.poll(() => listChanged).toBeGreaterThan(0);
       const names = (await mcp.client.listTools()).tools.map((t) => t.name);
@@ -246,7 +249,7 @@ test('ask with no answer: the prompt closes by itself at the timeout and the cal
   const dataDir = mkdtempSync(join(tmpdir(), 'porthole-e2e-'));
   writeFileSync(
     join(dataDir, 'permissions.json'),
-    JSON.stringify({ tools: { network_add_mock_rule: 'ask' }, askTimeoutMs: 2000 }),
+    JSON.stringify({ tools: { network_set_mock_rules: 'ask' }, askTimeoutMs: 2000 }),
   );
   const inspector = await startInspector({ dataDir });
   try {
@@ -256,7 +259,7 @@ test('ask with no answer: the prompt closes by itself at the timeout and the cal
     const mcp = await mcpClient(inspector, 'e2e-agent');
     try {
       const started = Date.now();
-      const pending = mcp.client.callTool({ name: 'network_add_mock_rule', arguments: RULE }) as Promise<Result>;
+      const pending = mcp.client.callTool({ name: 'network_set_mock_rules', arguments: RULE }) as Promise<Result>;
       const dialog = page.getByRole('dialog');
       await expect(dialog).toBeVisible();
       await expect(dialog).toContainText(/No answer in \d s denies it/);
@@ -267,7 +270,7 @@ test('ask with no answer: the prompt closes by itself at the timeout and the cal
       await expect(dialog).toBeHidden();
 
       await page.getByRole('button', { name: /Call history/ }).click();
-      const call = page.getByTestId('call-row').filter({ hasText: 'network_add_mock_rule' });
+      const call = page.getByTestId('call-row').filter({ hasText: 'network_set_mock_rules' });
       await expect(call).toHaveAttribute('data-status', 'refused');
       await call.click();
       await expect(page.getByTestId('call-decision')).toHaveText('Refused: nobody answered the prompt in time');

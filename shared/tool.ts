@@ -73,8 +73,8 @@ export const schemaBriefs = z.registry<{ brief: string }>();
 
 /**
  * The same schema (arguments are still checked in full), written in tools/list as only its type and
- * `brief`: for a shape another tool already spells out, e.g. "a rule as network_add_mock_rule takes
- * it", so tools/list says it once.
+ * `brief`: for a shape another tool already spells out, e.g. "a rule as `rule` takes it
+ * for add", so tools/list says it once.
  */
 export function briefSchema<T extends z.ZodType>(schema: T, brief: string): T {
   const copy = schema.clone() as T;

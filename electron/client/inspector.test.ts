@@ -41,15 +41,15 @@ describe('porthole/client', () => {
     expect(sessions.map((s) => s.app.id)).toEqual(['com.test.client']);
 
     // A tool with an MCP projection: the client gets the handler's value (the whole config), not the summary.
-    const added = await inspector.network.addMockRule({
-      match: { url: { kind: 'contains', value: '/never' } },
-      action: { type: 'respond', status: 204 },
+    const added = await inspector.network.setMockRules({
+      op: 'add',
+      rule: { match: { url: { kind: 'contains', value: '/never' } }, action: { type: 'respond', status: 204 } },
     });
     expectTypeOf(inspector.network.replayRequest).toBeFunction();
     expectTypeOf(added.config.rules).toBeArray(); // typed from the handler, not from the MCP summary
-    expect(added.config.rules.map((r) => r.id)).toEqual([added.rule.id]);
+    expect(added.config.rules.map((r) => r.id)).toEqual([added.rule?.id]);
     expect(added).not.toHaveProperty('ruleCount');
-    await inspector.network.removeMockRule({ id: added.rule.id });
+    await inspector.network.setMockRules({ op: 'remove', id: added.rule?.id });
 
     await (await fetch(`${server.url}/hello`)).text();
     const hello = { urlContains: '/hello' };

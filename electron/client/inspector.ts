@@ -7,6 +7,7 @@ import {
   ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import type { MockRuleInput } from '../../plugins/network/protocol.js';
 import type { ToolResultJson } from '../../shared/call-record.js';
 import { CALL_ID_META, RAW_VALUE_META, STATUS_META } from '../../shared/tool.js';
 import { resolveDataDir } from '../host/data-dir.js';
@@ -83,10 +84,10 @@ interface MockRuleHandle {
 
 export type NetworkHelpers = {
   /**
-   * Sets a mock rule (as network_add_mock_rule takes it) for the duration of `block`, then removes
-   * it, also when the block throws.
+   * Sets a mock rule (as network_set_mock_rules { op: "add" } takes it) for the duration of `block`,
+   * then removes it, also when the block throws.
    */
-  mock<T>(rule: ToolArgs<'network_add_mock_rule'>, block: () => Promise<T> | T): Promise<T>;
+  mock<T>(rule: MockRuleInput & { sessionId?: string }, block: () => Promise<T> | T): Promise<T>;
   /** Writes the session's requests as a HAR file (all of them, bodies whole, unless `args` narrow it) and returns the log. */
   saveHar(path: string, args?: ToolArgs<'network_export_har'>): Promise<ToolValue<'network_export_har'>>;
 };
@@ -334,18 +335,15 @@ function checks(call: CallFn, scope: CheckScope): Checks {
 function networkHelpers(call: CallFn, scope: SessionScope | undefined): NetworkHelpers {
   return {
     async mock(rule, block) {
-      const given = (rule as { sessionId?: string }).sessionId;
+      const { sessionId: given, ...ruleOnly } = rule;
       // The rule is removed from the session it was added to, whatever the scope says by then.
       const sessionId = given ?? (scope ? await scope.target() : undefined);
       const where = sessionId ? { sessionId } : {};
-      const added = (await call('network_add_mock_rule', {
-        ...(rule as Record<string, unknown>),
-        ...where,
-      })) as MockRuleHandle;
+      const added = (await call('network_set_mock_rules', { op: 'add', rule: ruleOnly, ...where })) as MockRuleHandle;
       try {
         return await block();
       } finally {
-        await call('network_remove_mock_rule', { id: added.rule.id, ...where });
+        await call('network_set_mock_rules', { op: 'remove', id: added.rule.id, ...where });
       }
     },
     async saveHar(path, args) {

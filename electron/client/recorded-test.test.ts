@@ -47,11 +47,14 @@ async function recordSession() {
   );
   const failing = await call('network_list_transactions', { status: { min: 400, max: 599 } });
   await call('network_get_transaction', { id: (failing.transactions as { id: string }[])[0]!.id });
-  const rule = await call('network_add_mock_rule', {
-    match: { url: { kind: 'contains', value: '/api/cart' } },
-    action: { type: 'respond', status: 200, body: { type: 'json', json: { items: [] } } },
+  const rule = await call('network_set_mock_rules', {
+    op: 'add',
+    rule: {
+      match: { url: { kind: 'contains', value: '/api/cart' } },
+      action: { type: 'respond', status: 200, body: { type: 'json', json: { items: [] } } },
+    },
   });
-  await call('network_remove_mock_rule', { id: (rule.rule as { id: string }).id });
+  await call('network_set_mock_rules', { op: 'remove', id: (rule.rule as { id: string }).id });
   await call('console_list_errors');
   await call('network_get_transaction', { id: 'no-such-transaction' });
 
@@ -108,7 +111,7 @@ describe('a recorded session becomes a test', () => {
     expect(code).toContain(
       `id: r2.transactions.find((x) => x.method === "GET" && x.url === "${server.url}/api/cart" && x.status === 500)!.id,`,
     );
-    expect(code).toContain('porthole.network.removeMockRule({ id: r4.rule.id })');
+    expect(code).toContain('porthole.network.setMockRules({ op: "remove", id: r4.rule.id })');
     // A read is checked for what it answered, without ids and times; a failure fails again.
     expect(code).toMatch(/status: 500/);
     expect(code).not.toMatch(/startedAt|durationMs/);

@@ -87,7 +87,7 @@ describe('porthole call / porthole tools', () => {
     expect(help.stdout).toContain('Exit codes');
     const tools = await porthole(['tools', ...dir]);
     expect(tools.code).toBe(EXIT.ok);
-    expect(tools.stdout).toContain('network_add_mock_rule  (changes things)');
+    expect(tools.stdout).toContain('network_set_mock_rules  (changes things)');
 
     const recorded = t.core.history.list(50).filter((c) => c.surface === 'cli');
     expect(recorded.map((c) => c.tool)).toContain('network_get_transaction');

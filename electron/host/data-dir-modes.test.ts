@@ -52,8 +52,11 @@ describe.skipIf(process.platform === 'win32')('the data dir', () => {
     defer(() => mcp.close());
     const status = await mcp.client.callTool({ name: 'inspector_get_status', arguments: {} });
     await mcp.client.callTool({
-      name: 'network_add_mock_rule',
-      arguments: { match: { url: { kind: 'contains', value: '/api' } }, action: { type: 'respond', status: 204 } },
+      name: 'network_set_mock_rules',
+      arguments: {
+        op: 'add',
+        rule: { match: { url: { kind: 'contains', value: '/api' } }, action: { type: 'respond', status: 204 } },
+      },
     });
     // A tool that hands back what it was given: the token in the arguments and in the result.
     const echoed = await mcp.client.callTool({ name: 'example_echo', arguments: { text: `open ${t.urls.uiUrl}` } });

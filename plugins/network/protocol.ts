@@ -650,9 +650,6 @@ export const MockStateSummarySchema = z.object({
   sync: MockSyncSchema,
 });
 export type MockStateSummary = z.infer<typeof MockStateSummarySchema>;
-export const MockRuleChangeSummarySchema = MockStateSummarySchema.extend({ rule: MockRuleSummarySchema });
-export const MockRuleRemovedSummarySchema = MockStateSummarySchema.extend({ removed: z.string() });
-export const MockRulesSummarySchema = MockStateSummarySchema.extend({ rules: z.array(MockRuleSummarySchema) });
 
 export const MockRulePatchSchema = MockRuleInputSchema.partial().extend({ enabled: z.boolean().optional() });
 export type MockRulePatch = z.input<typeof MockRulePatchSchema>;

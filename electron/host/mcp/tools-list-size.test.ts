@@ -45,6 +45,8 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
     defer(() => mcp.close());
     const listed = await mcp.client.listTools();
     const size = Buffer.byteLength(JSON.stringify(listed));
+    if (process.env.DUMP_TOOLS)
+      (await import('node:fs')).writeFileSync(process.env.DUMP_TOOLS, JSON.stringify(listed, null, 1));
     const perTool = listed.tools
       .map((tool) => ({ name: tool.name, size: Buffer.byteLength(JSON.stringify(tool)) }))
       .sort((a, b) => b.size - a.size)

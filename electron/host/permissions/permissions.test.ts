@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { addMockRule } from '../../../plugins/network/host/tools.js';
+import { setMockRules } from '../../../plugins/network/host/tools.js';
 import { describeAction, describeMatch } from '../../../plugins/network/mock-describe.js';
 import type { PermissionAsk } from '../../../shared/permissions.js';
 import { defineTool } from '../../../shared/tool.js';
@@ -156,7 +156,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
       expect(names.includes(tool.name), tool.name).toBe(tool.annotations.readOnlyHint === true);
     }
     expect(names).toContain('network_list_transactions');
-    expect(names).not.toContain('network_add_mock_rule');
+    expect(names).not.toContain('network_set_mock_rules');
     expect(names).not.toContain('console_clear');
 
     const result = await call(CHANGE);
@@ -220,7 +220,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     });
     const of = (name: string) => view.tools.find((tool) => tool.name === name)?.permission;
     expect(of(CHANGE)).toBe('ask');
-    expect(of('network_add_mock_rule')).toBe('ask');
+    expect(of('network_set_mock_rules')).toBe('ask');
     expect(of(READ)).toBe('allow');
     await waitFor(() => w.events('permissions:changed').length > 0, 'permissions:changed');
     const bad = await w.request('permissions.set', { policy: { tools: { [CHANGE]: 'maybe' } } });
@@ -326,8 +326,8 @@ describe.each<McpTransportKind>(['http', 'stdio'])('agent permissions over MCP %
     const of = (name: string) => permissions.tools.find((tool) => tool.name === name);
     expect(of(CHANGE)).toEqual({ name: CHANGE, permission: 'deny', reason: 'client' });
     expect(of(READ)).toEqual({ name: READ, permission: 'ask', reason: 'tool' });
-    expect(of('network_add_mock_rule')).toEqual({
-      name: 'network_add_mock_rule',
+    expect(of('network_set_mock_rules')).toEqual({
+      name: 'network_set_mock_rules',
       permission: 'allow',
       reason: 'default',
     });
@@ -341,7 +341,7 @@ describe('the permissions file', () => {
     first.core.permissions.set({ readOnly: true, tools: { network_list_transactions: 'ask' } });
     const path = permissionsPath(first.dataDir);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const refused = await first.core.tools.call('network_add_mock_rule', {}, { surface: 'mcp-http' });
+    const refused = await first.core.tools.call('network_set_mock_rules', {}, { surface: 'mcp-http' });
     expect(refused.status).toBe('refused');
     await first.stop({ keepData: true });
 
@@ -362,7 +362,7 @@ describe('the permissions file', () => {
         token: second.core.mcp.token(),
       });
       const names = (await mcp.client.listTools()).tools.map((tool) => tool.name);
-      expect(names).not.toContain('network_add_mock_rule');
+      expect(names).not.toContain('network_set_mock_rules');
       expect(names).toContain('network_list_transactions');
       await mcp.close();
     } finally {
@@ -387,11 +387,13 @@ describe('what the prompt says a call changes', () => {
       match: { method: 'GET', url: { kind: 'contains' as const, value: '/api/user' } },
       action: { type: 'respond' as const, status: 500, body: { type: 'json' as const, json: { error: 'boom' } } },
     };
-    const add = registeredTool(addMockRule, 'network');
-    expect(describeChange(add, rule)).toBe(
+    const add = registeredTool(setMockRules, 'network');
+    expect(describeChange(add, { op: 'add', rule })).toBe(
       `Adds a mock rule, so matching requests get this answer inside the app: ${describeMatch(rule.match)} → ${describeAction(rule.action)}.`,
     );
-    expect(describeChange(add, rule)).toContain('GET, URL contains "/api/user" → respond 500 with a json body');
+    expect(describeChange(add, { op: 'add', rule })).toContain(
+      'GET, URL contains "/api/user" → respond 500 with a json body',
+    );
     const plain = registeredTool(
       defineTool({
         name: 'inspector_test_wipe',

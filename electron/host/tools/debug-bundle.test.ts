@@ -60,9 +60,12 @@ describe('inspector_debug_bundle', () => {
     expect(empty.isError).toBeFalsy();
     expect(empty.structuredContent.summary).toMatch(/no errors.*Next: nothing wrong was captured/);
 
-    const rule = await call('network_add_mock_rule', {
-      match: { url: { kind: 'glob', value: '*/mocked' } },
-      action: { type: 'respond', status: 503 },
+    const rule = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        match: { url: { kind: 'glob', value: '*/mocked' } },
+        action: { type: 'respond', status: 503 },
+      },
     });
     expect(rule.isError, rule.content[0]?.text).toBeFalsy();
     await fetch(`${server.url}/ok`);

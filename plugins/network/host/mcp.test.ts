@@ -41,7 +41,6 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     const { tools } = await client.listTools();
     const network = tools.filter((tool) => tool.name.startsWith('network_'));
     expect(network.map((tool) => tool.name).sort()).toEqual([
-      'network_add_mock_rule',
       'network_clear_transactions',
       'network_export_har',
       'network_get_mock_config',
@@ -50,11 +49,8 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
       'network_inject_message',
       'network_list_messages',
       'network_list_transactions',
-      'network_remove_mock_rule',
       'network_replay_request',
       'network_set_mock_rules',
-      'network_set_mocking_enabled',
-      'network_update_mock_rule',
     ]);
     for (const tool of network) {
       expect(tool.annotations, tool.name).toBeDefined();
@@ -75,10 +71,13 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     const s = await httpServer((req, res) => res.end(`real ${req.url}`));
     defer(() => s.close());
 
-    const added = await call('network_add_mock_rule', {
-      name: 'slow teapot',
-      match: { method: 'GET', url: { kind: 'glob', value: `${s.url}/api/*` } },
-      action: { type: 'respond', status: 418, body: { type: 'text', text: 'mocked over MCP' }, delayMs: 120 },
+    const added = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        name: 'slow teapot',
+        match: { method: 'GET', url: { kind: 'glob', value: `${s.url}/api/*` } },
+        action: { type: 'respond', status: 418, body: { type: 'text', text: 'mocked over MCP' }, delayMs: 120 },
+      },
     });
     expect(added.isError ?? false, textOf(added)).toBe(false);
     const ruleId = added.structuredContent!.rule.id as string;
@@ -117,13 +116,16 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     expect(listed.structuredContent!.transactions[0]).toMatchObject({ status: 418, mockRuleId: ruleId });
     expect((await call('network_list_transactions', { urlContains: '/mcp' })).structuredContent!.total).toBe(0);
 
-    const off = await call('network_set_mocking_enabled', { enabled: false });
+    const off = await call('network_set_mock_rules', { op: 'disable' });
     expect(off.isError ?? false, textOf(off)).toBe(false);
     expect(await (await fetch(`${s.url}/api/tea`)).text()).toBe('real /api/tea');
 
-    const bad = await call('network_add_mock_rule', {
-      match: { url: { kind: 'regex', value: '*oops' } },
-      action: { type: 'respond', status: 200 },
+    const bad = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        match: { url: { kind: 'regex', value: '*oops' } },
+        action: { type: 'respond', status: 200 },
+      },
     });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/invalid regular expression/);
@@ -138,13 +140,14 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     expect(HarSchema.safeParse(har.structuredContent).success).toBe(true);
     expect(har.structuredContent!.log.entries.length).toBeGreaterThanOrEqual(3);
 
-    const history = t.core.history.list().find((c) => c.tool === 'network_add_mock_rule' && c.status === 'failed');
+    const history = t.core.history.list().find((c) => c.tool === 'network_set_mock_rules' && c.status === 'failed');
     expect(history?.error).toMatch(/invalid regular expression/);
 
     // Every change answers with what changed; the SDK client checks each against the listed schema.
-    const updated = await call('network_update_mock_rule', { id: ruleId, enabled: false });
+    const updated = await call('network_set_mock_rules', { op: 'update', id: ruleId, rule: { enabled: false } });
     expect(updated.structuredContent).toMatchObject({ rule: { id: ruleId, enabled: false }, revision: 3 });
     const replaced = await call('network_set_mock_rules', {
+      op: 'replace',
       rules: [
         {
           id: ruleId,
@@ -158,7 +161,7 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
       revision: 4,
       ruleCount: 1,
     });
-    const removed = await call('network_remove_mock_rule', { id: ruleId });
+    const removed = await call('network_set_mock_rules', { op: 'remove', id: ruleId });
     expect(removed.structuredContent).toEqual({
       summary: expect.any(String),
       removed: ruleId,
@@ -175,9 +178,12 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     defer(() => agent.disconnect());
     await waitFor(() => agent.status.state === 'connected', 'the agent');
 
-    const result = await call('network_add_mock_rule', {
-      match: { url: { kind: 'contains', value: '/x' } },
-      action: { type: 'respond', status: 500 },
+    const result = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        match: { url: { kind: 'contains', value: '/x' } },
+        action: { type: 'respond', status: 500 },
+      },
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(
@@ -211,14 +217,14 @@ describe('network tools over MCP (Streamable HTTP, real SDK client) with a Node 
     const detail = await call('network_get_transaction', { sessionId, id: summary.id });
     expect(textOf(detail)).toContain('before the crash');
 
-    const change = await call('network_set_mocking_enabled', { sessionId, enabled: false });
+    const change = await call('network_set_mock_rules', { sessionId, op: 'disable' });
     expect(change.isError).toBe(true);
     expect(textOf(change)).toMatch(/is inactive: its app disconnected/);
     const implicit = await call('network_list_transactions');
     expect(implicit.isError).toBe(true);
     expect(textOf(implicit)).toContain(`inactive sessions that had it, most recent first: ${sessionId}`);
     expect(textOf(implicit)).toContain(`To read what the last one captured, call again with sessionId "${sessionId}"`);
-    const toggle = await call('network_set_mocking_enabled', { enabled: false });
+    const toggle = await call('network_set_mock_rules', { op: 'disable' });
     expect(textOf(toggle)).toContain(
       `Tools that only read what was captured still work on them: pass sessionId "${sessionId}"`,
     );

@@ -7,7 +7,7 @@ import { REPLAY_SETTLE_MS } from './replay.js';
 export const replayRequest = definePluginTool<NetworkHost>()({
   name: 'network_replay_request',
   title: 'Replay a network request',
-  description: `Sends a captured request again through the app's own fetch (a page's cookies and origin), as captured or edited. Answers after up to ${REPLAY_SETTLE_MS / 1000} s with the new transaction (replayOf: the original), headers the app could not send, and a note.`,
+  description: `Sends a captured request again through the app's own fetch (its cookies and origin), as captured or edited; answers within ${REPLAY_SETTLE_MS / 1000} s with the new transaction and what the app could not send.`,
   input: ReplayRequestSchema,
   // The new request's summary is the one network_list_transactions spells out.
   output: ReplayResultSchema.extend({

@@ -196,18 +196,24 @@ describe('network tools, run by the tool runner against a live session', () => {
 
   it('manages mock rules: add, update, remove, replace, turn off; a bad regex is refused', async () => {
     const { d, s, call, json } = await setup();
-    const bad = await call('network_add_mock_rule', {
-      match: { url: { kind: 'regex', value: '[a-' } },
-      action: { type: 'respond', status: 200 },
+    const bad = await call('network_set_mock_rules', {
+      op: 'add',
+      rule: {
+        match: { url: { kind: 'regex', value: '[a-' } },
+        action: { type: 'respond', status: 200 },
+      },
     });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/invalid regular expression/);
 
     const added = json(
-      await call('network_add_mock_rule', {
-        name: 'first',
-        match: { url: { kind: 'contains', value: '/mocked' } },
-        action: { type: 'respond', status: 200, body: { type: 'text', text: 'one' } },
+      await call('network_set_mock_rules', {
+        op: 'add',
+        rule: {
+          name: 'first',
+          match: { url: { kind: 'contains', value: '/mocked' } },
+          action: { type: 'respond', status: 200, body: { type: 'text', text: 'one' } },
+        },
       }),
     );
     // Over MCP a change answers with what changed, in one line each, not the whole config.
@@ -228,12 +234,15 @@ describe('network tools, run by the tool runner against a live session', () => {
     expect(await (await fetch(`${s.url}/mocked`)).text()).toBe('one');
 
     const updated = json(
-      await call('network_update_mock_rule', {
+      await call('network_set_mock_rules', {
+        op: 'update',
         id: added.rule.id,
-        action: {
-          type: 'respond',
-          status: 202,
-          body: { type: 'base64', base64: Buffer.from('two').toString('base64') },
+        rule: {
+          action: {
+            type: 'respond',
+            status: 202,
+            body: { type: 'base64', base64: Buffer.from('two').toString('base64') },
+          },
         },
       }),
     );
@@ -245,6 +254,7 @@ describe('network tools, run by the tool runner against a live session', () => {
 
     const replaced = json(
       await call('network_set_mock_rules', {
+        op: 'replace',
         rules: [
           { id: 'kept-id', match: { url: { kind: 'contains', value: '/a' } }, action: { type: 'networkError' } },
           { match: { url: { kind: 'contains', value: '/b' } }, action: { type: 'respond', status: 204 } },
@@ -258,19 +268,19 @@ describe('network tools, run by the tool runner against a live session', () => {
     expect(replaced).toMatchObject({ revision: 3, ruleCount: 2 });
     expect(await (await fetch(`${s.url}/mocked`)).text()).toMatch(/^answer to GET \/mocked/);
 
-    const off = json(await call('network_set_mocking_enabled', { enabled: false }));
+    const off = json(await call('network_set_mock_rules', { op: 'disable' }));
     expect(off).toMatchObject({ enabled: false, ruleCount: 2, revision: 4 });
     expect(off.rules).toBeUndefined();
     expect(d.plugin.mockConfig().enabled).toBe(false);
 
-    const removed = json(await call('network_remove_mock_rule', { id: 'kept-id' }));
+    const removed = json(await call('network_set_mock_rules', { op: 'remove', id: 'kept-id' }));
     expect(removed).toMatchObject({ removed: 'kept-id', ruleCount: 1, revision: 5 });
-    const again = await call('network_remove_mock_rule', { id: 'kept-id' });
+    const again = await call('network_set_mock_rules', { op: 'remove', id: 'kept-id' });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/there is no mock rule "kept-id"/);
     expect(d.plugin.mockConfig()).toMatchObject({ revision: 5, enabled: false });
     // The window's tool runner keeps the whole config.
-    const viaWindow = json(await call('network_set_mocking_enabled', { enabled: true }, 'ui'));
+    const viaWindow = json(await call('network_set_mock_rules', { op: 'enable' }, 'ui'));
     expect(viaWindow.config).toMatchObject({
       revision: 6,
       enabled: true,

@@ -16,14 +16,12 @@ import {
   InjectMessageSchema,
   MessagePageSchema,
   MessageQuerySchema,
-  MockActionSchema,
+  type MockConfigView,
   MockConfigViewSchema,
-  MockMatchSchema,
-  MockRuleChangeSummarySchema,
-  MockRuleInputSchema,
+  type MockRule,
+  type MockRuleInput,
   MockRulePatchSchema,
-  MockRuleRemovedSummarySchema,
-  MockRulesSummarySchema,
+  MockRuleSummarySchema,
   MockRuleWithOptionalIdSchema,
   MockStateSummarySchema,
   SortOrderSchema,
@@ -113,7 +111,7 @@ export const listMessages = tool({
   name: 'network_list_messages',
   worksWhenDisconnected: true,
   title: 'List WebSocket and event-stream messages',
-  description: `One WebSocket's or event stream's (SSE) messages, oldest first: direction, time, opcode, size, text or base64 data (socket.io framing decoded), SSE event and id.`,
+  description: `A WebSocket's or event stream's (SSE) messages, oldest first, socket.io framing decoded.`,
   input: MessageQuerySchema,
   output: MessagePageSchema.extend({ next: z.string().optional() }),
   annotations: readOnly,
@@ -222,94 +220,100 @@ export const getMockConfig = tool({
   handler: (_args, { instance }) => instance.mockConfig(),
 });
 
-const mockNote = 'Applied when the app acknowledges, else nothing changes.';
+const MOCK_OPS = ['add', 'update', 'remove', 'replace', 'enable', 'disable'] as const;
 
-const change = { readOnlyHint: false, openWorldHint: false } as const;
-
-export const addMockRule = tool({
-  name: 'network_add_mock_rule',
-  describeChange: (rule) =>
-    `Adds a mock rule, so matching requests get this answer inside the app: ${describeRule(rule)}.`,
-  title: 'Add a mock rule',
-  description: `Adds a rule (last) that answers matching requests inside the app instead of the network. Example: {"match":{"url":{"kind":"contains","value":"/api"}},"action":{"type":"respond","status":500}}. Applied when the app acknowledges, else isError. Answers with what changed.`,
-  input: MockRuleInputSchema,
-  output: MockRuleChangeSummarySchema,
-  annotations: { ...change, destructiveHint: false, idempotentHint: false },
-  handler: (rule, { instance, signal }) => instance.addMockRule(rule, signal),
-  mcpResult: ({ rule, config }) => ({ rule: summarizeRule(rule, config), ...summarizeState(config) }),
+const MockChangeInputSchema = z.object({
+  op: z
+    .enum(MOCK_OPS)
+    .describe(
+      'add: rule, last. update: rule id, the fields given replace the old ones whole. remove: rule id. replace: rules become the whole list, in order ([] removes all). enable/disable: mocking on or off, rules kept.',
+    ),
+  id: z.string().min(1).optional().describe('update, remove: the rule id.'),
+  rule: MockRulePatchSchema.optional().describe(
+    'add: the rule (match and action required); update: the fields to change. Example: {"match":{"url":{"kind":"contains","value":"/api"}},"action":{"type":"respond","status":500}}.',
+  ),
+  rules: z
+    .array(briefSchema(MockRuleWithOptionalIdSchema, 'A rule as `rule` takes it for add; an id keeps its id.'))
+    .max(500)
+    .optional()
+    .describe('replace: the new list.'),
 });
+type MockChangeInput = z.infer<typeof MockChangeInputSchema>;
 
-export const updateMockRule = tool({
-  name: 'network_update_mock_rule',
-  describeChange: ({ id, ...patch }) => {
-    const parts = [
-      patch.name !== undefined && `name "${patch.name}"`,
-      patch.enabled !== undefined && (patch.enabled ? 'enabled' : 'disabled'),
-      patch.match && `matches ${describeMatch(patch.match)}`,
-      patch.action && `answers: ${describeAction(patch.action)}`,
-    ].filter(Boolean);
-    return `Changes the mock rule ${id}: ${parts.join('; ') || 'nothing'}.`;
-  },
-  title: 'Change a mock rule',
-  description: `Changes the given fields of a rule; each replaces the old one whole. ${mockNote}`,
-  input: MockRulePatchSchema.extend({
-    id: z.string().min(1).describe('The rule id.'),
-    match: briefSchema(MockMatchSchema, 'Replaces the match; as network_add_mock_rule takes it.').optional(),
-    action: briefSchema(MockActionSchema, 'Replaces the action; as network_add_mock_rule takes it.').optional(),
-  }),
-  output: MockRuleChangeSummarySchema,
-  annotations: { ...change, destructiveHint: true, idempotentHint: true },
-  handler: ({ id, ...patch }, { instance, signal }) => instance.updateMockRule(id, patch, signal),
-  mcpResult: ({ rule, config }) => ({ rule: summarizeRule(rule, config), ...summarizeState(config) }),
-});
+const needs = (what: string, op: string) =>
+  new ToolArgumentError(`op "${op}" needs ${what}; network_get_mock_config lists the rules and their ids`);
 
-export const removeMockRule = tool({
-  name: 'network_remove_mock_rule',
-  describeChange: ({ id }) => `Removes the mock rule ${id}; matching requests reach the network again.`,
-  title: 'Remove a mock rule',
-  description: `Removes a rule. ${mockNote}`,
-  input: z.object({ id: z.string().min(1).describe('The rule id.') }),
-  output: MockRuleRemovedSummarySchema,
-  annotations: { ...change, destructiveHint: true, idempotentHint: false },
-  handler: async ({ id }, { instance, signal }) => ({ config: await instance.removeMockRule(id, signal), removed: id }),
-  mcpResult: ({ config, removed }) => ({ removed, ...summarizeState(config) }),
-});
+function describeMockChange({ op, id, rule, rules }: MockChangeInput): string {
+  switch (op) {
+    case 'add':
+      return `Adds a mock rule, so matching requests get this answer inside the app: ${rule?.match && rule.action ? describeRule(rule as MockRuleInput) : 'an incomplete rule'}.`;
+    case 'update': {
+      const parts = [
+        rule?.name !== undefined && `name "${rule.name}"`,
+        rule?.enabled !== undefined && (rule.enabled ? 'enabled' : 'disabled'),
+        rule?.match && `matches ${describeMatch(rule.match)}`,
+        rule?.action && `answers: ${describeAction(rule.action)}`,
+      ].filter(Boolean);
+      return `Changes the mock rule ${id}: ${parts.join('; ') || 'nothing'}.`;
+    }
+    case 'remove':
+      return `Removes the mock rule ${id}; matching requests reach the network again.`;
+    case 'replace':
+      return !rules?.length
+        ? 'Removes every mock rule of the app.'
+        : `Replaces every mock rule of the app with ${rules.length}: ${rules.map((r) => describeRule(r)).join('; ')}.`;
+    case 'enable':
+      return 'Turns mocking on: the enabled mock rules answer again.';
+    case 'disable':
+      return 'Turns mocking off: the app gets real answers.';
+  }
+}
 
 export const setMockRules = tool({
   name: 'network_set_mock_rules',
-  describeChange: ({ rules }) =>
-    rules.length === 0
-      ? 'Removes every mock rule of the app.'
-      : `Replaces every mock rule of the app with ${rules.length}: ${rules.map((r) => describeRule(r)).join('; ')}.`,
-  title: 'Replace all mock rules',
-  description: `Replaces the whole rule list, in order (the first enabled match wins); [] removes every rule. ${mockNote}`,
-  input: z.object({
-    rules: z
-      .array(briefSchema(MockRuleWithOptionalIdSchema, 'A rule as network_add_mock_rule takes it; an id keeps its id.'))
-      .max(500),
+  describeChange: describeMockChange,
+  title: 'Change mock rules',
+  description: `Changes the mock rules, which answer matching requests inside the app instead of the network (the first enabled match wins). Applied when the app acknowledges, else isError and nothing changes.`,
+  input: MockChangeInputSchema,
+  output: MockStateSummarySchema.extend({
+    rule: MockRuleSummarySchema.optional().describe('add, update: the rule as it is now.'),
+    removed: z.string().optional().describe('remove: its id.'),
+    rules: z.array(MockRuleSummarySchema).optional().describe('replace: the new list.'),
   }),
-  output: MockRulesSummarySchema,
-  annotations: { ...change, destructiveHint: true, idempotentHint: true },
-  handler: async ({ rules }, { instance, signal }) => ({ config: await instance.setMockRules(rules, signal) }),
-  mcpResult: ({ config }) => ({ rules: config.rules.map((r) => summarizeRule(r, config)), ...summarizeState(config) }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler({ op, id, rule, rules }, { instance, signal }): Promise<MockChange> {
+    switch (op) {
+      case 'add':
+        if (!rule) throw needs('rule', op);
+        return { op, ...(await instance.addMockRule(rule as MockRuleInput, signal)) };
+      case 'update':
+        if (!id) throw needs('id', op);
+        return { op, ...(await instance.updateMockRule(id, rule ?? {}, signal)) };
+      case 'remove':
+        if (!id) throw needs('id', op);
+        return { op, config: await instance.removeMockRule(id, signal), removed: id };
+      case 'replace':
+        if (!rules) throw needs('rules (the whole new list; [] removes every rule)', op);
+        return { op, config: await instance.setMockRules(rules, signal) };
+      default:
+        return { op, config: await instance.setMockingEnabled(op === 'enable', signal) };
+    }
+  },
+  mcpResult: ({ op, config, rule, removed }) => ({
+    ...(rule ? { rule: summarizeRule(rule, config) } : {}),
+    ...(removed ? { removed } : {}),
+    ...(op === 'replace' ? { rules: config.rules.map((r) => summarizeRule(r, config)) } : {}),
+    ...summarizeState(config),
+  }),
 });
 
-export const setMockingEnabled = tool({
-  name: 'network_set_mocking_enabled',
-  describeChange: ({ enabled }) =>
-    enabled
-      ? 'Turns mocking on: the enabled mock rules answer again.'
-      : 'Turns mocking off: the app gets real answers.',
-  title: 'Turn mocking on or off',
-  description: `Turns all mock rules on or off, keeping them. ${mockNote}`,
-  input: z.object({ enabled: z.boolean() }),
-  output: MockStateSummarySchema,
-  annotations: { ...change, destructiveHint: false, idempotentHint: true },
-  handler: async ({ enabled }, { instance, signal }) => ({
-    config: await instance.setMockingEnabled(enabled, signal),
-  }),
-  mcpResult: ({ config }) => summarizeState(config),
-});
+/** What network_set_mock_rules answers the window, the CLI and scripts: the whole config, and the rule changed. */
+export interface MockChange {
+  op: (typeof MOCK_OPS)[number];
+  config: MockConfigView;
+  rule?: MockRule;
+  removed?: string;
+}
 
 /** Above this an MCP answer would crowd a client's context window: the HAR goes to a file instead. */
 export const HAR_INLINE_LIMIT = 25_000;
@@ -322,12 +326,22 @@ const HarFileSchema = z.object({
   next: z.string().describe('What to do with it.'),
 });
 
+/** The filters again, each listed as a pointer to network_list_transactions, which spells them out. */
+const briefFilter = z.object(
+  Object.fromEntries(
+    Object.entries(TransactionFilterSchema.shape).map(([key, schema]) => [
+      key,
+      briefSchema(schema, 'As network_list_transactions.'),
+    ]),
+  ) as typeof TransactionFilterSchema.shape,
+);
+
 export const exportHar = tool({
   name: 'network_export_har',
   worksWhenDisconnected: true,
   title: 'Export requests as HAR',
-  description: `The requests matching the filters as a HAR 1.2 log, oldest first; over 25 KB it goes to a file (toFile) and the answer links it.`,
-  input: TransactionFilterSchema.extend({
+  description: `The requests matching network_list_transactions' filters as a HAR 1.2 log, oldest first; over 25 KB it goes to a file (toFile) and the answer links it.`,
+  input: briefFilter.extend({
     maxEntries: z
       .number()
       .int()
@@ -444,11 +458,7 @@ export const networkTools = [
   injectMessage,
   clearTransactions,
   getMockConfig,
-  addMockRule,
-  updateMockRule,
-  removeMockRule,
   setMockRules,
-  setMockingEnabled,
   exportHar,
   importHar,
 ] as const;
