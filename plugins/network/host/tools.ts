@@ -236,7 +236,7 @@ const MockChangeInputSchema = z.object({
     .array(briefSchema(MockRuleWithOptionalIdSchema, 'A rule as `rule` takes it for add; an id keeps its id.'))
     .max(500)
     .optional()
-    .describe('replace: the new list.'),
+    .describe('replace: the new list, each rule as network_set_mock_rules takes `rule`.'),
 });
 type MockChangeInput = z.infer<typeof MockChangeInputSchema>;
 
