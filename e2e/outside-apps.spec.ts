@@ -287,10 +287,13 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
     expect(session.device.runtime).toMatch(/^React Native 0\.88\.1 on android 34/);
 
     const added = await mcp.client.callTool({
-      name: 'network_add_mock_rule',
+      name: 'network_set_mock_rules',
       arguments: {
-        match: { url: { kind: 'glob', value: '*/rn-mocked' } },
-        action: { type: 'respond', status: 200, body: { type: 'text', text: 'mocked in React Native' } },
+        op: 'add',
+        rule: {
+          match: { url: { kind: 'glob', value: '*/rn-mocked' } },
+          action: { type: 'respond', status: 200, body: { type: 'text', text: 'mocked in React Native' } },
+        },
       },
     });
     expect(added.isError, JSON.stringify(added.content)).toBeFalsy();

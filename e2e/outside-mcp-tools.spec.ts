@@ -281,6 +281,7 @@ for (const transport of ['http', 'stdio'] as const) {
         await inspectorCli(target, [...era, '--method', 'tools/call', '--tool-name', 'example_send_ping']),
       );
       expect(ping.structuredContent, era[1]).toEqual({
+        summary: expect.any(String),
         roundTripMs: expect.any(Number),
         agentTime: expect.any(Number),
       });

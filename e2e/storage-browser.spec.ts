@@ -168,6 +168,7 @@ test('list, page 5,000 records, read, write with Ask answered in the window, rem
     const set = await pending;
     expect(set.isError ?? false, textOf(set)).toBe(false);
     expect(set.structuredContent).toEqual({
+      summary: expect.any(String),
       before: { key: 'settings', found: true, size: 27, value: { theme: 'dark', volume: 3 } },
       after: { key: 'settings', found: true, size: 28, value: { theme: 'light', volume: 3 } },
     });

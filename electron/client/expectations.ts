@@ -158,17 +158,47 @@ interface ListPage {
   pending: number;
 }
 
-/** Waits (at most `ms`) until no session has a request in flight. */
+/**
+ * Waits (at most `ms`) until no session has a request in flight and two reads 50 ms apart agree:
+ * what the app did just before the check may still be on its way in the agent's last batch.
+ */
 async function settleRequests(call: CallTool, sessions: (string | undefined)[], ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
+  await settled(ms, async () => {
     let pending = 0;
+    let total = 0;
     for (const sessionId of sessions) {
-      const page = (await call('network_list_transactions', { ...idOf(sessionId), limit: 1 })) as ListPage;
+      const page = (await call('network_list_transactions', { ...idOf(sessionId), limit: 1 })) as ListPage & {
+        total?: number;
+      };
       pending += page.pending;
+      total += page.total ?? 0;
     }
-    if (pending === 0 || Date.now() >= deadline) return;
-    await new Promise((r) => setTimeout(r, 25));
+    return pending === 0 ? `${total}` : undefined;
+  });
+}
+
+/** Waits (at most `ms`) until two reads 50 ms apart see the same newest console seq in every session. */
+async function settleConsole(call: CallTool, sessions: (string | undefined)[], ms: number): Promise<void> {
+  await settled(ms, async () => {
+    const latest: unknown[] = [];
+    for (const sessionId of sessions) {
+      latest.push(
+        ((await call('console_list_errors', { ...idOf(sessionId), limit: 1 })) as { latest?: unknown }).latest,
+      );
+    }
+    return JSON.stringify(latest);
+  });
+}
+
+/** Reads `state` every 50 ms until it is defined and the same twice in a row, or `ms` have passed. */
+async function settled(ms: number, state: () => Promise<string | undefined>): Promise<void> {
+  const deadline = Date.now() + ms;
+  let last: string | undefined;
+  for (;;) {
+    const now = await state();
+    if ((now !== undefined && now === last) || Date.now() >= deadline) return;
+    last = now;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -233,6 +263,7 @@ export async function findConsoleErrors(
   const checked = checkConsoleErrorsOptions(options);
   await scope.settle?.();
   const sessions = checked.sessionId ? [checked.sessionId] : await scope.sessions();
+  await settleConsole(call, sessions, 1000);
   const found: LoggedError[] = [];
   for (const sessionId of sessions) {
     for (const level of checked.includeWarnings ? (['error', 'warn'] as const) : (['error'] as const)) {
