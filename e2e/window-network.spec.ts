@@ -125,7 +125,7 @@ test('requests appear live, filter, show their bodies, and a mock made in the pa
   // The box follows the saved config: it flips once the app has the change.
   await page.getByRole('checkbox', { name: /^Enable / }).click();
   await expect(page.getByRole('checkbox', { name: /^Enable / })).not.toBeChecked();
-  await expect(page.getByTestId('mock-sync')).toContainText('Applied in the app (revision 2)');
+  await expect(page.getByTestId('mock-sync')).toContainText('Applied in the app (revision 2, load 1)');
   expect(await appFetch(debuggee, '/api/cart')).toMatchObject({ status: 200, text: expect.stringContaining('A-1') });
 
   // Export HAR downloads what the table shows.

@@ -90,8 +90,8 @@ test.describe('with a window open', () => {
       await expect(dialog).toContainText('over HTTP');
       await expect(page.locator('.activity')).toContainText('Waiting for you: network_set_mock_rules');
       await expect(dialog.getByRole('region', { name: 'Arguments' })).toContainText('/api/user');
-      // The dialog has the focus, not a button: a key pressed while typing elsewhere does not answer it.
-      await expect(dialog).toBeFocused();
+      // A change to mock rules is destructive: Deny, the safe answer, has the focus (Enter denies).
+      await expect(dialog.getByRole('button', { name: 'Deny' })).toBeFocused();
       await screenshot(page, 'permissions-ask-dialog');
 
       await dialog.getByRole('button', { name: 'Allow once' }).click();
