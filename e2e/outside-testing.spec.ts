@@ -512,7 +512,7 @@ test('an AI agent’s session, exported by `porthole history export-test` (the d
     );
     const code = readFileSync(join(dir, 'test/recorded.test.ts'), 'utf8');
     expect(code).toMatch(/getTransaction\(\{\s*id: r\d+\.transactions\.find\(/);
-    expect(code).toMatch(/removeMockRule\(\{ id: r\d+\.rule\.id \}\)/);
+    expect(code).toMatch(/setMockRules\(\{ op: "remove", id: r\d+\.rule\.id \}\)/);
 
     const replayed = await timed('vitest recorded', () => run([bin('vitest'), 'run', 'test/recorded.test.ts'], env));
     expect(replayed.code, replayed.output).toBe(0);
