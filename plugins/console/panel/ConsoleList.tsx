@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { nextRowIndex } from '../../../renderer/src/components/list-keys.js';
 import type { ConsoleRow } from '../protocol.js';
 import { isGroup } from './model.js';
 
@@ -65,26 +66,8 @@ export function ConsoleList({
     const last = items.length - 1;
     const page = Math.max(1, Math.floor(e.currentTarget.clientHeight / ESTIMATE) - 1);
     const current = items[selectedIndex];
-    let next: number | undefined;
+    const next = nextRowIndex(e.key, selectedIndex, last, page);
     switch (e.key) {
-      case 'ArrowDown':
-        next = Math.min(last, selectedIndex + 1);
-        break;
-      case 'ArrowUp':
-        next = selectedIndex < 0 ? last : Math.max(0, selectedIndex - 1);
-        break;
-      case 'PageDown':
-        next = Math.min(last, Math.max(0, selectedIndex) + page);
-        break;
-      case 'PageUp':
-        next = selectedIndex < 0 ? Math.max(0, last - page) : Math.max(0, selectedIndex - page);
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = last;
-        break;
       case 'ArrowRight':
         if (!current || current.open === undefined) return;
         e.preventDefault();
@@ -115,10 +98,8 @@ export function ConsoleList({
           onSelect(undefined);
         }
         return;
-      default:
-        return;
     }
-    if (next < 0) return;
+    if (next === undefined || next < 0) return;
     e.preventDefault();
     select(next);
   };

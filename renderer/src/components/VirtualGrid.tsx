@@ -10,6 +10,7 @@ import {
   useMemo,
   useRef,
 } from 'react';
+import { nextRowIndex } from './list-keys.js';
 
 export const ROW_HEIGHT = 24;
 const HEADER_HEIGHT = 26;
@@ -122,26 +123,8 @@ export function VirtualGrid<T>({
     if (e.target !== e.currentTarget) return;
     const last = rows.length - 1;
     const page = Math.max(1, Math.floor((e.currentTarget.clientHeight - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
-    let next: number | undefined;
+    const next = nextRowIndex(e.key, selectedIndex, last, page);
     switch (e.key) {
-      case 'ArrowDown':
-        next = Math.min(last, selectedIndex + 1);
-        break;
-      case 'ArrowUp':
-        next = selectedIndex < 0 ? last : Math.max(0, selectedIndex - 1);
-        break;
-      case 'PageDown':
-        next = Math.min(last, Math.max(0, selectedIndex) + page);
-        break;
-      case 'PageUp':
-        next = selectedIndex < 0 ? Math.max(0, last - page) : Math.max(0, selectedIndex - page);
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = last;
-        break;
       case 'Enter':
         if (selectedKey !== undefined && onOpen) {
           e.preventDefault();
@@ -155,10 +138,8 @@ export function VirtualGrid<T>({
           onSelect(undefined);
         }
         return;
-      default:
-        return;
     }
-    if (next < 0) return;
+    if (next === undefined || next < 0) return;
     e.preventDefault();
     atBottom.current = followTail && next === last;
     onSelect(rowKey(rows[next]!));
