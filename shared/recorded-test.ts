@@ -23,6 +23,8 @@ export interface ExportSession {
 export interface ExportTool {
   name: string;
   annotations?: { readOnlyHint?: boolean };
+  /** Its output's JSON Schema, as tools/list gives it: an id read through a property it may leave out is read with `!`. */
+  outputSchema?: unknown;
 }
 
 export interface ExportOptions {
@@ -91,6 +93,7 @@ export function exportRecordedTest(options: ExportOptions): ExportedTest {
   const calls = [...options.calls].sort((a, b) => a.startedAt - b.startedAt);
   const sessions = new Map(options.sessions.map((s) => [s.id, s]));
   const readOnly = new Map(options.tools.map((t) => [t.name, t.annotations?.readOnlyHint === true]));
+  const outputs = new Map(options.tools.map((t) => [t.name, t.outputSchema]));
   const skipped: SkippedCall[] = [];
   const skip = (call: CallDetail, reason: string) => skipped.push({ id: call.id, tool: call.tool, reason });
 
@@ -156,7 +159,10 @@ export function exportRecordedTest(options: ExportOptions): ExportedTest {
     }
     const answer = answerOf(call);
     const read = typed ? invocation : `(await ${invocation}).value`;
-    const found = answer === undefined ? [] : capturable(answer, typed ? `r${step}` : `(r${step} as any)`, step);
+    const found =
+      answer === undefined
+        ? []
+        : capturable(answer, typed ? `r${step}` : `(r${step} as any)`, step, outputs.get(call.tool));
     const checked = readOnly.get(call.tool) && answer !== undefined ? stable(answer, text) : undefined;
     if (checked !== undefined) {
       uses.answered = uses.expect = true;
@@ -246,23 +252,39 @@ function answerOf(call: CallDetail): unknown {
   }
 }
 
-/** The ids, cursors and seqs in an answer, each with the expression that reads it again. */
-function capturable(answer: unknown, root: string, step: number): Capture[] {
+/** The part of a JSON Schema the expressions need: which properties an object always has. */
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: string[];
+  items?: unknown;
+}
+
+/**
+ * The ids, cursors and seqs in an answer, each with the expression that reads it again; a property
+ * the output schema does not require is read with `!` (`r4.rule!.id`), so the test type-checks.
+ */
+function capturable(answer: unknown, root: string, step: number, schema: unknown): Capture[] {
   const found: Capture[] = [];
-  const visit = (value: unknown, key: string, expr: string) => {
+  const visit = (value: unknown, key: string, expr: string, node: ObjectSchema | undefined) => {
     if (typeof value === 'string' && ID_KEY.test(key) && value.length >= 3) found.push({ value, expr, step });
     else if (typeof value === 'number' && SEQ_KEY.test(key)) found.push({ value, expr, step });
     else if (Array.isArray(value)) {
       value.slice(0, 100).forEach((item, i) => {
-        visit(item, key, `${expr}${finder(item, i)}`);
+        visit(item, key, `${expr}${finder(item, i)}`, objectSchema(node?.items));
       });
     } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) visit(v, k, `${expr}${property(k)}`);
+      for (const [k, v] of Object.entries(value)) {
+        const optional = node?.properties?.[k] !== undefined && !node.required?.includes(k);
+        visit(v, k, `${expr}${property(k)}${optional ? '!' : ''}`, objectSchema(node?.properties?.[k]));
+      }
     }
   };
-  visit(answer, '', root);
+  visit(answer, '', root, objectSchema(schema));
   return found;
 }
+
+const objectSchema = (schema: unknown): ObjectSchema | undefined =>
+  schema && typeof schema === 'object' ? (schema as ObjectSchema) : undefined;
 
 /** `.find((x) => x.url === … && x.method === …)!`, or `[i]!` when the item has nothing to tell it by. */
 function finder(item: unknown, index: number): string {

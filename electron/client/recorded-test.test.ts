@@ -111,7 +111,7 @@ describe('a recorded session becomes a test', () => {
     expect(code).toContain(
       `id: r2.transactions.find((x) => x.method === "GET" && x.url === "${server.url}/api/cart" && x.status === 500)!.id,`,
     );
-    expect(code).toContain('porthole.network.setMockRules({ op: "remove", id: r4.rule.id })');
+    expect(code).toContain('porthole.network.setMockRules({ op: "remove", id: r4.rule!.id })');
     // A read is checked for what it answered, without ids and times; a failure fails again.
     expect(code).toMatch(/status: 500/);
     expect(code).not.toMatch(/startedAt|durationMs/);
