@@ -42,6 +42,11 @@ export class EventBus<Events extends object = CoreEvents> {
     return () => set.delete(listener as Listener<never>);
   }
 
+  /** How many listeners `event` has (tests check that what subscribes also lets go). */
+  listenerCount(event: keyof Events): number {
+    return this.listeners.get(event)?.size ?? 0;
+  }
+
   /** Calls every listener; one that throws is reported and does not stop the others. */
   emit<K extends keyof Events>(event: K, payload: Events[K]): void {
     for (const listener of this.listeners.get(event) ?? []) {

@@ -74,7 +74,10 @@ interface HttpSession {
   callsInFlight: number;
   /** HTTP exchanges of this session still open (a GET stream, a POST being answered). */
   openRequests: number;
-  /** HTTP exchanges so far: a session of a few (initialize, initialized, one call) is a one-shot client. */
+  /**
+   * Messages posted so far: a session of a few (initialize, initialized, one call) is a one-shot
+   * client. GET streams are not counted (the SDK opens one after initialize and its close() ends it).
+   */
   requests: number;
 }
 
@@ -172,7 +175,7 @@ export class McpHttpEndpoint {
         );
       }
       session.used = true;
-      this.track(session, res);
+      this.track(session, req, res);
       return session.transport.handle(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -289,7 +292,7 @@ export class McpHttpEndpoint {
       this.refreshPresence();
     };
     this.sessions.set(id, session);
-    this.track(session, res);
+    this.track(session, req, res);
     await session.mcp.server.connect(session.transport);
     session.transport.handle(req, res, body);
   }
@@ -307,9 +310,9 @@ export class McpHttpEndpoint {
     await session.transport.close().catch(() => {});
   }
 
-  private track(session: HttpSession, res: ServerResponse): void {
+  private track(session: HttpSession, req: IncomingMessage, res: ServerResponse): void {
     session.openRequests++;
-    session.requests++;
+    if (req.method !== 'GET') session.requests++;
     session.lastActivityAt = Date.now();
     res.once('close', () => {
       session.openRequests--;

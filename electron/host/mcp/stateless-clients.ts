@@ -2,8 +2,8 @@ import type { McpSurface } from '../../../shared/tool.js';
 import type { McpClientInfo } from './mcp-status.js';
 
 /**
- * A client that made only this many requests (a 2025-era session: initialize, initialized, one call;
- * a stateless client: one) and holds nothing open is a one-shot one (`porthole call`, a script): it
+ * A client that made only this many requests (a 2025-era session: initialize, initialized, one call,
+ * its GET stream not counted; a stateless client: one) and holds nothing open is a one-shot one (`porthole call`, a script): it
  * counts as connected for ONE_SHOT_PRESENCE_MS after its last, not presenceMs, so a burst of them
  * does not inflate the count for a minute.
  */
