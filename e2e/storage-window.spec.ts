@@ -91,13 +91,19 @@ test('areas, search, a JSON tree, Agent view, edit, delete, live updates; keyboa
   await expect(rows.filter({ hasText: 'notes' })).toHaveCount(0);
   expect(await app.evaluate(() => localStorage.getItem('notes'))).toBeNull();
 
-  // An IndexedDB record with dates and binary data; the store pages on demand.
-  await areas.locator('[data-area="indexedDB/shop/files"]').click();
+  // An IndexedDB record with dates and binary data; the store pages on demand. A row is clicked once
+  // its store is the one shown and its keys are read (the count says so), never a row of the area before.
+  const openStore = async (area: string, keys: number) => {
+    await areas.locator(`[data-area="${area}"]`).click();
+    await expect(areas.locator(`[data-area="${area}"]`)).toHaveAttribute('aria-current', 'true');
+    await expect(panel.getByTestId('storage-count')).toHaveText(new RegExp(`^${keys} keys\\b`));
+  };
+  await openStore('indexedDB/shop/files', 3);
+  await expect(rows).toHaveCount(3);
   await rows.filter({ hasText: 'logo.png' }).click();
   await expect(detail.getByRole('region', { name: 'Value' })).toContainText('image/png');
-  await areas.locator('[data-area="indexedDB/shop/orders"]').click();
-  await expect(panel.getByTestId('storage-count')).toContainText('300 keys');
-  await rows.filter({ hasText: /^42/ }).first().click();
+  await openStore('indexedDB/shop/orders', 300);
+  await rows.filter({ hasText: /^42\b/ }).click();
   await expect(detail.getByRole('region', { name: 'Value' })).toContainText('2024-01-01T00:42:00.000Z');
   await screenshotAllSizes(page, 'storage-panel');
 

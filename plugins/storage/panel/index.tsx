@@ -62,21 +62,30 @@ export default function StoragePanel({ session }: PanelProps) {
     }
   }, [api]);
 
+  // Only the last read of the area shown lands: an earlier one (a live update of the area left a
+  // moment ago) answering late would put another area's keys under this one.
+  const shownArea = useRef(area);
+  shownArea.current = area;
+  const reads = useRef(0);
+
   /** Reads the area's keys again, as many as were shown (at least a page). */
   const loadKeys = useCallback(
     async (name: string, shown = PAGE) => {
+      const read = ++reads.current;
+      const stale = () => read !== reads.current || name !== shownArea.current;
       try {
         let list: KeyInfo[] = [];
         let last: KeyPage | undefined;
         do {
           last = await api.call('keys', { area: name, after: last?.after, limit: PAGE });
           list = [...list, ...last.keys];
-        } while (last.after !== undefined && list.length < shown);
+        } while (last.after !== undefined && list.length < shown && !stale());
+        if (stale()) return;
         setPage(last);
         setKeys(list);
         setError(undefined);
       } catch (e) {
-        setError(`Could not read ${name}: ${(e as Error).message}`);
+        if (!stale()) setError(`Could not read ${name}: ${(e as Error).message}`);
       }
     },
     [api],
