@@ -11,6 +11,7 @@ import addFormats from 'ajv-formats';
 import { connect } from '../agent/index.js';
 import { builtinPlugins } from '../electron/host/core.js';
 import { connectMcpClient, connectModernClient } from '../electron/host/mcp/mcp-testing.js';
+import { ONE_SHOT_PRESENCE_MS } from '../electron/host/mcp/stateless-clients.js';
 import { startTestCore } from '../electron/host/testing.js';
 import { testPlugin } from './fixtures/plugins/test/agent/index.js';
 import fixtureTestPlugin, { FIXTURE_SCENARIOS } from './fixtures/plugins/test/host/index.js';
@@ -388,37 +389,73 @@ test(`after ${TRANSACTIONS} requests no argument-less tool answers more than 25 
 });
 
 const ONE_SHOTS = 100;
+/** Between a client's close() and the inspector noticing its stream end, under load. */
+const CLOSE_NOTICED_MS = 1500;
 
-// FIXME (issue 37 §6): one-shot clients now count as connected for 3 s after their last request
-// (electron/host/mcp/mcp-presence.test.ts checks that); right after this burst all 100 are within
-// those 3 s. The expectations here predate that rule and need rewriting around it.
-test.fixme(`${ONE_SHOTS} one-shot SDK clients in a row, none ending its session, all get in; the status does not claim them all`, async () => {
-  // From a process of their own (e2e/support/one-shot-mcp-clients.mjs), with the default limits.
-  // electron/host/mcp/mcp-security.test.ts lets clients in that never close, with a small limit.
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [join(ROOT, 'e2e/support/one-shot-mcp-clients.mjs'), guarded.info.mcpUrl, String(ONE_SHOTS)],
-    { cwd: ROOT, timeout: 60_000, env: { ...process.env, MCP_TOKEN: token } },
-  );
-  const runs = stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { i: number; isError?: boolean; clients?: string[]; error?: string });
-  expect(runs.filter((r) => r.error || r.isError)).toEqual([]);
-  expect(runs).toHaveLength(ONE_SHOTS);
-  for (const r of runs) expect(r.clients, `client ${r.i} sees itself`).toContain(`one-shot-${r.i}`);
-  const seen = runs.map((r) => r.clients!.length);
+test(`${ONE_SHOTS} one-shot SDK clients in a row, none ending its session, all get in; each is listed only for the seconds after its call, then the clients are those of before`, async () => {
+  // A client connected before the burst, idle through it: the burst must not evict it (issue 30).
   const mcp = await connectMcpClient('http', { mcpUrl: guarded.info.mcpUrl, dataDir: guarded.dataDir, token });
-  try {
+  const listed = async () => {
     const status = (await mcp.client.callTool({ name: 'inspector_get_status', arguments: {} })) as Result;
-    const names = status.structuredContent?.mcpClients.map((c: { name: string }) => c.name) as string[];
-    // Of the one-shot clients, at most the sessions kept (32 by default), the last comer among them;
-    // besides them, this client and the earlier tests' clients seen in the last minute.
-    const oneShots = names.filter((n) => n.startsWith('one-shot-'));
-    expect(oneShots.length, names.join(', ')).toBeLessThanOrEqual(32);
-    expect(names).toEqual(expect.arrayContaining([`one-shot-${ONE_SHOTS - 1}`, 'porthole-test-client']));
-    expect(names.length, names.join(', ')).toBeLessThan(ONE_SHOTS / 2);
-    expect(Math.max(...seen)).toBeLessThan(ONE_SHOTS / 2);
+    expect(status.isError ?? false).toBe(false);
+    return status.structuredContent?.mcpClients.map((c: { name: string }) => c.name) as string[];
+  };
+  try {
+    const before = await listed();
+    expect(before).toContain('porthole-test-client');
+    // From a process of their own (e2e/support/one-shot-mcp-clients.mjs), with the default limits.
+    // electron/host/mcp/mcp-security.test.ts lets clients in that never close, with a small limit.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'e2e/support/one-shot-mcp-clients.mjs'), guarded.info.mcpUrl, String(ONE_SHOTS)],
+      { cwd: ROOT, timeout: 60_000, env: { ...process.env, MCP_TOKEN: token } },
+    );
+    const runs = stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            i: number;
+            isError?: boolean;
+            clients?: string[];
+            error?: string;
+            calledAt: number;
+            closedAt: number;
+          },
+      );
+    expect(runs.filter((r) => r.error || r.isError)).toEqual([]);
+    expect(runs).toHaveLength(ONE_SHOTS);
+    // A one-shot client counts as connected for ONE_SHOT_PRESENCE_MS after its last request (issue 37
+    // §6), so what a status lists during the burst is bounded by that window, not by the burst: each
+    // other one-shot client it names closed less than that long before the status was asked for.
+    const stale: string[] = [];
+    for (const r of runs) {
+      expect(r.clients, `client ${r.i} sees itself`).toContain(`one-shot-${r.i}`);
+      for (const name of r.clients!.filter((n) => n.startsWith('one-shot-') && n !== `one-shot-${r.i}`)) {
+        const other = runs[Number(name.slice('one-shot-'.length))]!;
+        const ago = r.calledAt - other.closedAt;
+        if (!(ago < ONE_SHOT_PRESENCE_MS + CLOSE_NOTICED_MS))
+          stale.push(`${r.i} lists ${name}, closed ${ago} ms before`);
+      }
+    }
+    expect(stale).toEqual([]);
+    const seen = runs.map((r) => r.clients!.filter((n) => n.startsWith('one-shot-')).length);
+    test.info().annotations.push({
+      type: 'one-shot clients listed during the burst',
+      description: `at most ${Math.max(...seen)} of ${ONE_SHOTS}; the burst took ${runs.at(-1)!.closedAt - runs[0]!.calledAt} ms`,
+    });
+
+    // Once the window has passed, none is listed and the clients are those of before (or fewer:
+    // earlier tests' clients may have gone quiet for presenceMs meanwhile).
+    await expect
+      .poll(async () => (await listed()).filter((n) => n.startsWith('one-shot-')), {
+        timeout: ONE_SHOT_PRESENCE_MS + 10_000,
+      })
+      .toEqual([]);
+    const after = await listed();
+    expect(after).toContain('porthole-test-client');
+    expect(after.filter((n) => !before.includes(n))).toEqual([]);
   } finally {
     await mcp.close();
   }
