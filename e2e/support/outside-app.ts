@@ -6,12 +6,14 @@ import { ROOT } from './inspector.js';
 
 // Scratch apps outside the repo that install the packed tarballs with npm, as a user would.
 
+// A bound against a hung npm, not a speed check: `npm pack` of porthole runs its whole build, which
+// took 170–280 s on a 2-core machine shared with other builds.
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, npm_config_update_notifier: 'false' },
-    timeout: 180_000,
+    timeout: 420_000,
   });
 
 /** `npm pack` of the agent package (its prepack builds agent/dist); returns the tarball's path. */
