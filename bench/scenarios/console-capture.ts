@@ -29,17 +29,19 @@ async function buildApp(): Promise<void> {
   });
 }
 
-/** The bench app in a process of its own, stdout to /dev/null: its ms per 1000 console.log calls. */
-function appRun(env: Record<string, string>): Promise<number[]> {
+type AppResult = { wall: number[]; cpu: number[] };
+
+/** The bench app in a process of its own, stdout to /dev/null: wall and CPU ms per 1000 console.log calls. */
+function appRun(env: Record<string, string>): Promise<AppResult> {
   return new Promise((resolve, reject) => {
     const child = fork(APP, [], {
       execArgv: [],
       env: { ...process.env, PORTHOLE_URL: '', ...env },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    let result: number[] | undefined;
+    let result: AppResult | undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('message', (m) => (result = m as number[]));
+    child.on('message', (m) => (result = m as AppResult));
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -49,14 +51,35 @@ function appRun(env: Record<string, string>): Promise<number[]> {
   });
 }
 
+const PAIRS = 3;
+type Cost = { plain: Stats; captured: Stats; plainCpu: Stats; capturedCpu: Stats };
+
 /**
  * console.log cost in an app process, plain (the floor) and with the console agent capturing,
- * connected to a real core in this process: ms per 1000 calls, the agent's batch send included.
+ * connected to a real core in this process: per 1000 calls, the agent's batch send included; the
+ * app's CPU time (which a loaded machine inflates less than wall time) and wall time, from
+ * PAIRS alternating pairs of app processes.
  */
-async function logCost(url: string, sites: 'budget' | 'every' | 'off'): Promise<{ plain: Stats; captured: Stats }> {
-  const plain = await appRun({});
-  const captured = await appRun({ PORTHOLE_URL: url, BENCH_SITES: sites });
-  return { plain: stats(plain), captured: stats(captured) };
+async function logCost(url: string, sites: 'budget' | 'every' | 'off'): Promise<Cost> {
+  const plain: AppResult = { wall: [], cpu: [] };
+  const captured: AppResult = { wall: [], cpu: [] };
+  for (let i = 0; i < PAIRS; i++) {
+    const order = [
+      [plain, {}],
+      [captured, { PORTHOLE_URL: url, BENCH_SITES: sites }],
+    ] as const;
+    for (const [into, env] of i % 2 ? [...order].reverse() : order) {
+      const r = await appRun(env);
+      into.wall.push(...r.wall);
+      into.cpu.push(...r.cpu);
+    }
+  }
+  return {
+    plain: stats(plain.wall),
+    captured: stats(captured.wall),
+    plainCpu: stats(plain.cpu),
+    capturedCpu: stats(captured.cpu),
+  };
 }
 
 /** Host ingest: batches of 100 messages through the core's plugin routing (validation, store, events). */
@@ -154,23 +177,19 @@ export default defineScenario('console capture', async () => {
   }
   const host = await ingest();
   const bundle = await bundleBytes();
-  const per = `ms per ${CALLS} console.log calls to /dev/null in a bundled Node app, batch send included`;
+  const per = `per ${CALLS} console.log calls to /dev/null in a bundled Node app, batch send included`;
+  const pair = (name: string, c: Cost, note: string): BenchRow[] => [
+    latencyRow(`${name}: app CPU`, c.capturedCpu, 'plain console.log', c.plainCpu, `CPU ms ${per}; ${note}`),
+    latencyRow(`${name}: wall`, c.captured, 'plain console.log', c.plain, `ms ${per}`),
+  ];
   return [
-    latencyRow(
-      'console.log, console() capturing',
-      eachSite.captured,
-      'plain console.log',
-      eachSite.plain,
-      `${per}; the defaults: a call site for every call`,
-    ),
-    latencyRow(
+    ...pair('console.log, console() capturing', eachSite, 'the defaults: a call site for every call'),
+    ...pair(
       'console.log, call sites capped at 1000/s',
-      loop.captured,
-      'plain console.log',
-      loop.plain,
-      `${per}; maxCallSitesPerSecond: 1000 (the default before issue 39)`,
+      loop,
+      'maxCallSitesPerSecond: 1000 (the default before issue 39)',
     ),
-    latencyRow('console.log, callSite: false', noSite.captured, 'plain console.log', noSite.plain, per),
+    ...pair('console.log, callSite: false', noSite, 'no call sites'),
     throughputRow(
       'console host ingest (validate, store, events)',
       'msg/s',

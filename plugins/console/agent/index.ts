@@ -38,11 +38,16 @@ type ConsoleFn = (...args: unknown[]) => unknown;
 
 interface Queued extends Omit<AgentMessage, 'site'> {
   /** Holds the call site's stack; V8 formats it only when `.stack` is read, at flush. */
-  holder?: { stack?: string };
-  /** Captured with `new Error()` (no Error.captureStackTrace): its first two frames are the agent's. */
-  siteRaw?: boolean;
+  holder?: Holder;
   bytes: number;
 }
+
+/**
+ * A call site as taken in the wrapper: V8 keeps its frames unformatted until `.stack` is read.
+ * `own` frames at its top are the agent's (the wrapper's, for a one-frame site); `raw`: not V8,
+ * `stack` is already text (with its header).
+ */
+type Holder = { stack?: unknown; own?: 1; raw?: true };
 
 interface NodeProcess {
   versions?: { node?: string };
@@ -57,6 +62,8 @@ const DEFAULT_LIMITS: SerializeLimits = { depth: 6, maxString: 10_000, maxItems:
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MESSAGES = 1000;
 const g = globalThis as unknown as Record<string, unknown>;
+/** The realm's Error as the agent loaded (an app's replacement of the global is not called). */
+const NativeError = Error;
 const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
 
 /**
@@ -109,22 +116,23 @@ class ConsoleAgent implements ConsolePluginApi {
     const previous = E.prepareStackTrace;
     try {
       const origin = originOf();
+      const mapped = nodeMapsStacks();
       let i = 0;
       do {
         const messages: AgentMessage[] = [];
         const sites: Frame[] = [];
-        const siteIndex = new Map<string, number>();
+        const siteIndex = new Map<Frame, number>();
         // V8 formats a captured stack when it is first read (finish() does): plainly, not through a
         // source-map hook the app may have installed (the inspector maps frames, and keeps the raw ones).
         for (let bytes = 0; i < queue.length && messages.length < BATCH_MESSAGES && bytes < BATCH_BYTES; i++) {
-          const message = finish(queue[i]!, previous);
+          const message = finish(queue[i]!, previous, mapped);
           const site = message.site;
           if (site !== undefined && typeof site === 'object') {
-            const key = `${site.line}:${site.column}:${site.file}`;
-            let at = siteIndex.get(key);
+            // One object per place (frameAt's cache), so the index is by identity.
+            let at = siteIndex.get(site);
             if (at === undefined) {
               at = sites.push(site) - 1;
-              siteIndex.set(key, at);
+              siteIndex.set(site, at);
             }
             message.site = at;
           }
@@ -164,11 +172,31 @@ class ConsoleAgent implements ConsolePluginApi {
       const original = target[method];
       if (typeof original !== 'function') continue;
       const self = this;
+      // warn, error, trace and assert keep the whole stack (DevTools shows it); the others one frame.
+      const full = FULL_STACK.has(method as Kind);
+      const sites = this.options.callSite !== false && method !== 'time' && method !== 'countReset';
       const wrapped = function portholeConsole(this: unknown, ...args: unknown[]) {
         if (self.busy > 0 || self.disposed || isOwn(args[0])) return (original as ConsoleFn).apply(this, args);
         self.busy++;
         try {
-          self.capture(method, args, wrapped);
+          // The call site is taken here, in the wrapper, so that the stack's first frame is ours. A
+          // native Error of two frames costs less than Error.captureStackTrace skipping to a function.
+          let site: Holder | undefined;
+          if (sites && (method !== 'assert' || !args[0]) && self.siteAllowed()) {
+            const E = NativeError as { stackTraceLimit?: unknown };
+            const limit = E.stackTraceLimit;
+            if (!captureStackTrace) site = { stack: new NativeError().stack, raw: true };
+            else if (full) {
+              site = {};
+              captureStackTrace(site, wrapped);
+            } else if (typeof limit === 'number') {
+              E.stackTraceLimit = 2;
+              site = new NativeError() as Holder;
+              E.stackTraceLimit = limit;
+              site.own = 1;
+            }
+          }
+          self.capture(method, args, site);
         } catch {
           // capturing never breaks the app's console
         }
@@ -187,7 +215,19 @@ class ConsoleAgent implements ConsolePluginApi {
     }
   }
 
-  private capture(method: (typeof CONSOLE_METHODS)[number], args: unknown[], wrapper: unknown): void {
+  /** maxCallSitesPerSecond, in windows of 100 ms. */
+  private siteAllowed(): boolean {
+    const max = this.options.maxCallSitesPerSecond;
+    if (max === undefined) return true;
+    const now = Date.now();
+    if (now >= this.siteWindowEnd) {
+      this.siteWindowEnd = now + 100;
+      this.sitesLeft = max / 10;
+    }
+    return this.sitesLeft-- > 0;
+  }
+
+  private capture(method: (typeof CONSOLE_METHODS)[number], args: unknown[], site: Holder | undefined): void {
     let kind: Kind;
     let label: string | undefined;
     let value: number | undefined;
@@ -233,26 +273,7 @@ class ConsoleAgent implements ConsolePluginApi {
     const message: Queued = { kind, time, args: [], bytes: 0 };
     if (label !== undefined) message.label = label;
     if (value !== undefined) message.value = value;
-    if (time >= this.siteWindowEnd) {
-      this.siteWindowEnd = time + 100;
-      this.sitesLeft = (this.options.maxCallSitesPerSecond ?? Number.POSITIVE_INFINITY) / 10;
-    }
-    if (this.options.callSite !== false && this.sitesLeft-- > 0) {
-      const site: { stack?: string } = {};
-      if (captureStackTrace) {
-        // One frame says where the call was; warn, error, trace and assert keep the whole stack.
-        const E = Error as { stackTraceLimit?: number };
-        const limit = E.stackTraceLimit;
-        const one = !FULL_STACK.has(kind) && typeof limit === 'number';
-        if (one) E.stackTraceLimit = 1;
-        captureStackTrace(site, wrapper);
-        if (one) E.stackTraceLimit = limit;
-      } else {
-        site.stack = new Error().stack;
-        message.siteRaw = true;
-      }
-      message.holder = site;
-    }
+    if (site) message.holder = site;
     this.enqueue(message, values);
   }
 
@@ -402,18 +423,39 @@ type CallSite = {
 /** Kinds whose whole stack is sent (DevTools shows it); the others send only the caller's frame. */
 const FULL_STACK = new Set<Kind>(['warn', 'error', 'trace', 'assert']);
 
-const topFrame: Prepare = (_error, frames) => {
-  const f = frames[0];
-  if (!f) return undefined;
-  const frame: Frame = {
-    file: (f.getFileName?.() ?? '<anonymous>').slice(0, 4096),
-    line: f.getLineNumber?.() ?? 0,
-    column: f.getColumnNumber?.() ?? 0,
+/**
+ * The frames seen, by file, then line and column: one object per place, so a batch's call sites are
+ * told apart by identity and a place logged from again is not built again. Bounded: cleared when full.
+ */
+let frameCache = new Map<string, Map<number, Frame>>();
+let frameCacheSize = 0;
+
+/** V8's prepareStackTrace for a one-frame call site: the frame `at` (past the agent's own), cached. */
+const frameAt =
+  (at: number): Prepare =>
+  (_error, frames) => {
+    const f = frames[at];
+    if (!f) return undefined;
+    const file = f.getFileName?.() ?? '<anonymous>';
+    const line = f.getLineNumber?.() ?? 0;
+    const column = f.getColumnNumber?.() ?? 0;
+    let byPlace = frameCache.get(file);
+    const key = line * 2 ** 26 + column;
+    let frame = byPlace?.get(key);
+    if (frame) return frame;
+    frame = { file: file.slice(0, 4096), line, column };
+    const fn = f.getFunctionName?.();
+    if (fn) frame.fn = fn.slice(0, 1000);
+    if (++frameCacheSize > 5000) {
+      frameCache = new Map();
+      frameCacheSize = 1;
+      byPlace = undefined;
+    }
+    if (!byPlace) frameCache.set(file, (byPlace = new Map()));
+    byPlace.set(key, frame);
+    return frame;
   };
-  const fn = f.getFunctionName?.();
-  if (fn) frame.fn = fn.slice(0, 1000);
-  return frame;
-};
+const FRAME_AT = [frameAt(0), frameAt(1)];
 
 const plainStack: Prepare = (error, frames) => {
   const head = Error.prototype.toString.call(error);
@@ -453,23 +495,29 @@ function nodeMapsStacks(): boolean {
   return (g.process as { sourceMapsEnabled?: boolean } | undefined)?.sourceMapsEnabled === true;
 }
 
-function finish(q: Queued, appPrepare: Prepare | undefined): AgentMessage {
-  const { holder, siteRaw, bytes: _bytes, ...rest } = q;
+function finish(q: Queued, appPrepare: Prepare | undefined, mapped: boolean): AgentMessage {
+  const { holder, bytes: _bytes, ...rest } = q;
   const message: AgentMessage = rest;
   if (!holder) return message;
-  if (siteRaw) {
-    // new Error() inside capture(), called by the wrapper: drop the header (V8 style) and those two frames.
-    const lines = (holder.stack ?? '').split('\n');
-    if (lines[0] && !/(^\s*at\s)|@/.test(lines[0])) lines.shift();
-    message.callStack = lines.slice(2).join('\n').slice(0, 50_000);
+  if (holder.raw) {
+    // new Error() in the wrapper: drop the header (V8 style) and the wrapper's frame.
+    message.callStack = withoutOwn(String(holder.stack ?? ''), 1);
     return message;
   }
   const E = Error as unknown as { prepareStackTrace?: Prepare };
-  E.prepareStackTrace = nodeMapsStacks() ? appPrepare : FULL_STACK.has(message.kind) ? plainStack : topFrame;
-  const value = holder.stack as unknown;
-  if (typeof value === 'string') message.callStack = value.slice(0, 50_000);
+  const own = holder.own ?? 0;
+  E.prepareStackTrace = mapped ? appPrepare : own || !FULL_STACK.has(message.kind) ? FRAME_AT[own] : plainStack;
+  const value = holder.stack;
+  if (typeof value === 'string') message.callStack = (own ? withoutOwn(value, own) : value).slice(0, 50_000);
   else if (value && typeof value === 'object') message.site = value as Frame;
   return message;
+}
+
+/** A stack's text without its header and its first `own` frames (the agent's). */
+function withoutOwn(stack: string, own: number): string {
+  const lines = stack.split('\n');
+  if (lines[0] && !/(^\s*at\s)|@/.test(lines[0])) lines.shift();
+  return lines.slice(own).join('\n').slice(0, 50_000);
 }
 
 /** Porthole's own warnings (e.g. from the agent's link) are not the app's. */
