@@ -164,6 +164,30 @@ for (const major of [19, 18] as const) {
       // the app goes on from the written value
       await tab.locator('#add').click();
       await expect(tab.locator('#add')).toHaveText('Basket 41');
+
+      // The panel: the mapped source, and the person's own edit of the state by keyboard (not asked).
+      await page.bringToFront();
+      await page.getByTestId('plugin').filter({ hasText: 'React' }).click();
+      const panel = page.getByTestId('react-panel');
+      await panel.getByTestId('react-node').filter({ hasText: 'Basket' }).click();
+      const detail = panel.getByTestId('react-inspector');
+      await expect(detail.getByTestId('react-source')).toContainText(
+        `react-source/app.tsx:${lineOf('<Basket label=')}:`,
+      );
+      await detail.getByRole('button', { name: 'Edit hook 0 state' }).click();
+      const field = detail.getByRole('textbox', { name: 'hook 0 state as JSON' });
+      await expect(field).toBeFocused();
+      await field.fill('"many"');
+      await field.press('Enter');
+      await expect(tab.locator('#add')).toHaveText('Basket many');
+      await detail.getByRole('button', { name: 'Edit prop label' }).click();
+      await detail.getByRole('textbox', { name: 'prop label as JSON' }).fill('Cart');
+      await detail.getByRole('textbox', { name: 'prop label as JSON' }).press('Enter');
+      await expect(detail.getByRole('alert')).toContainText('Not JSON');
+      await detail.getByRole('textbox', { name: 'prop label as JSON' }).fill('"Cart"');
+      await detail.getByRole('textbox', { name: 'prop label as JSON' }).press('Enter');
+      await expect(tab.locator('#add')).toHaveText('Cart many');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
     } finally {
       await mcp.close();
       await site.close();
