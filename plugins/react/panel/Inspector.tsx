@@ -22,6 +22,9 @@ export function Inspector({
   onSet(path: string[], value: unknown): Promise<void>;
 }) {
   const props = Object.keys(item.props);
+  const writable = Object.entries(item.props).filter(
+    (e): e is [string, string | number | boolean | null] => e[0] !== 'children' && e[0] !== '…' && editable(e[1]),
+  );
   return (
     <section className="rx-inspector" aria-label={`${item.name} inspected`} data-testid="react-inspector">
       <div className="rx-inspector-bar">
@@ -62,17 +65,16 @@ export function Inspector({
           {props.length ? (
             <>
               <JsonTree value={toDisplay(item.props)} expandDepth={1} label="Props" />
-              <ul className="rx-edits">
-                {props.map((name) => {
-                  const v = item.props[name];
-                  return editable(v) && name !== 'children' ? (
+              {writable.length > 0 && (
+                <ul className="rx-edits">
+                  {writable.map(([name, v]) => (
                     <li key={name}>
                       <code>{name}</code>{' '}
                       <ValueEditor label={`prop ${name}`} value={v} onSave={(next) => onSet(['props', name], next)} />
                     </li>
-                  ) : null;
-                })}
-              </ul>
+                  ))}
+                </ul>
+              )}
             </>
           ) : (
             <p className="muted">none</p>
