@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -128,8 +128,12 @@ test('an outside MCP client finds a component, reads its props and state, clicks
     expect(first.hooks?.map((h) => h.kind)).toEqual(['state', 'context']);
     expect(first.hooks?.[0]).toEqual({ kind: 'state', value: 1 });
     expect(first.owners.map((o) => o.name)).toEqual(['ProductCard', 'Shop']);
-    // where React says the element was made: the owner's JSX, in the bundle (not source-mapped yet)
-    expect(first.source).toMatch(/\/assets\/Shop-[\w-]+\.js:\d+:\d+$/);
+    // where React says the element was made: the owner's JSX, in Shop.tsx through Vite's source map
+    const quantityLine =
+      readFileSync(join(APP, 'Shop.tsx'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('<Quantity')) + 1;
+    expect(first.source).toMatch(new RegExp(`/e2e/fixtures/react-app/Shop\\.tsx:${quantityLine}:\\d+$`));
     expect(first.stack?.[0]).toBeUndefined();
 
     const before = (await call('react_renders')).structuredContent as RendersResult;

@@ -69,6 +69,13 @@ export const InspectParamsSchema = z.object({
   id: z.string().optional().describe('From react_tree or react_renders.'),
   name: z.string().optional().describe('Or the first with this exact name.'),
   highlight: z.boolean().default(false).describe('Outline it in the page for 2 s.'),
+  set: z
+    .object({
+      path: z.array(z.string()).min(2).max(20).describe('props|hooks|state, name|index, …'),
+      value: z.unknown().describe('JSON.'),
+    })
+    .optional()
+    .describe('Write first (asks the user).'),
 });
 export type InspectParams = z.output<typeof InspectParamsSchema>;
 

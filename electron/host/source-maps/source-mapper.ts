@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SourceMapConsumer } from 'source-map-js';
 import type { SourceFrame } from '../../../shared/host-plugin.js';
+import { ScriptFunctions } from './function-names.js';
 
 /**
  * Where the inspector may look for one session's scripts and maps (source-access.ts decides it
@@ -38,6 +39,8 @@ interface Loaded {
   consumer: SourceMapConsumer;
   /** Where the map is: sources resolve against it. */
   base: string;
+  /** The generated script's functions, when the script itself could be read (names frames). */
+  functions?: ScriptFunctions;
 }
 
 /** The source text of a frame: the file (original when mapped), the frame's place in it, the text. */
@@ -46,6 +49,8 @@ export interface SourceText extends SourceFrame {
 }
 
 const SOURCE_TEXT_MAX = 4 * 1024 * 1024;
+/** Larger scripts are not parsed for their functions (about 0.3-0.5 s a MB): their frames keep the engine's names. */
+const FUNCTION_SCAN_MAX = 8 * 1024 * 1024;
 
 /** A parsed map holds about this many times its JSON's length (measured with source-map-js: 5.9×). */
 export const PARSED_MAP_BYTES_PER_CHAR = 6;
@@ -82,7 +87,7 @@ export class SourceMapper {
       line: pos.line,
       column: (pos.column ?? 0) + 1,
     };
-    const fn = pos.name ?? frame.fn;
+    const fn = functionName(loaded, frame) ?? frame.fn;
     if (fn) mapped.fn = fn;
     return mapped;
   }
@@ -142,7 +147,7 @@ export class SourceMapper {
       .catch(() => null)
       .then((loaded) => {
         if (loaded && this.scripts.get(key) === loading) this.options.onLoaded?.(key, loaded.bytes);
-        return loaded && { consumer: loaded.consumer, base: loaded.base };
+        return loaded && { consumer: loaded.consumer, base: loaded.base, functions: loaded.functions };
       });
     this.scripts.set(key, loading);
     while (this.scripts.size > this.limits.maxScripts) this.drop(this.scripts.keys().next().value!);
@@ -172,23 +177,24 @@ export class SourceMapper {
     if (!/\.[cm]?js$/i.test(path)) return null; // maps belong to generated JavaScript
     const text = await readRegularFile(path, this.limits.maxBytes);
     const ref = mappingUrl(text);
-    if (!ref) return this.fromFolders(path);
-    if (ref.startsWith('data:')) return parseMap(decodeDataUrl(ref), pathToFileURL(path).href);
+    if (!ref) return withFunctions(await this.fromFolders(path), text);
+    if (ref.startsWith('data:')) return withFunctions(parseMap(decodeDataUrl(ref), pathToFileURL(path).href), text);
     const mapPath = resolve(dirname(path), decodeURIComponent(ref));
-    return parseMap(await readRegularFile(mapPath, this.limits.maxBytes), pathToFileURL(mapPath).href);
+    const map = await readRegularFile(mapPath, this.limits.maxBytes);
+    return withFunctions(parseMap(map, pathToFileURL(mapPath).href), text);
   }
 
   private async loadHttp(url: string): Promise<Parsed | null> {
     const script = await this.fetchText(url);
     if (!script) return null;
     const ref = mappingUrl(script.text) ?? script.header ?? undefined;
-    if (!ref) return this.fromFolders(new URL(url).pathname);
-    if (ref.startsWith('data:')) return parseMap(decodeDataUrl(ref), url);
+    if (!ref) return withFunctions(await this.fromFolders(new URL(url).pathname), script.text);
+    if (ref.startsWith('data:')) return withFunctions(parseMap(decodeDataUrl(ref), url), script.text);
     const mapUrl = new URL(ref, url);
     // A map on another origin is not the app's to fetch (nor one the script names somewhere else).
     if (mapUrl.origin !== new URL(url).origin || !this.allowed(mapUrl.href)) return null;
     const map = await this.fetchText(mapUrl.href);
-    return map ? parseMap(map.text, mapUrl.href) : null;
+    return map ? withFunctions(parseMap(map.text, mapUrl.href), script.text) : null;
   }
 
   private async fetchText(url: string): Promise<{ text: string; header: string | null } | undefined> {
@@ -278,6 +284,26 @@ function parseMap(text: string, mapUrl: string): Parsed {
     base: mapUrl,
     bytes: text.length * PARSED_MAP_BYTES_PER_CHAR,
   };
+}
+
+/** The script's functions beside its map (a frame is named after the function it is in), counted in its bytes. */
+function withFunctions(parsed: Parsed | null, script: string): Parsed | null {
+  if (!parsed || script.length > FUNCTION_SCAN_MAX) return parsed;
+  const functions = ScriptFunctions.parse(script);
+  return functions ? { ...parsed, functions, bytes: parsed.bytes + functions.bytes } : parsed;
+}
+
+/**
+ * The original name of the function a frame is in: the map's name at the place the generated
+ * script names that function (a minifier's renaming), else the name written there (not renamed).
+ * Undefined when the script could not be read or the frame is in no named function: the frame's
+ * own name stays then. (Not the map's name at the frame's own place: that is what is called there.)
+ */
+function functionName(loaded: Loaded, frame: SourceFrame): string | undefined {
+  const at = loaded.functions?.nameAt(frame.line, frame.column);
+  if (!at) return undefined;
+  const pos = loaded.consumer.originalPositionFor({ line: at.line, column: at.column - 1 });
+  return pos.name ?? at.name;
 }
 
 /** A source path of the map, as a URL (browser) or a file path (Node). */

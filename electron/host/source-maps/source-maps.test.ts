@@ -12,6 +12,7 @@ import { consoleProtocol } from '../../../plugins/console/protocol.js';
 import { RECORD_OVERHEAD_BYTES } from '../../../shared/records.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore, waitFor } from '../testing.js';
+import { ScriptFunctions } from './function-names.js';
 import { PARSED_MAP_BYTES_PER_CHAR } from './index.js';
 
 // Source maps through the real link, the real console plugin and real HTTP servers: what the
@@ -148,10 +149,12 @@ describe('source maps: what the inspector fetches for whom', () => {
     expect(stack?.[0]?.mapped).toBeUndefined();
     expect(stack?.[1]?.mapped).toMatchObject({ line: mappedLine });
     expect(stack?.[1]?.mapped?.file).toMatch(/\/plugins\/console\/agent\/fixtures\/mapped-app\.ts$/);
-    // The map is held under the memory budget, about six times its text.
+    // The map is held under the memory budget, about six times its text, with the script's functions (frame names).
     const held = t.core.budget.stats().stores['source-maps'];
     expect(held?.records).toBe(1);
-    expect(held?.bytes).toBe(map.length * PARSED_MAP_BYTES_PER_CHAR + RECORD_OVERHEAD_BYTES);
+    const functions = ScriptFunctions.parse(script)!.bytes;
+    expect(functions).toBeGreaterThan(0);
+    expect(held?.bytes).toBe(map.length * PARSED_MAP_BYTES_PER_CHAR + functions + RECORD_OVERHEAD_BYTES);
   });
 
   it('fetches nothing for an app on the LAN, even from its own page origin; a map in the --source-maps folder still maps it', async (ctx) => {

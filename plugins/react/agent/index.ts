@@ -71,7 +71,15 @@ export function react(options: ReactOptions = {}) {
     );
     ctx.handle('inspect', (p) =>
       reading(async () => {
-        const { inspect } = await answers();
+        const { inspect, override } = await answers();
+        if (p.set) {
+          const id = p.id ?? inspect(starts(), ids, { name: p.name, highlight: false }, []).id;
+          const fiber = ids.resolve(id);
+          log.wrote(fiber);
+          override(hook, fiber, p.set);
+          await new Promise((r) => setTimeout(r, 0)); // React re-renders it in a microtask
+          p = { ...p, id };
+        }
         const status = statusOf(hook, log.commit);
         return inspect(starts(), ids, p, status.problem ? [status.problem] : []);
       }),

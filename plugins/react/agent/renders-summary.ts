@@ -2,7 +2,7 @@ import { currentFiber } from '../../../agent/react/fiber.js';
 import { contextsOf, hooksOf } from '../../../agent/react/fiber-details.js';
 import type { RenderSummary, RendersParams } from '../protocol.js';
 import type { FiberIds, FiberInfo } from './ids.js';
-import { MOUNT, PARENT, type RenderRecords, STATE } from './renders.js';
+import { MOUNT, PARENT, type RenderRecords, STATE, WRITTEN } from './renders.js';
 
 /** What rendered after commit `since`, per component, most renders first. */
 export function summarize(
@@ -40,7 +40,7 @@ export function summarize(
 class Tally {
   renders = 0;
   ms = -1;
-  private readonly reasons: Record<string, number> = { mount: 0, state: 0, parent: 0, forced: 0 };
+  private readonly reasons: Record<string, number> = { mount: 0, state: 0, parent: 0, forced: 0, written: 0 };
   private readonly props = new Map<string, number>();
   private readonly hooks: number[] = [];
   private readonly ctx: number[] = [];
@@ -51,6 +51,7 @@ class Tally {
     const r = this.reasons;
     if (why & MOUNT) r.mount!++;
     if (why & PARENT) r.parent!++;
+    if (why & WRITTEN) r.written!++;
     if (why & STATE && !hooks) r.state!++;
     if (!why) r.forced!++;
     if (typeof keys === 'string') this.props.set(keys, (this.props.get(keys) ?? 0) + 1);
@@ -88,6 +89,7 @@ class Tally {
         count(`context ${contexts[bit]?.name ?? `#${bit}`}`, n);
       });
     }
+    count('written', this.reasons.written!);
     count('parent', this.reasons.parent!);
     count('forced', this.reasons.forced!);
     const out: RenderSummary = { id, name: info.name, renders: this.renders, why };

@@ -7,6 +7,8 @@ export const STATE = 4;
 const CONTEXT = 8;
 /** A new props object with the same values: its parent rendered. */
 export const PARENT = 16;
+/** Its props, state or a hook were written from the inspector (react_inspect's set, the panel). */
+export const WRITTEN = 32;
 
 /** The ring's arrays as renders-summary.ts reads them: record i of n, at i % cap. */
 export interface RenderRecords {
@@ -54,6 +56,14 @@ export class RenderLog {
     private readonly ids: FiberIds,
     private readonly cap = 20_000,
   ) {}
+
+  /** The component's next render is one the inspector caused by writing to it. */
+  wrote(f: Fiber): void {
+    this.written ??= new WeakSet();
+    this.written.add(f);
+    if (f.alternate) this.written.add(f.alternate);
+  }
+  private written: WeakSet<Fiber> | undefined;
 
   get total(): number {
     return this.n;
@@ -116,6 +126,11 @@ export class RenderLog {
         if (c.memoizedValue !== d.memoizedValue) ctx |= 1 << i;
       }
       if (ctx) why |= CONTEXT;
+      // React's overrides copy the props object: a write, not the parent
+      if (this.written) {
+        const wrote = this.written.delete(next);
+        if (this.written.delete(prev) || wrote) why = (why & ~PARENT) | WRITTEN;
+      }
     }
     const info = this.ids.info(next);
     info.renders++;

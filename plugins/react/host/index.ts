@@ -3,6 +3,7 @@ import { RequestError } from '../../../shared/protocol/messenger.js';
 import { ToolArgumentError } from '../../../shared/tool.js';
 import { reactProtocol, type Status } from '../protocol.js';
 import type { ReactHost } from './host-api.js';
+import { mapSources } from './sources.js';
 import { reactTools } from './tools.js';
 
 export type { ReactHost };
@@ -18,6 +19,9 @@ export function createReactHost(ctx: HostPluginContext<typeof reactProtocol>): R
       throw e;
     }
   };
+  // The panel's inspections and the tool's alike: source places in the app's original files.
+  const inspect: ReactHost['inspect'] = async (params, signal) =>
+    mapSources(await ask('inspect', params, signal), (frame) => ctx.sourceMaps.map(frame));
   return {
     notifications: {
       status(s) {
@@ -30,11 +34,12 @@ export function createReactHost(ctx: HostPluginContext<typeof reactProtocol>): R
     },
     panel: {
       tree: (p, signal) => ask('tree', p, signal),
-      inspect: (p, signal) => ask('inspect', p, signal),
+      inspect: (p, signal) => inspect(p, signal),
       renders: (p, signal) => ask('renders', p, signal),
       status: () => ({ status }),
     },
     ask,
+    inspect,
     status: () => status,
   };
 }

@@ -255,6 +255,7 @@ describe('react tools', () => {
     const tools = (await t.mcp.tools()).filter((tool) => tool.name.startsWith('react_'));
     expect(tools.map((tool) => tool.name)).toEqual(['react_tree', 'react_inspect', 'react_renders']);
     const bytes = tools.reduce((sum, tool) => sum + JSON.stringify(tool).length, 0);
-    expect(bytes).toBeLessThanOrEqual(2.2 * 1024);
+    // 2,198 bytes before react_inspect's `set` (writing props, hooks, state) took about 300
+    expect(bytes).toBeLessThanOrEqual(2.5 * 1024);
   });
 });

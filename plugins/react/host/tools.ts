@@ -27,10 +27,22 @@ export const reactInspect = tool({
   name: 'react_inspect',
   title: 'Inspect a React component',
   description:
-    "A component's props, state, hooks (kind, value, deps), contexts, owners, source file:line:col, DOM nodes.",
+    "A component's props, state, hooks (kind, value, deps), contexts, owners, source file:line:col, DOM nodes; set writes a prop, hook or state.",
   input: InspectParamsSchema,
   annotations: readOnly,
-  handler: async (p, { instance, signal }) => json(await instance.ask('inspect', p, signal)),
+  askWhen: {
+    what: 'writing props, state or hooks (set)',
+    check: ({ id, name, set }) =>
+      set &&
+      `Set ${set.path
+        .map((k) => (/^\d+$/.test(k) ? `[${k}]` : `.${k}`))
+        .join('')
+        .replace(
+          /^\./,
+          '',
+        )} of the React component ${id ? `#${id}` : `"${name}"`} to ${JSON.stringify(set.value).slice(0, 300)} (React re-renders it)`,
+  },
+  handler: async (p, { instance, signal }) => json(await instance.inspect(p, signal)),
 });
 
 export const reactRenders = tool({

@@ -1,6 +1,10 @@
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
 import { toDisplay } from '../../../renderer/src/components/serialized-value.js';
 import type { InspectResult, RenderSummary } from '../protocol.js';
+import { editable, ValueEditor } from './ValueEditor.js';
+
+/** Hooks whose value can be written (React DevTools edits the same). */
+const WRITABLE_HOOKS = new Set(['state', 'reducer']);
 
 /** One component as React DevTools' right-hand pane shows it: props, state, hooks, contexts, owners, source. */
 export function Inspector({
@@ -8,13 +12,19 @@ export function Inspector({
   renders,
   onSelect,
   onHighlight,
+  onSet,
 }: {
   item: InspectResult;
   renders?: RenderSummary;
   onSelect(id: string): void;
   onHighlight(): void;
+  /** Writes a prop, a hook's or a class's state (path as react_inspect's `set` takes it). */
+  onSet(path: string[], value: unknown): Promise<void>;
 }) {
   const props = Object.keys(item.props);
+  const writable = Object.entries(item.props).filter(
+    (e): e is [string, string | number | boolean | null] => e[0] !== 'children' && e[0] !== '…' && editable(e[1]),
+  );
   return (
     <section className="rx-inspector" aria-label={`${item.name} inspected`} data-testid="react-inspector">
       <div className="rx-inspector-bar">
@@ -53,7 +63,19 @@ export function Inspector({
         </Section>
         <Section title="Props">
           {props.length ? (
-            <JsonTree value={toDisplay(item.props)} expandDepth={1} label="Props" />
+            <>
+              <JsonTree value={toDisplay(item.props)} expandDepth={1} label="Props" />
+              {writable.length > 0 && (
+                <ul className="rx-edits">
+                  {writable.map(([name, v]) => (
+                    <li key={name}>
+                      <code>{name}</code>{' '}
+                      <ValueEditor label={`prop ${name}`} value={v} onSave={(next) => onSet(['props', name], next)} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
           ) : (
             <p className="muted">none</p>
           )}
@@ -72,6 +94,13 @@ export function Inspector({
                   <span className="rx-hook-kind">{hook.kind}</span>
                   {hook.value !== undefined && (
                     <JsonTree value={toDisplay(hook.value)} expandDepth={0} label={`Hook ${i} ${hook.kind}`} />
+                  )}
+                  {WRITABLE_HOOKS.has(hook.kind) && editable(hook.value) && (
+                    <ValueEditor
+                      label={`hook ${i} ${hook.kind}`}
+                      value={hook.value}
+                      onSave={(next) => onSet(['hooks', String(i)], next)}
+                    />
                   )}
                   {hook.deps !== undefined && (
                     <span className="muted rx-deps">deps: {JSON.stringify(toDisplay(hook.deps))?.slice(0, 120)}</span>

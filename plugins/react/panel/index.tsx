@@ -224,6 +224,10 @@ export default function ReactPanel({ session }: PanelProps) {
               setSelected(id);
             }}
             onHighlight={() => void inspect(item.id, true)}
+            onSet={async (path, value) => {
+              // the person's own edit: written as React DevTools writes it, then shown as React re-rendered it
+              setItem(await api.call('inspect', { id: item.id, highlight: false, set: { path, value } }));
+            }}
           />
         ) : (
           <div className="rx-inspector empty">Select a component to see its props, state and hooks.</div>
