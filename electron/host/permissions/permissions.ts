@@ -143,6 +143,18 @@ export class Permissions {
     return effectivePermission(this.current, permissionSubject(tool), client?.name);
   }
 
+  /**
+   * The refusal of a call that changes the app through a read-only tool (its `askWhen` says why)
+   * while the read-only switch is on for this client; undefined when the switch is off.
+   */
+  readOnlyChange(tool: RegisteredTool, client?: ClientInfo): Gate | undefined {
+    const clientOwn =
+      client && Object.hasOwn(this.current.clients, client.name) ? this.current.clients[client.name] : undefined;
+    if (this.current.readOnly) return readOnlyRefusal(tool, 'read-only', client);
+    if (clientOwn?.readOnly) return readOnlyRefusal(tool, 'client-read-only', client);
+    return undefined;
+  }
+
   /** Whether tools/list shows the tool to this client: everything not denied. */
   listed(tool: RegisteredTool, client?: ClientInfo): boolean {
     return this.effective(tool, client).permission !== 'deny';
@@ -183,13 +195,7 @@ export class Permissions {
   refusal(tool: RegisteredTool, client?: ClientInfo): Gate | undefined {
     const { permission, source } = this.effective(tool, client);
     if (permission !== 'deny') return undefined;
-    if (source === 'read-only' || source === 'client-read-only') {
-      return {
-        allowed: false,
-        decision: { outcome: 'denied', by: 'read-only' },
-        message: `${tool.name} is turned off: the user switched the Porthole inspector to read-only for AI agents${source === 'client-read-only' ? ` (for the client "${client?.name}")` : ''}, so tools that change the app or stored data are not available. Read-only tools still work; ask the user to switch read-only off in the Porthole window (Permissions) if you need ${tool.name}.`,
-      };
-    }
+    if (source === 'read-only' || source === 'client-read-only') return readOnlyRefusal(tool, source, client);
     return {
       allowed: false,
       decision: { outcome: 'denied', by: 'policy' },
@@ -421,6 +427,14 @@ export function perCallAsk(tool: RegisteredTool, args: Record<string, unknown>, 
   } catch (e) {
     return `${tool.info.title}: could not tell whether this call needs approval (${(e as Error).message})`;
   }
+}
+
+function readOnlyRefusal(tool: RegisteredTool, source: 'read-only' | 'client-read-only', client?: ClientInfo): Gate {
+  return {
+    allowed: false,
+    decision: { outcome: 'denied', by: 'read-only' },
+    message: `${tool.name} is turned off: the user switched the Porthole inspector to read-only for AI agents${source === 'client-read-only' ? ` (for the client "${client?.name}")` : ''}, so tools that change the app or stored data are not available. Read-only tools still work; ask the user to switch read-only off in the Porthole window (Permissions) if you need ${tool.name}.`,
+  };
 }
 
 /** The question as the MCP client shows it to its user. */

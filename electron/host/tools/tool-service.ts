@@ -162,6 +162,9 @@ export class ToolService {
     // `ask` tools ask; a tool allowed by default may still ask for this call (its askWhen).
     const ask = async (callId: string, toolArgs: Record<string, unknown>, toolContext: unknown): Promise<Gate> => {
       if (!gated) return { allowed: true };
+      // A change made through a read-only tool (its askWhen says so) is off while the switch is on.
+      const readOnly = gated.readOnlyChange(tool, options.client);
+      if (readOnly && perCallAsk(tool, toolArgs, toolContext) !== undefined) return readOnly;
       const { permission, source } = gated.effective(tool, options.client);
       const reason =
         permission === 'allow' && source === 'default' ? perCallAsk(tool, toolArgs, toolContext) : undefined;

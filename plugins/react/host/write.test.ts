@@ -110,6 +110,20 @@ describe('writing props, state and hooks', () => {
     expect(text('#inc')).toBe('Clicks 0');
   });
 
+  it('with the read-only switch on, a write is refused without asking; reading still works', async () => {
+    const { t, asked, allow, text } = await page(19);
+    allow(true);
+    t.core.permissions.set({ ...t.core.permissions.policy(), readOnly: true });
+    const write = await t.mcp.call('react_inspect', { name: 'Counter', set: { path: ['hooks', '0'], value: 9 } });
+    expect(write.isError).toBe(true);
+    expect(write.text).toMatch(/read-only for AI agents.*switch read-only off/);
+    expect(asked).toEqual([]);
+    expect(text('#inc')).toBe('Clicks 0');
+    const read = await t.mcp.call('react_inspect', { name: 'Counter' });
+    expect(read.isError, read.text).toBe(false);
+    expect((read.structuredContent as InspectResult).hooks?.[0]).toEqual({ kind: 'state', value: 0 });
+  });
+
   it('a production build has no overrides: told plainly', async () => {
     const { t, allow } = await page(19, true);
     allow(true);
