@@ -50,8 +50,6 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
     await fetch('/api/other').then((r) => r.text());
     await fetch('/api/cart').then((r) => r.text());
   });
-  // Groups (one closed), %c, a table and an object, each with its call site.
-  await debuggee.evaluate(() => (window as unknown as DebuggeeWindow).porthole.consoleDemo.logRich());
   await page.bringToFront();
 
   // Select the app: Tab into the sidebar, Enter on the session; it opens on Network.
@@ -96,6 +94,8 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   );
   expect(await focused(page)).toMatch(/^grid: Requests/);
 
+  // The app logs groups (one closed), %c, a table and an object, each with its call site.
+  await debuggee.evaluate(() => (window as unknown as DebuggeeWindow).porthole.consoleDemo.logRich());
   // The console: its sidebar entry, Tab to the messages; a group closes and opens with ←/→, → steps
   // into it and opens the collapsed group inside; End and → open an object inline.
   await tabTo(page, /^button: Console/, 40, 'Shift+Tab');
@@ -121,8 +121,8 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   await expect(selectedMessage).toContainText('details');
   await page.keyboard.press('ArrowRight');
   await expect(messages.filter({ hasText: 'hidden detail' })).toHaveCount(1);
-  // The selected message's source link is the next Tab stop; Enter opens the source in the window,
-  // Escape closes it and the messages have the focus again.
+  // The selected message's source link is the next Tab stop; Enter opens the source in the window
+  // (which takes the focus), Escape closes it and the messages have the focus again.
   await page.keyboard.press('ArrowUp');
   await expect(selectedMessage).toContainText('inside checkout');
   await page.keyboard.press('Tab');
@@ -130,6 +130,7 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   await page.keyboard.press('Enter');
   const source = consolePanel.getByTestId('console-source-view');
   await expect(source).toContainText("console.log('inside checkout')");
+  expect(await focused(page)).toMatch(/^section: Source/);
   await page.keyboard.press('Escape');
   await expect(source).toBeHidden();
   expect(await focused(page)).toMatch(/^treegrid: Console messages/);
