@@ -245,6 +245,29 @@ test('every view passes axe-core with no critical or serious violation, light an
     await expect(page.getByTestId('call-detail')).toContainText('nope');
   });
 
+  // Last, as they reload the app: page loads as headers in Network (one opened, one selected) and the Console.
+  view('network loads', async () => {
+    await debuggee.reload();
+    await expect(debuggee.locator('#status')).toHaveText('connected');
+    await debuggee.evaluate(() => fetch('/api/cart').then((r) => r.text()));
+    await page.bringToFront();
+    await page.getByTestId('session').first().click();
+    await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
+    await net.getByRole('tab', { name: /Requests/ }).click();
+    await expect(net.getByTestId('network-load')).toHaveCount(2);
+    await net.getByTestId('network-table').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await expect(net.getByTestId('network-load').first()).toHaveAttribute('aria-expanded', 'true');
+  });
+  view('console loads', async () => {
+    await page
+      .getByTestId('plugin')
+      .filter({ hasText: /^Console/ })
+      .click();
+    await expect(page.getByTestId('console-row').filter({ hasText: 'Before load 2' })).toHaveCount(1);
+  });
+
   // Each view is opened once and scanned in both themes: switching the theme only swaps the CSS
   // variables (the toggle's own effect is tested in window.spec.ts), so the view stays as it is.
   const themed = async (theme: string) => {

@@ -66,8 +66,17 @@ test('one timeline across plugins: filters, live rows, and Enter opens the reque
   const grid = timeline.getByTestId('timeline-grid');
   await grid.focus();
   await page.keyboard.press('Home');
-  // The page load comes first; Down moves to the request.
+  // The page load comes first: it opens in Network, on its first request (one load: no header).
   await expect(timeline.locator('.timeline-foot')).toContainText('Load 1');
+  await expect(timeline.locator('.timeline-foot').getByRole('button')).toHaveText('Open in Network');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByTestId('network-panel').getByTestId('network-row').filter({ hasText: '/api/cart' }),
+  ).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('back-to-timeline').click();
+  await grid.focus();
+  await page.keyboard.press('Home');
+  // Down moves to the request.
   await page.keyboard.press('ArrowDown');
   await expect(timeline.locator('.timeline-foot')).toContainText('/api/cart');
   await page.keyboard.press('Enter');

@@ -1,5 +1,6 @@
 import { type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type GridColumn, VirtualGrid } from '../../../renderer/src/components/VirtualGrid.js';
+import { formatTimeOfDay } from '../../../renderer/src/time.js';
 import type { TransactionSummary } from '../protocol.js';
 import { type ColumnLayout, widthOf } from './column-layout.js';
 import { type Column, type Span, spanOf } from './columns.js';
@@ -20,12 +21,11 @@ function LoadHeader({ row, onToggle }: { row: LoadRow; onToggle(): void }): Reac
       <span className="net-load-toggle" aria-hidden="true" data-testid="network-load-toggle" onClick={onToggle}>
         {row.open ? '▾' : '▸'}
       </span>{' '}
-      <span className="net-load-name">Load {row.load.toLocaleString()}</span>
+      <span className="net-load-name">Load {row.load}</span>
       {row.latest ? <span className="muted"> (current)</span> : null}
       <span className="muted">
         {' '}
-        · {row.requests.toLocaleString()} request{row.requests === 1 ? '' : 's'} · from{' '}
-        {new Date(row.startedAt).toLocaleTimeString([], { hour12: false })}
+        · {row.requests.toLocaleString()} request{row.requests === 1 ? '' : 's'} · from {formatTimeOfDay(row.startedAt)}
       </span>
     </>
   );

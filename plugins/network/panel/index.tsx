@@ -16,7 +16,7 @@ import { orderOf, useColumnLayout } from './column-layout.js';
 import { COLUMNS, type Span, spanOf } from './columns.js';
 import { FilterBar } from './FilterBar.js';
 import { formatBytes } from './format.js';
-import { currentLoadOnly, latestLoad, withLoads } from './loads.js';
+import { currentLoadOnly, latestLoad, loadRowId, withLoads } from './loads.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { TransactionModel } from './model.js';
@@ -300,6 +300,10 @@ export default function NetworkPanel({ session }: PanelProps) {
   useReveal(networkProtocol, session.id, (id) => {
     if (!loaded) return false;
     setTab('requests');
+    if (id.startsWith('load:')) {
+      revealLoad(Number(id.slice('load:'.length)));
+      return true;
+    }
     if (model.get(id)) {
       selectOriginal(id);
       requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus());
@@ -308,6 +312,24 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
     return true;
   });
+
+  // A page load opened from the timeline: its header row when the requests span several loads,
+  // else its first request; the filters that would hide it are cleared.
+  const revealLoad = (load: number) => {
+    setQueryText('');
+    setSearch(undefined);
+    setZoom(undefined);
+    if (!preserve && latest !== undefined && load < latest) setPreserve(true);
+    const all = model.all();
+    const loads = new Set(all.flatMap((r) => (r.load === undefined ? [] : [r.load])));
+    const first = all.find((r) => r.load === load);
+    if (!first) {
+      setMessage({ kind: 'info', text: `No request of load ${load} is kept.` });
+      return;
+    }
+    setSelectedId(loads.size > 1 ? loadRowId(load) : first.id);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus());
+  };
 
   const noReplay = session.offline
     ? 'Read from a file: no app can send it again'
