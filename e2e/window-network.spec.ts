@@ -187,9 +187,9 @@ test('page loads are boundaries: each load under its header, older loads closed,
   await expect(loads).toHaveCount(2);
   await expect(loads.first()).toContainText('Load 1');
   await expect(loads.first()).toContainText('2 requests');
-  await expect(loads.first()).toHaveAttribute('aria-expanded', 'false');
+  await expect(loads.first()).toHaveAttribute('data-open', 'false');
   await expect(loads.last()).toContainText('Load 2 (current)');
-  await expect(loads.last()).toHaveAttribute('aria-expanded', 'true');
+  await expect(loads.last()).toHaveAttribute('data-open', 'true');
   await expect(rows.filter({ hasText: '/api/logo.png' })).toHaveCount(1);
   await expect(rows.filter({ hasText: '/api/cart' })).toHaveCount(0);
   await expect(panel.getByTestId('network-count')).toContainText('3 requests');

@@ -10,7 +10,7 @@ import { isLoadRow, type LoadRow, type TableRow } from './loads.js';
 const rowKey = (row: TableRow) => row.id;
 const rowClassName = (row: TableRow) => (isLoadRow(row) ? 'net-load-row' : `net-row tone-${statusTone(row)}`);
 const rowAttributes = (row: TableRow): Record<`data-${string}`, string> =>
-  isLoadRow(row) ? { 'data-load': String(row.load) } : { 'data-state': row.state };
+  isLoadRow(row) ? { 'data-load': String(row.load), 'data-open': String(row.open) } : { 'data-state': row.state };
 const rowTestId = (row: TableRow) => (isLoadRow(row) ? 'network-load' : 'network-row');
 const expanded = (row: TableRow) => (isLoadRow(row) ? row.open : undefined);
 
@@ -21,6 +21,7 @@ function LoadHeader({ row, onToggle }: { row: LoadRow; onToggle(): void }): Reac
       <span className="net-load-toggle" aria-hidden="true" data-testid="network-load-toggle" onClick={onToggle}>
         {row.open ? '▾' : '▸'}
       </span>{' '}
+      <span className="visually-hidden">{row.open ? 'Open: ' : 'Closed (Right opens): '}</span>
       <span className="net-load-name">Load {row.load}</span>
       {row.latest ? <span className="muted"> (current)</span> : null}
       <span className="muted">

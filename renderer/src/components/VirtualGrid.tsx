@@ -75,7 +75,10 @@ export function VirtualGrid<T>({
   followTail?: boolean;
   /** A row shown as one cell across every column (a section's header), or undefined for an ordinary row. */
   spanRow?(row: T): ReactNode | undefined;
-  /** Whether a row is open (its section shown), undefined for rows that do not open. */
+  /**
+   * Whether a row is open (its section shown), undefined for rows that do not open. Only for the
+   * keys: a grid's rows cannot carry aria-expanded (a treegrid's can), so the row says it in its text.
+   */
   expanded?(row: T): boolean | undefined;
   /** Right opens the selected row, Left closes it (rows `expanded` says open). */
   onExpand?(key: string, open: boolean): void;
@@ -226,7 +229,6 @@ export function VirtualGrid<T>({
               role="row"
               aria-rowindex={item.index + 2}
               aria-selected={key === selectedKey}
-              aria-expanded={expanded?.(row)}
               data-testid={typeof rowTestId === 'function' ? rowTestId(row) : rowTestId}
               {...rowAttributes?.(row)}
               className={`vgrid-row ${rowClassName?.(row) ?? ''}`}
