@@ -144,10 +144,24 @@ test('logs and uncaught errors of a Vite-bundled page reach MCP and the panel, m
   await expect(rows).toHaveCount(2);
   await panel.getByTestId('console-filter').fill('');
 
-  // A reload (a new load: its marker says so): with Preserve log the old messages stay above the marker; without, only the new ones.
+  // A reload (a new load: its marker says so): with Preserve log the old messages stay above the
+  // marker, closed under a header of their own that says how many; without, only the new ones.
   await debuggee.reload();
   await expect(debuggee.locator('#status')).toHaveText('connected');
   await expect(rows.filter({ hasText: 'Load 2: ' })).toHaveCount(1);
+  const earlier = rows.filter({ hasText: 'Before load 2' });
+  await expect(earlier).toHaveCount(1);
+  await expect(earlier.getByTestId('console-load-count')).toHaveText(/^\d+ messages$/);
+  await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(0);
+  // Opened by keyboard as a group is: select it, Right.
+  await earlier.click();
+  await page.keyboard.press('ArrowRight');
+  await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(1);
+  await expect(panel.getByRole('row', { selected: true })).toHaveAttribute('aria-expanded', 'true');
+  await screenshot(page, 'console-loads');
+  await page.keyboard.press('ArrowLeft');
+  await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
   await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(1);
   await panel.getByTestId('console-preserve').uncheck();
   await expect(rows.filter({ hasText: 'hello page' })).toHaveCount(0);

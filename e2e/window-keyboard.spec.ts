@@ -1,8 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
+import type { DebuggeeWindow } from './support/debuggee-page.js';
 import { inspectorAndPage, mcpClient, openWindow } from './window.helpers.js';
 
 // The main tasks by keyboard alone, with the focus tracked at each step: select an app, find a
-// request and read its body, open the timeline, run a tool, answer a prompt.
+// request and read its body, open the timeline, expand a console group and object and open a source
+// link, run a tool, answer a prompt.
 
 const env = inspectorAndPage({
   '/api/cart': (_req, res) =>
@@ -37,7 +39,11 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   await openWindow(page, env.inspector);
   const debuggee = await context.newPage();
   await debuggee.goto(
-    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network', 'example'], appName: 'Shop' }),
+    env.served.pageUrl({
+      inspector: env.inspector.info.debuggeeUrl,
+      plugins: ['network', 'example', 'console'],
+      appName: 'Shop',
+    }),
   );
   await expect(debuggee.locator('#status')).toHaveText('connected');
   await debuggee.evaluate(async () => {
@@ -87,6 +93,47 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
     'true',
   );
   expect(await focused(page)).toMatch(/^grid: Requests/);
+
+  // The app logs groups (one closed), %c, a table and an object, each with its call site.
+  await debuggee.evaluate(() => (window as unknown as DebuggeeWindow).porthole.consoleDemo.logRich());
+  // The console: its sidebar entry, Tab to the messages; a group closes and opens with ←/→, → steps
+  // into it and opens the collapsed group inside; End and → open an object inline.
+  await tabTo(page, /^button: Console/, 40, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  const consolePanel = page.getByTestId('console-panel');
+  await expect(consolePanel).toBeVisible();
+  await tabTo(page, /^treegrid: Console messages/);
+  const messages = consolePanel.getByTestId('console-row');
+  const selectedMessage = consolePanel.getByRole('row', { selected: true });
+  await page.keyboard.press('End');
+  await expect(selectedMessage).toContainText('order');
+  await page.keyboard.press('ArrowRight');
+  await expect(selectedMessage.getByTestId('console-opened')).toContainText('lines');
+  await page.keyboard.press('Home');
+  await expect(selectedMessage).toContainText('checkout');
+  await page.keyboard.press('ArrowLeft');
+  await expect(messages.filter({ hasText: 'inside checkout' })).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expect(messages.filter({ hasText: 'inside checkout' })).toHaveCount(1);
+  await page.keyboard.press('ArrowRight');
+  await expect(selectedMessage).toContainText('inside checkout');
+  await page.keyboard.press('ArrowDown');
+  await expect(selectedMessage).toContainText('details');
+  await page.keyboard.press('ArrowRight');
+  await expect(messages.filter({ hasText: 'hidden detail' })).toHaveCount(1);
+  // The selected message's source link is the next Tab stop; Enter opens the source in the window
+  // (which takes the focus), Escape closes it and the messages have the focus again.
+  await page.keyboard.press('ArrowUp');
+  await expect(selectedMessage).toContainText('inside checkout');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toMatch(/^button: console-demo/);
+  await page.keyboard.press('Enter');
+  const source = consolePanel.getByTestId('console-source-view');
+  await expect(source).toContainText("console.log('inside checkout')");
+  expect(await focused(page)).toMatch(/^section: Source/);
+  await page.keyboard.press('Escape');
+  await expect(source).toBeHidden();
+  expect(await focused(page)).toMatch(/^treegrid: Console messages/);
 
   // Run a tool: the Tools entry, '/' to its search, Enter on the match, Tab to Run; the focus stays.
   await tabTo(page, /^button: Tools/, 40, 'Shift+Tab');

@@ -157,3 +157,64 @@ test('a rule the app refuses is shown as not applied, and nothing is saved', asy
   await expect(page.getByTestId('mock-rule')).toHaveCount(0);
   await screenshot(page, 'network-mock-sync-failed');
 });
+
+test('page loads are boundaries: each load under its header, older loads closed, Preserve log off keeps the current load', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openWindow(page, env.inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(
+    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network'], appName: 'Reloads' }),
+  );
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await appFetch(debuggee, '/api/cart');
+  await appFetch(debuggee, '/api/missing');
+  await page.bringToFront();
+  await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
+  const panel = page.getByTestId('network-panel');
+  const rows = panel.getByTestId('network-row');
+  const loads = panel.getByTestId('network-load');
+  await expect(rows).toHaveCount(2);
+  // One load: no header.
+  await expect(loads).toHaveCount(0);
+
+  await debuggee.reload();
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await appFetch(debuggee, '/api/logo.png');
+  // The first load closed under its header (with its count), the current one open.
+  await expect(loads).toHaveCount(2);
+  await expect(loads.first()).toContainText('Load 1');
+  await expect(loads.first()).toContainText('2 requests');
+  await expect(loads.first()).toHaveAttribute('data-open', 'false');
+  await expect(loads.last()).toContainText('Load 2 (current)');
+  await expect(loads.last()).toHaveAttribute('data-open', 'true');
+  await expect(rows.filter({ hasText: '/api/logo.png' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: '/api/cart' })).toHaveCount(0);
+  await expect(panel.getByTestId('network-count')).toContainText('3 requests');
+
+  // Keyboard: Home selects the first header, Right opens it, Left closes it, Enter opens it again.
+  const grid = panel.getByTestId('network-table');
+  await grid.focus();
+  await page.keyboard.press('Home');
+  await expect(loads.first()).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(rows.filter({ hasText: '/api/cart' })).toHaveCount(1);
+  await screenshot(page, 'network-loads');
+  await page.keyboard.press('ArrowLeft');
+  await expect(rows.filter({ hasText: '/api/cart' })).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(rows.filter({ hasText: '/api/cart' })).toHaveCount(1);
+  // Down from the header goes to its first request, whose detail Enter opens.
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.filter({ hasText: '/api/cart' })).toHaveAttribute('aria-selected', 'true');
+
+  // Preserve log off: only the current load (no header needed); on again: all of them.
+  await panel.getByTestId('network-preserve').uncheck();
+  await expect(loads).toHaveCount(0);
+  await expect(rows).toHaveCount(1);
+  await expect(panel.getByTestId('network-count')).toHaveText('1 of 3 requests');
+  await panel.getByTestId('network-preserve').check();
+  await expect(loads).toHaveCount(2);
+});

@@ -66,8 +66,17 @@ test('one timeline across plugins: filters, live rows, and Enter opens the reque
   const grid = timeline.getByTestId('timeline-grid');
   await grid.focus();
   await page.keyboard.press('Home');
-  // The page load comes first; Down moves to the request.
+  // The page load comes first: it opens in Network, on its first request (one load: no header).
   await expect(timeline.locator('.timeline-foot')).toContainText('Load 1');
+  await expect(timeline.locator('.timeline-foot').getByRole('button')).toHaveText('Open in Network');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByTestId('network-panel').getByTestId('network-row').filter({ hasText: '/api/cart' }),
+  ).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('back-to-timeline').click();
+  await grid.focus();
+  await page.keyboard.press('Home');
+  // Down moves to the request.
   await page.keyboard.press('ArrowDown');
   await expect(timeline.locator('.timeline-foot')).toContainText('/api/cart');
   await page.keyboard.press('Enter');
@@ -81,4 +90,64 @@ test('one timeline across plugins: filters, live rows, and Enter opens the reque
   await expect(page.getByTestId('network-table')).toBeFocused();
   await page.getByTestId('back-to-timeline').click();
   await expect(timeline).toBeVisible();
+});
+
+test('a console message and a state action opened from the timeline are selected in their panels, past the filters that hid them', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openWindow(page, env.inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(
+    env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['console', 'state'], appName: 'Cart' }),
+  );
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  // A store as Zustand's devtools middleware reports one (through the extension's API the plugin puts on the page).
+  await debuggee.evaluate(() => {
+    type Ext = { connect(o: { name: string }): { init(s: unknown): void; send(a: unknown, s: unknown): void } };
+    const store = (window as unknown as { __REDUX_DEVTOOLS_EXTENSION__: Ext }).__REDUX_DEVTOOLS_EXTENSION__.connect({
+      name: 'cart',
+    });
+    store.init({ items: 0 });
+    store.send({ type: 'cart/add' }, { items: 1 });
+    console.log('added to the cart');
+    store.send({ type: 'cart/remove' }, { items: 0 });
+    for (let i = 0; i < 40; i++) console.info(`later message ${i}`);
+  });
+  await page.bringToFront();
+  await page.getByTestId('session').first().click();
+
+  // The console hides info messages and filters by text: the message asked for is shown anyway.
+  await page.getByTestId('plugin').filter({ hasText: 'Console' }).click();
+  const consolePanel = page.getByTestId('console-panel');
+  await expect(consolePanel.getByTestId('console-row').filter({ hasText: 'later message 39' })).toHaveCount(1);
+  await consolePanel.getByTestId('console-level-info').uncheck();
+  await consolePanel.getByTestId('console-filter').fill('nothing like it');
+
+  await page.getByTestId('timeline-item').click();
+  const timeline = page.getByTestId('timeline');
+  const rows = timeline.getByTestId('timeline-row');
+  await rows.filter({ hasText: 'added to the cart' }).click();
+  await page.keyboard.press('Enter');
+  await expect(consolePanel).toBeVisible();
+  const selected = consolePanel.getByRole('row', { selected: true });
+  await expect(selected).toHaveCount(1);
+  await expect(selected).toContainText('added to the cart');
+  await expect(consolePanel.getByTestId('console-list')).toBeFocused();
+  await expect(consolePanel.getByTestId('console-level-info')).toBeChecked();
+  await expect(consolePanel.getByTestId('console-filter')).toHaveValue('');
+  // The list is the tab stop it was: arrows go on from the message.
+  await page.keyboard.press('ArrowDown');
+  await expect(consolePanel.getByRole('row', { selected: true })).toContainText('later message 0');
+
+  await page.getByTestId('back-to-timeline').click();
+  await rows.filter({ hasText: 'cart/add' }).click();
+  await page.keyboard.press('Enter');
+  const statePanel = page.getByTestId('state-panel');
+  await expect(statePanel).toBeVisible();
+  const action = statePanel.getByRole('listbox', { name: 'Actions' }).getByRole('option', { selected: true });
+  await expect(action).toContainText('cart/add');
+  await expect(action).toBeFocused();
+  await expect(statePanel.getByTestId('state-action-detail')).toContainText('cart/add');
 });

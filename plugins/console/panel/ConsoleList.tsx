@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { nextRowIndex } from '../../../renderer/src/components/list-keys.js';
 import type { ConsoleRow } from '../protocol.js';
-import { isGroup } from './model.js';
+import type { LoadHeader } from './model.js';
 
 const ESTIMATE = 22;
 
@@ -13,13 +13,15 @@ export interface ListItem {
   depth: number;
   /** undefined: nothing to open. */
   open?: boolean;
+  /** The row is a load's header (its marker, or the one of the messages before the first). */
+  load?: LoadHeader;
 }
 
 /**
  * The console's messages as DevTools lists them: a virtualized ARIA treegrid (one tab stop), rows
  * as tall as what they show (an opened object, a table, a stack). Up/Down, PageUp/PageDown and
- * Home/End move the selection, Right opens (then steps into a group), Left closes (then goes to the
- * group), Enter opens the detail, Escape clears. Follows the newest message while at the bottom.
+ * Home/End move the selection, Right opens (then steps into a group or load), Left closes (then goes
+ * to the group or load), Enter opens the detail, Escape clears. Follows the newest message while at the bottom.
  */
 export function ConsoleList({
   items,
@@ -53,6 +55,14 @@ export function ConsoleList({
 
   const selectedIndex = selectedKey === undefined ? -1 : items.findIndex((i) => i.key === selectedKey);
 
+  // A selection made elsewhere (a message opened from the timeline) is scrolled into view once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selected key changes
+  useEffect(() => {
+    if (selectedIndex < 0) return;
+    atBottom.current = selectedIndex === items.length - 1;
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedKey]);
+
   const select = (index: number) => {
     const item = items[index];
     if (!item) return;
@@ -72,16 +82,16 @@ export function ConsoleList({
         if (!current || current.open === undefined) return;
         e.preventDefault();
         if (!current.open) onToggle(current.key, true);
-        else if (current.row && isGroup(current.row) && items[selectedIndex + 1]?.depth === current.depth + 1)
-          select(selectedIndex + 1);
+        // A group's or a load's first message (an opened object has none below it).
+        else if (items[selectedIndex + 1]?.depth === current.depth + 1) select(selectedIndex + 1);
         return;
       case 'ArrowLeft': {
         if (!current) return;
         e.preventDefault();
         if (current.open) return onToggle(current.key, false);
+        // The nearest row above one level up is the group or load it is in.
         for (let i = selectedIndex - 1; i >= 0 && current.depth > 0; i--) {
-          const row = items[i]!.row;
-          if (row && isGroup(row) && items[i]!.depth === current.depth - 1) return select(i);
+          if (items[i]!.depth === current.depth - 1) return select(i);
         }
         return;
       }

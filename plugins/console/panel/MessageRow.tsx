@@ -4,7 +4,7 @@ import { toDisplay } from '../../../renderer/src/components/serialized-value.js'
 import type { PanelClient } from '../../../renderer/src/panel-kit.js';
 import type { ConsoleProtocol, ConsoleRow, Message, StackFrame } from '../protocol.js';
 import { styledPieces } from './css-style.js';
-import { isGroup } from './model.js';
+import { isGroup, type LoadHeader } from './model.js';
 import { type Place, parseSite } from './source-links.js';
 
 /** Opens a place: in the editor, or the window's source view (`frame`: which frame of the stack; none: the call site). */
@@ -27,6 +27,7 @@ export function shortSite(site: string): string {
 /** One line of the console: time, disclosure, repeat count, the (styled) text, the source link; opened below. */
 export function MessageRow({
   row,
+  load,
   open,
   selected,
   api,
@@ -34,6 +35,8 @@ export function MessageRow({
   onToggle,
 }: {
   row: ConsoleRow;
+  /** The row is a load's header. */
+  load?: LoadHeader;
   open: boolean | undefined;
   selected: boolean;
   api: PanelClient<ConsoleProtocol>;
@@ -47,7 +50,7 @@ export function MessageRow({
     // biome-ignore lint/a11y/useFocusableInteractive: the tree grid holds the focus
     <div
       role="gridcell"
-      className={`con-row level-${row.level} kind-${row.kind}`}
+      className={`con-row level-${row.level} kind-${row.kind}${load ? ' con-load' : ''}`}
       data-testid="console-row"
       data-level={row.level}
       data-kind={row.kind}
@@ -85,6 +88,11 @@ export function MessageRow({
               ))
             : firstLine}
         </span>
+        {load && (
+          <span className="con-load-count" data-testid="console-load-count">
+            {load.messages.toLocaleString()} message{load.messages === 1 ? '' : 's'}
+          </span>
+        )}
         {row.site && place && (
           <button
             type="button"
@@ -101,7 +109,7 @@ export function MessageRow({
           </button>
         )}
       </div>
-      {open && !isGroup(row) && <Opened row={row} api={api} openSource={openSource} selected={selected} />}
+      {open && !isGroup(row) && !load && <Opened row={row} api={api} openSource={openSource} selected={selected} />}
     </div>
   );
 }

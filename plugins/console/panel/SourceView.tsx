@@ -19,6 +19,11 @@ export function SourceView({
   const [source, setSource] = useState<SourceText | { missing: string }>();
   const marked = useRef<HTMLLIElement>(null);
   const region = useRef<HTMLElement>(null);
+  const root = useRef<HTMLElement>(null);
+  // Opened from a link: the focus comes here (Escape closes it and goes back to the messages).
+  useEffect(() => {
+    root.current?.focus({ preventScroll: true });
+  }, [seq, frame]);
   useEffect(() => {
     let live = true;
     setSource(undefined);
@@ -43,7 +48,13 @@ export function SourceView({
   const from = Math.max(1, line - AROUND);
   const to = Math.min(lines.length, line + AROUND);
   return (
-    <section className="con-detail con-source" aria-label="Source" data-testid="console-source-view">
+    <section
+      ref={root}
+      className="con-detail con-source"
+      aria-label="Source"
+      data-testid="console-source-view"
+      tabIndex={-1}
+    >
       <div className="row con-detail-bar">
         <strong className="con-source-file">
           {source && 'file' in source ? `${source.file}:${source.line}:${source.column}` : 'Source'}

@@ -5,13 +5,14 @@ import {
   type PanelProps,
   usePanelClient,
   usePluginEvents,
+  useReveal,
   useRunTool,
 } from '../../../renderer/src/panel-kit.js';
 import { consoleProtocol, LEVELS, type Level, type Stats } from '../protocol.js';
 import { ConsoleList, type ListItem } from './ConsoleList.js';
 import { MessageDetail } from './MessageDetail.js';
 import { MessageRow, type OpenSource, timeWithMs } from './MessageRow.js';
-import { ConsoleModel, groupOpen, isGroup, regexError } from './model.js';
+import { ConsoleModel, groupOpen, isGroup, regexError, textFilter } from './model.js';
 import { Repl } from './Repl.js';
 import { SourceView } from './SourceView.js';
 import {
@@ -113,27 +114,42 @@ export default function ConsolePanel({ session }: PanelProps) {
   }, [api, model]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version is the model's change counter
-  const rows = useMemo(
+  const { rows, loads } = useMemo(
     () => model.view({ levels, text, preserve, groups }),
     [model, version, levels, text, preserve, groups],
   );
   const items = useMemo(() => {
     const out: ListItem[] = [];
     let e = 0;
+    // Past the first load header every row is inside a load, one level down.
+    let nested = 0;
+    const evaluation = (ev: Evaluation) => out.push({ key: ev.key, depth: nested });
     for (const row of rows) {
-      while (e < evaluations.length && evaluations[e]!.time < row.time) out.push(evalItem(evaluations[e++]!));
+      while (e < evaluations.length && evaluations[e]!.time < row.time) evaluation(evaluations[e++]!);
       const key = String(row.seq);
+      const load = loads.get(row.seq);
+      if (load) {
+        out.push({ key, row, depth: 0, open: load.open, load });
+        nested = 1;
+        continue;
+      }
       const canOpen = isGroup(row) || row.expandable || row.hasStack || row.text.includes('\n') || row.kind === 'table';
       const open = !canOpen
         ? undefined
         : isGroup(row)
           ? groupOpen(row, groups)
           : (opened.get(key) ?? row.kind === 'table');
-      out.push({ key, row, depth: row.group ?? 0, open });
+      out.push({ key, row, depth: nested + (row.group ?? 0), open });
     }
-    while (e < evaluations.length) out.push(evalItem(evaluations[e++]!));
+    while (e < evaluations.length) evaluation(evaluations[e++]!);
     return out;
-  }, [rows, evaluations, groups, opened]);
+  }, [rows, loads, evaluations, groups, opened]);
+  /** Messages that pass the filter, those of closed loads included (the headers say how many). */
+  const shownCount = useMemo(() => {
+    let n = rows.length - loads.size;
+    for (const load of loads.values()) if (!load.open) n += load.messages;
+    return n;
+  }, [rows, loads]);
   const badRegex = regexError(text);
   // biome-ignore lint/correctness/useExhaustiveDependencies: version is the model's change counter
   const counts = useMemo(() => {
@@ -151,7 +167,7 @@ export default function ConsolePanel({ session }: PanelProps) {
     });
   const toggle = (key: string, open: boolean) => {
     const row = items.find((i) => i.key === key)?.row;
-    if (row && isGroup(row)) setGroups((g) => new Map(g).set(row.seq, open));
+    if (row && (isGroup(row) || loads.has(row.seq))) setGroups((g) => new Map(g).set(row.seq, open));
     else setOpened((o) => new Map(o).set(key, open));
   };
   const clear = async () => {
@@ -179,6 +195,11 @@ export default function ConsolePanel({ session }: PanelProps) {
     if (target.why !== 'window') setNotice(target.why);
     setPane({ kind: 'source', seq, ...(frame !== undefined ? { frame } : {}) });
   };
+  /** Closes the detail or source pane; the messages get the focus back (its button is gone). */
+  const closePane = () => {
+    setPane(undefined);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="console-list"]')?.focus());
+  };
   const changeLinks = (next: SourceLinkSettings) => {
     setLinks(next);
     saveSourceLinkSettings(next);
@@ -204,6 +225,32 @@ export default function ConsolePanel({ session }: PanelProps) {
     setEvaluations((list) => list.map((x) => (x.key === key ? { ...x, result } : x)));
   };
 
+  // A message opened from the session's timeline: selected in the list, with the filters, groups
+  // and load that hid it opened.
+  useReveal(consoleProtocol, session.id, (ref) => {
+    if (filling) return false;
+    const row = model.get(Number(ref));
+    if (!row) {
+      setNotice('That message is no longer kept (the oldest are dropped first).');
+      return true;
+    }
+    setNotice(undefined);
+    if (!levels.has(row.level)) setLevels(new Set(LEVELS));
+    if (textFilter(text) && !textFilter(text)?.(row.text)) setText('');
+    const headers = model.ancestors(row.seq);
+    const latest = model.latestLoad();
+    if (!preserve && latest !== undefined && row.seq < latest) setPreserve(true);
+    if (headers.length > 0)
+      setGroups((g) => {
+        const next = new Map(g);
+        for (const seq of headers) next.set(seq, true);
+        return next;
+      });
+    setSelected(String(row.seq));
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="console-list"]')?.focus());
+    return true;
+  });
+
   const renderRow = (item: ListItem, isSelected: boolean) => {
     if (!item.row) {
       const ev = evaluations.find((x) => x.key === item.key);
@@ -212,6 +259,7 @@ export default function ConsolePanel({ session }: PanelProps) {
     return (
       <MessageRow
         row={item.row}
+        load={item.load}
         open={item.open}
         selected={isSelected}
         api={api}
@@ -308,7 +356,7 @@ export default function ConsolePanel({ session }: PanelProps) {
         </details>
         <span className="muted con-stats" data-testid="console-stats" aria-live="polite">
           {filling && model.all().length > 0 ? `Loading… ${model.all().length.toLocaleString()} messages` : ''}
-          {!filling && `${rows.length.toLocaleString()} shown`}
+          {!filling && `${shownCount.toLocaleString()} shown`}
           {stats && stats.evicted > 0 ? ` · ${stats.evicted.toLocaleString()} oldest dropped by the inspector` : ''}
           {stats && stats.droppedByApp > 0 ? ` · ${stats.droppedByApp.toLocaleString()} dropped by the app` : ''}
         </span>
@@ -348,11 +396,23 @@ export default function ConsolePanel({ session }: PanelProps) {
             renderRow={renderRow}
           />
         )}
-        {pane?.kind === 'detail' && (
-          <MessageDetail api={api} seq={pane.seq} version={version} onClose={() => setPane(undefined)} />
-        )}
-        {pane?.kind === 'source' && (
-          <SourceView api={api} seq={pane.seq} frame={pane.frame} onClose={() => setPane(undefined)} />
+        {pane && (
+          // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the pane closes it
+          <div
+            className="con-pane"
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.preventDefault();
+              e.stopPropagation();
+              closePane();
+            }}
+          >
+            {pane.kind === 'detail' ? (
+              <MessageDetail api={api} seq={pane.seq} version={version} onClose={closePane} />
+            ) : (
+              <SourceView api={api} seq={pane.seq} frame={pane.frame} onClose={closePane} />
+            )}
+          </div>
         )}
       </div>
       <Repl
@@ -366,10 +426,6 @@ export default function ConsolePanel({ session }: PanelProps) {
       />
     </div>
   );
-}
-
-function evalItem(ev: Evaluation): ListItem {
-  return { key: ev.key, depth: 0 };
 }
 
 function EvaluationRow({ ev }: { ev: Evaluation }) {

@@ -7,10 +7,38 @@ export interface ViewFilter {
   levels: ReadonlySet<Level>;
   /** Text the message contains (case-insensitive), or /regex/flags. */
   text: string;
-  /** Keep messages from before the app's last reconnection (a page reload). */
+  /** Keep the messages of earlier loads of the app (a page reload, a restart), each under its marker. */
   preserve: boolean;
-  /** Groups opened or closed by the person (by seq); otherwise console.groupCollapsed starts closed. */
+  /**
+   * Groups and loads opened or closed by the person (by seq); otherwise console.groupCollapsed
+   * starts closed, and so does every load but the latest.
+   */
   groups?: ReadonlyMap<number, boolean>;
+}
+
+/** The header of the messages logged before the first load marker (not a message of the app). */
+export const EARLIER = -1;
+
+/** A load's header in the list: how many of its messages pass the filter, and whether they are shown. */
+export interface LoadHeader {
+  messages: number;
+  open: boolean;
+}
+
+export interface ConsoleView {
+  rows: ConsoleRow[];
+  /** The load headers among `rows`, by seq. */
+  loads: ReadonlyMap<number, LoadHeader>;
+}
+
+/**
+ * The load a marker row starts ("Load 3: http://…", which the host writes when the app reloads or
+ * restarts), or undefined for any other row (a reconnection of the same load is no boundary).
+ */
+export function loadNumber(m: MessageSummary): number | undefined {
+  if (m.kind !== 'connected') return undefined;
+  const found = /^Load (\d+)\b/.exec(m.text);
+  return found ? Number(found[1]) : undefined;
 }
 
 /** A console.group or console.groupCollapsed header. */
@@ -70,31 +98,105 @@ export class ConsoleModel {
     return this.rows;
   }
 
-  /** The rows the filter shows, without the messages of closed groups. */
-  view(filter: ViewFilter): ConsoleRow[] {
-    let from = 0;
-    if (!filter.preserve) {
-      for (let i = this.rows.length - 1; i >= 0; i--) {
-        if (this.rows[i]!.kind === 'connected') {
-          from = i;
-          break;
-        }
+  get(seq: number): ConsoleRow | undefined {
+    const at = this.index.get(seq);
+    return at === undefined ? undefined : this.rows[at - this.offset];
+  }
+
+  /**
+   * The rows the filter shows, without the messages of closed groups and closed loads. With
+   * Preserve log every load starts with its marker, a header that opens and closes (the latest is
+   * open, older ones start closed; messages before the first marker get a header of their own,
+   * seq EARLIER); without, only the latest load is shown.
+   */
+  view(filter: ViewFilter): ConsoleView {
+    const rows = this.rows;
+    let lastLoad = -1;
+    let firstLoad = -1;
+    for (let i = rows.length - 1; i >= 0; i--) {
+      if (loadNumber(rows[i]!) !== undefined) {
+        if (lastLoad < 0) lastLoad = i;
+        firstLoad = i;
       }
     }
+    const from = !filter.preserve && lastLoad > 0 ? lastLoad : 0;
     const match = textFilter(filter.text);
     const out: ConsoleRow[] = [];
+    const loads = new Map<number, LoadHeader>();
+    let header: LoadHeader | undefined;
+    const startLoad = (row: ConsoleRow, latest: boolean) => {
+      header = { messages: 0, open: filter.groups?.get(row.seq) ?? latest };
+      loads.set(row.seq, header);
+      out.push(row);
+    };
+    if (from === 0 && firstLoad > 0) {
+      const first = rows[0]!;
+      startLoad(
+        {
+          seq: EARLIER,
+          time: first.time,
+          level: 'info',
+          kind: 'connected',
+          text: `Before load ${loadNumber(rows[firstLoad]!)}`,
+          count: 1,
+        },
+        false,
+      );
+    }
     /** The depth of the closed group whose messages are being left out. */
     let closedAt = Number.POSITIVE_INFINITY;
-    for (let i = from; i < this.rows.length; i++) {
-      const m = this.rows[i]!;
+    for (let i = from; i < rows.length; i++) {
+      const m = rows[i]!;
+      if (loadNumber(m) !== undefined) {
+        startLoad(m, i === lastLoad);
+        closedAt = Number.POSITIVE_INFINITY;
+        continue;
+      }
       const depth = m.group ?? 0;
       if (depth > closedAt) continue;
       closedAt = isGroup(m) && !groupOpen(m, filter.groups) ? depth : Number.POSITIVE_INFINITY;
       if (m.kind !== 'connected' && !filter.levels.has(m.level)) continue;
       if (match && !match(m.text)) continue;
+      if (header) {
+        header.messages++;
+        if (!header.open) continue;
+      }
       out.push(m);
     }
-    return out;
+    return { rows: out, loads };
+  }
+
+  /** The seq of the latest load's marker, if any. */
+  latestLoad(): number | undefined {
+    for (let i = this.rows.length - 1; i >= 0; i--)
+      if (loadNumber(this.rows[i]!) !== undefined) return this.rows[i]!.seq;
+    return undefined;
+  }
+
+  /**
+   * The headers `seq` is shown under, outermost first: its load's (EARLIER for messages before
+   * the first marker) and its enclosing groups. Opening them all shows it.
+   */
+  ancestors(seq: number): number[] {
+    const at = this.index.get(seq);
+    if (at === undefined) return [];
+    const rows = this.rows;
+    const out: number[] = [];
+    let depth = rows[at - this.offset]!.group ?? 0;
+    let i = at - this.offset - 1;
+    for (; i >= 0; i--) {
+      const m = rows[i]!;
+      if (loadNumber(m) !== undefined) {
+        out.push(m.seq);
+        break;
+      }
+      if (depth > 0 && isGroup(m) && (m.group ?? 0) === depth - 1) {
+        out.push(m.seq);
+        depth--;
+      }
+    }
+    if (i < 0 && rows.some((m) => loadNumber(m) !== undefined)) out.push(EARLIER);
+    return out.reverse();
   }
 
   private changed(): void {

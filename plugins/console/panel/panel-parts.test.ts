@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatArgs, type TextStyles } from '../host/format.js';
 import type { ConsoleRow } from '../protocol.js';
 import { safeStyle, styledPieces } from './css-style.js';
-import { ConsoleModel } from './model.js';
+import { ConsoleModel, EARLIER, loadNumber } from './model.js';
 import { editorUrl, localPath, parseSite } from './source-links.js';
 
 const row = (seq: number, text: string, extra: Partial<ConsoleRow> = {}): ConsoleRow => ({
@@ -62,10 +62,78 @@ describe('groups', () => {
       row(6, 'after all'),
     ]);
     const filter = { levels: new Set(['debug', 'info', 'warn', 'error'] as const), text: '', preserve: true };
-    const texts = (groups?: Map<number, boolean>) => model.view({ ...filter, groups }).map((r) => r.text);
+    const texts = (groups?: Map<number, boolean>) => model.view({ ...filter, groups }).rows.map((r) => r.text);
     expect(texts()).toEqual(['outer', 'in outer', 'inner', 'after inner', 'after all']);
     expect(texts(new Map([[3, true]]))).toContain('in inner');
     expect(texts(new Map([[1, false]]))).toEqual(['outer', 'after all']);
+  });
+});
+
+describe('loads', () => {
+  const levels = new Set(['debug', 'info', 'warn', 'error'] as const);
+  const marker = (seq: number, text: string) => row(seq, text, { kind: 'connected' });
+  const model = new ConsoleModel();
+  model.upsert([
+    row(1, 'first page'),
+    row(2, 'first group', { kind: 'group' }),
+    row(3, 'in first group', { group: 1, level: 'warn' }),
+    marker(4, 'Load 2: http://127.0.0.1/a'),
+    row(5, 'second page'),
+    marker(6, 'Reconnected: http://127.0.0.1/a'),
+    marker(7, 'Load 3 (the app restarted)'),
+    row(8, 'third page', { level: 'error' }),
+  ]);
+
+  it('reads load numbers from markers only, not from reconnections or messages', () => {
+    expect(model.all().map(loadNumber)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      2,
+      undefined,
+      undefined,
+      3,
+      undefined,
+    ]);
+  });
+
+  it('with Preserve log shows every load under its header, older ones closed with their count', () => {
+    const view = model.view({ levels, text: '', preserve: true });
+    expect(view.rows.map((r) => r.text)).toEqual([
+      'Before load 2',
+      'Load 2: http://127.0.0.1/a',
+      'Load 3 (the app restarted)',
+      'third page',
+    ]);
+    expect(view.loads.get(EARLIER)).toEqual({ messages: 3, open: false });
+    expect(view.loads.get(4)).toEqual({ messages: 2, open: false });
+    expect(view.loads.get(7)).toEqual({ messages: 1, open: true });
+    const opened = model.view({
+      levels,
+      text: '',
+      preserve: true,
+      groups: new Map([
+        [EARLIER, true],
+        [7, false],
+      ]),
+    });
+    expect(opened.rows.map((r) => r.seq)).toEqual([EARLIER, 1, 2, 3, 4, 7]);
+    // The counts follow the filter.
+    const warnings = model.view({ levels: new Set(['warn'] as const), text: '', preserve: true });
+    expect([...warnings.loads.values()].map((l) => l.messages)).toEqual([1, 1, 0]);
+  });
+
+  it('without Preserve log shows the latest load only', () => {
+    const view = model.view({ levels, text: '', preserve: false });
+    expect(view.rows.map((r) => r.seq)).toEqual([7, 8]);
+    expect([...view.loads.keys()]).toEqual([7]);
+  });
+
+  it('names the headers to open to show a message', () => {
+    expect(model.ancestors(3)).toEqual([EARLIER, 2]);
+    expect(model.ancestors(5)).toEqual([4]);
+    expect(model.ancestors(8)).toEqual([7]);
+    expect(model.ancestors(99)).toEqual([]);
   });
 });
 

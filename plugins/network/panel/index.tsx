@@ -16,6 +16,7 @@ import { orderOf, useColumnLayout } from './column-layout.js';
 import { COLUMNS, type Span, spanOf } from './columns.js';
 import { FilterBar } from './FilterBar.js';
 import { formatBytes } from './format.js';
+import { currentLoadOnly, latestLoad, loadRowId, withLoads } from './loads.js';
 import { type EditorState, MocksView } from './MocksView.js';
 import { draftFromTransaction } from './mock-form.js';
 import { TransactionModel } from './model.js';
@@ -33,6 +34,7 @@ const PAGE = 5000;
 const MAX_HAR_BYTES = 15 * 1024 * 1024;
 const DETAIL_KEY = 'porthole.network.detailWidth';
 const DETAIL_MIN = 300;
+const PRESERVE_KEY = 'porthole.network.preserve';
 
 function storedDetailWidth(): number {
   const n = Number(globalThis.localStorage?.getItem(DETAIL_KEY));
@@ -61,6 +63,9 @@ export default function NetworkPanel({ session }: PanelProps) {
   const [loaded, setLoaded] = useState(false);
   const [progress, setProgress] = useState<{ loaded: number; total: number }>();
   const [detailWidth, setDetailWidth] = useState(storedDetailWidth);
+  const [preserve, setPreserve] = useState(() => globalThis.localStorage?.getItem(PRESERVE_KEY) !== 'false');
+  /** Loads the person opened or closed (by number); otherwise only the current one is open. */
+  const [loadsOpen, setLoadsOpen] = useState<ReadonlyMap<number, boolean>>(() => new Map());
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
   const loading = useRef<PanelEvent<typeof networkProtocol>[] | undefined>([]);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -179,13 +184,26 @@ export default function NetworkPanel({ session }: PanelProps) {
   }, [api, model]);
 
   const order = useMemo(() => orderOf(layout.sort), [layout.sort]);
-  const matching = model.filtered({ query, hits: search?.ids, order });
+  const filtered = model.filtered({ query, hits: search?.ids, order });
+  const sessionLoad = session.load?.seq;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the model's change counter
+  const latest = useMemo(() => latestLoad(sessionLoad, model.all()), [sessionLoad, model, version]);
+  // Without Preserve log only the current load's requests, as DevTools clears its log on navigation.
+  const matching = useMemo(
+    () => (preserve ? filtered : currentLoadOnly(filtered, latest)),
+    [filtered, preserve, latest],
+  );
   const span = useMemo(() => spanOf(matching), [matching]);
   // The overview's zoom keeps the requests that overlap its range; it follows the filter's span.
   const rows = useMemo(() => (zoom ? inRange(matching, zoom) : matching), [matching, zoom]);
+  // Once the requests span several loads, each load's come under a header row (older loads closed).
+  const tableRows = useMemo(() => withLoads(rows, latest, loadsOpen), [rows, latest, loadsOpen]);
   const selected = selectedId ? model.get(selectedId) : undefined;
-  // The detail of a row the filter (or a drop) took away closes.
-  const selectedShown = useMemo(() => !!selectedId && rows.some((r) => r.id === selectedId), [rows, selectedId]);
+  // The detail of a row the filter, a closed load (or a drop) took away closes.
+  const selectedShown = useMemo(
+    () => !!selectedId && tableRows.some((r) => r.id === selectedId),
+    [tableRows, selectedId],
+  );
   useEffect(() => {
     if (selectedId && !selectedShown) setSelectedId(undefined);
   }, [selectedId, selectedShown]);
@@ -228,7 +246,7 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
   };
 
-  const filtering = !query.empty || search !== undefined;
+  const filtering = !query.empty || search !== undefined || matching !== filtered;
   const exportHar = () =>
     act('Export', async () => {
       const har = await api.call('exportHar', filtering ? { ids: rows.map((r) => r.id) } : {});
@@ -267,6 +285,13 @@ export default function NetworkPanel({ session }: PanelProps) {
     if (!rows.some((r) => r.id === id)) {
       setQueryText('');
       setSearch(undefined);
+      setZoom(undefined);
+    }
+    // Its load is shown and opened.
+    const load = model.get(id)?.load;
+    if (load !== undefined) {
+      if (!preserve && latest !== undefined && load < latest) setPreserve(true);
+      setLoadsOpen((m) => new Map(m).set(load, true));
     }
     setSelectedId(id);
   };
@@ -275,6 +300,10 @@ export default function NetworkPanel({ session }: PanelProps) {
   useReveal(networkProtocol, session.id, (id) => {
     if (!loaded) return false;
     setTab('requests');
+    if (id.startsWith('load:')) {
+      revealLoad(Number(id.slice('load:'.length)));
+      return true;
+    }
     if (model.get(id)) {
       selectOriginal(id);
       requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus());
@@ -283,6 +312,24 @@ export default function NetworkPanel({ session }: PanelProps) {
     }
     return true;
   });
+
+  // A page load opened from the timeline: its header row when the requests span several loads,
+  // else its first request; the filters that would hide it are cleared.
+  const revealLoad = (load: number) => {
+    setQueryText('');
+    setSearch(undefined);
+    setZoom(undefined);
+    if (!preserve && latest !== undefined && load < latest) setPreserve(true);
+    const all = model.all();
+    const loads = new Set(all.flatMap((r) => (r.load === undefined ? [] : [r.load])));
+    const first = all.find((r) => r.load === load);
+    if (!first) {
+      setMessage({ kind: 'info', text: `No request of load ${load} is kept.` });
+      return;
+    }
+    setSelectedId(loads.size > 1 ? loadRowId(load) : first.id);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="network-table"]')?.focus());
+  };
 
   const noReplay = session.offline
     ? 'Read from a file: no app can send it again'
@@ -390,6 +437,18 @@ export default function NetworkPanel({ session }: PanelProps) {
             shown={rows.length}
             total={model.size}
           >
+            <label className="net-preserve" title="Keep the requests of earlier page loads (each under its load)">
+              <input
+                type="checkbox"
+                checked={preserve}
+                onChange={(e) => {
+                  setPreserve(e.target.checked);
+                  globalThis.localStorage?.setItem(PRESERVE_KEY, String(e.target.checked));
+                }}
+                data-testid="network-preserve"
+              />
+              Preserve log
+            </label>
             <SearchBox state={search} onSearch={(q) => void runSearch(q)} onClear={() => setSearch(undefined)} />
             <ColumnMenu
               columns={COLUMNS}
@@ -442,13 +501,14 @@ export default function NetworkPanel({ session }: PanelProps) {
               />
             ) : (
               <TransactionTable
-                rows={rows}
+                rows={tableRows}
                 span={zoom}
                 columns={columns}
                 layout={layout}
                 selectedId={selectedId}
                 onSelect={setSelectedId}
                 onOpen={() => detailRef.current?.focus()}
+                onExpand={(id, open) => setLoadsOpen((m) => new Map(m).set(Number(id.slice('load:'.length)), open))}
                 onSort={sortBy}
                 onResize={resize}
                 onHeaderMenu={(x, y) => setMenu({ at: { x, y } })}

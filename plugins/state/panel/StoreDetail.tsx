@@ -17,13 +17,17 @@ export function StoreDetail({
   sessionId,
   store,
   connected,
+  reveal,
 }: {
   api: Api;
   sessionId: string;
   store: StoreView;
   connected: boolean;
+  /** An action to select and focus (opened from the session's timeline); `n` changes per request. */
+  reveal?: { seq: number; n: number };
 }) {
   const [actions, setActions] = useState<ActionView[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [selected, setSelected] = useState<number>();
   const [filter, setFilter] = useState('');
   const [tab, setTab] = useState<'state' | 'agent'>('state');
@@ -33,8 +37,14 @@ export function StoreDetail({
 
   useEffect(() => {
     api.call('actions', { store: store.id, limit: KEPT }).then(
-      (answer) => setActions(answer.actions),
-      (e: Error) => setMessage({ error: true, text: e.message }),
+      (answer) => {
+        setActions(answer.actions);
+        setLoaded(true);
+      },
+      (e: Error) => {
+        setMessage({ error: true, text: e.message });
+        setLoaded(true);
+      },
     );
   }, [api, store.id]);
   usePluginEvents(stateProtocol, sessionId, (events) => {
@@ -50,6 +60,22 @@ export function StoreDetail({
     [actions, needle],
   );
   const action = actions.find((a) => a.seq === selected) ?? shown.at(-1);
+
+  // The action asked for is selected once the list is here (the filter cleared if it hid it).
+  const shownReveal = useRef<number>(undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per request, when the actions are loaded
+  useEffect(() => {
+    if (!reveal || !loaded || shownReveal.current === reveal.n) return;
+    shownReveal.current = reveal.n;
+    const found = actions.find((a) => a.seq === reveal.seq);
+    if (!found) {
+      setMessage({ text: `Action #${reveal.seq} is no longer kept (the oldest are dropped first).` });
+      return;
+    }
+    if (needle && !found.type.toLowerCase().includes(needle)) setFilter('');
+    setSelected(found.seq);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`.st-actions [data-seq="${found.seq}"]`)?.focus());
+  }, [reveal, loaded]);
 
   const change = async (mode: ChangeMode, value: unknown) => {
     setMessage(undefined);

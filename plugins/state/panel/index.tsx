@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { type PanelProps, usePanelClient, usePluginEvents } from '../../../renderer/src/panel-kit.js';
+import { type PanelProps, usePanelClient, usePluginEvents, useReveal } from '../../../renderer/src/panel-kit.js';
 import { type StoreView, stateProtocol } from '../protocol.js';
 import { QueriesView } from './QueriesView.js';
 import { StoreDetail } from './StoreDetail.js';
 import './state.css';
+
+/** Raised per timeline request, so the same action asked for twice is shown twice. */
+let reveals = 0;
 
 type Selection = { kind: 'store'; id: string } | { kind: 'queries' };
 
@@ -15,16 +18,22 @@ export default function StatePanel({ session }: PanelProps) {
   const [hint, setHint] = useState<string>();
   const [error, setError] = useState<string>();
   const [selected, setSelected] = useState<Selection>();
+  const [loaded, setLoaded] = useState(false);
+  const [reveal, setReveal] = useState<{ seq: number; n: number }>();
 
   const reload = () =>
     api.call('stores', {}).then(
       (answer) => {
+        setLoaded(true);
         setStores(answer.stores);
         setQueries(answer.queries);
         setHint(answer.hint);
         setError(undefined);
       },
-      (e: Error) => setError(e.message),
+      (e: Error) => {
+        setLoaded(true);
+        setError(e.message);
+      },
     );
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload reads only api
   useEffect(() => void reload(), [api]);
@@ -43,6 +52,20 @@ export default function StatePanel({ session }: PanelProps) {
     }
   });
 
+  // An action opened from the session's timeline (its ref is `store:seq`): its store, then the action.
+  useReveal(stateProtocol, session.id, (ref) => {
+    if (!loaded) return false;
+    const at = ref.lastIndexOf(':');
+    const id = ref.slice(0, at);
+    if (!stores.some((s) => s.id === id)) {
+      setError(`The store of that action (${id}) is no longer kept.`);
+      return true;
+    }
+    setSelected({ kind: 'store', id });
+    setReveal({ seq: Number(ref.slice(at + 1)), n: ++reveals });
+    return true;
+  });
+
   const current =
     selected ?? (stores[0] ? { kind: 'store', id: stores[0].id } : queries ? { kind: 'queries' } : undefined);
   const store = current?.kind === 'store' ? stores.find((s) => s.id === current.id) : undefined;
@@ -59,7 +82,10 @@ export default function StatePanel({ session }: PanelProps) {
                 type="button"
                 className="list-item st-store"
                 aria-current={current?.kind === 'store' && current.id === s.id ? 'true' : undefined}
-                onClick={() => setSelected({ kind: 'store', id: s.id })}
+                onClick={() => {
+                  setReveal(undefined);
+                  setSelected({ kind: 'store', id: s.id });
+                }}
                 data-testid="state-store"
               >
                 <span className="st-store-name">
@@ -78,7 +104,10 @@ export default function StatePanel({ session }: PanelProps) {
                 type="button"
                 className="list-item st-store"
                 aria-current={current?.kind === 'queries' ? 'true' : undefined}
-                onClick={() => setSelected({ kind: 'queries' })}
+                onClick={() => {
+                  setReveal(undefined);
+                  setSelected({ kind: 'queries' });
+                }}
                 data-testid="state-queries"
               >
                 <span className="st-store-name">TanStack Query</span>
@@ -96,7 +125,14 @@ export default function StatePanel({ session }: PanelProps) {
         )}
       </nav>
       {store && (
-        <StoreDetail key={store.id} api={api} sessionId={session.id} store={store} connected={session.active} />
+        <StoreDetail
+          key={store.id}
+          api={api}
+          sessionId={session.id}
+          store={store}
+          connected={session.active}
+          reveal={reveal}
+        />
       )}
       {current?.kind === 'queries' && <QueriesView api={api} sessionId={session.id} connected={session.active} />}
       {!current && (

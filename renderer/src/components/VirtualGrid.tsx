@@ -51,6 +51,9 @@ export function VirtualGrid<T>({
   rowClassName,
   rowAttributes,
   followTail = false,
+  spanRow,
+  expanded,
+  onExpand,
   sort,
   onSort,
   onResize,
@@ -70,12 +73,21 @@ export function VirtualGrid<T>({
   rowClassName?(row: T): string;
   rowAttributes?(row: T): Record<`data-${string}`, string>;
   followTail?: boolean;
+  /** A row shown as one cell across every column (a section's header), or undefined for an ordinary row. */
+  spanRow?(row: T): ReactNode | undefined;
+  /**
+   * Whether a row is open (its section shown), undefined for rows that do not open. Only for the
+   * keys: a grid's rows cannot carry aria-expanded (a treegrid's can), so the row says it in its text.
+   */
+  expanded?(row: T): boolean | undefined;
+  /** Right opens the selected row, Left closes it (rows `expanded` says open). */
+  onExpand?(key: string, open: boolean): void;
   sort?: GridSort;
   onSort?(id: string): void;
   onResize?(id: string, width: number): void;
   onHeaderMenu?(x: number, y: number): void;
   testId?: string;
-  rowTestId?: string;
+  rowTestId?: string | ((row: T) => string);
 }) {
   const gridId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -138,6 +150,15 @@ export function VirtualGrid<T>({
           onSelect(undefined);
         }
         return;
+      case 'ArrowRight':
+      case 'ArrowLeft': {
+        const row = rows[selectedIndex];
+        const open = row === undefined ? undefined : expanded?.(row);
+        if (open === undefined || !onExpand) return;
+        e.preventDefault();
+        if (open !== (e.key === 'ArrowRight')) onExpand(rowKey(row!), !open);
+        return;
+      }
     }
     if (next === undefined || next < 0) return;
     e.preventDefault();
@@ -197,6 +218,7 @@ export function VirtualGrid<T>({
         {items.map((item) => {
           const row = rows[item.index]!;
           const key = rowKey(row);
+          const span = spanRow?.(row);
           return (
             // biome-ignore lint/a11y/useFocusableInteractive: the grid takes focus; arrows move the selection
             // biome-ignore lint/a11y/useSemanticElements: virtualized rows are positioned divs, not <tr>
@@ -207,7 +229,7 @@ export function VirtualGrid<T>({
               role="row"
               aria-rowindex={item.index + 2}
               aria-selected={key === selectedKey}
-              data-testid={rowTestId}
+              data-testid={typeof rowTestId === 'function' ? rowTestId(row) : rowTestId}
               {...rowAttributes?.(row)}
               className={`vgrid-row ${rowClassName?.(row) ?? ''}`}
               style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)` }}
@@ -216,19 +238,27 @@ export function VirtualGrid<T>({
                 scrollRef.current?.focus({ preventScroll: true });
               }}
             >
-              {columns.map((c, i) => (
+              {span !== undefined ? (
                 // biome-ignore lint/a11y/useSemanticElements: an ARIA grid cell
                 // biome-ignore lint/a11y/useFocusableInteractive: the grid holds the focus
-                <div
-                  key={c.id}
-                  role="gridcell"
-                  aria-colindex={i + 1}
-                  className={`${c.align === 'right' ? 'num ' : ''}col-${c.id}`}
-                  title={c.tooltip?.(row)}
-                >
-                  {c.cell(row)}
+                <div role="gridcell" aria-colindex={1} aria-colspan={columns.length} className="vgrid-span">
+                  {span}
                 </div>
-              ))}
+              ) : (
+                columns.map((c, i) => (
+                  // biome-ignore lint/a11y/useSemanticElements: an ARIA grid cell
+                  // biome-ignore lint/a11y/useFocusableInteractive: the grid holds the focus
+                  <div
+                    key={c.id}
+                    role="gridcell"
+                    aria-colindex={i + 1}
+                    className={`${c.align === 'right' ? 'num ' : ''}col-${c.id}`}
+                    title={c.tooltip?.(row)}
+                  >
+                    {c.cell(row)}
+                  </div>
+                ))
+              )}
             </div>
           );
         })}

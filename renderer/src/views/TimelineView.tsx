@@ -14,6 +14,8 @@ import { filterTimeline, TimelineModel, type TimelineRow } from '../timeline-mod
 const REFRESH_MS = 250;
 /** The core's own entries (page loads); no panel shows them. */
 const CORE_PLUGIN = 'inspector';
+/** The panel a page load opens in: the network panel shows each load's requests under its header (`load:N`). */
+const LOAD_PLUGIN = 'network';
 
 const LEVELS: { value: '' | TimelineLevel; label: string }[] = [
   { value: '', label: 'All levels' },
@@ -146,9 +148,20 @@ export function TimelineView({ session }: { session: SessionInfo }) {
   const selected = selectedKey ? rows.find((r) => r.key === selectedKey) : undefined;
 
   const titleOf = (id: string) => (id === CORE_PLUGIN ? 'Page loads' : (plugins.find((p) => p.id === id)?.title ?? id));
-  const canOpen = (row: TimelineRow) => row.plugin !== CORE_PLUGIN && panels[row.plugin] !== undefined;
+  // A page load opens in Network (its requests under the load's header) when the app sends requests.
+  const hasNetwork = session.plugins.accepted.some((p) => p.id === LOAD_PLUGIN) && panels[LOAD_PLUGIN] !== undefined;
+  const target = (row: TimelineRow) =>
+    row.plugin === CORE_PLUGIN
+      ? row.kind === 'load' && hasNetwork
+        ? { plugin: LOAD_PLUGIN, ref: `load:${row.ref}` }
+        : undefined
+      : panels[row.plugin] !== undefined
+        ? { plugin: row.plugin, ref: row.ref }
+        : undefined;
+  const canOpen = (row: TimelineRow) => target(row) !== undefined;
   const open = (row: TimelineRow | undefined) => {
-    if (row && canOpen(row)) openIn(sessionId, row.plugin, row.ref);
+    const to = row && target(row);
+    if (to) openIn(sessionId, to.plugin, to.ref);
   };
 
   const columns = useMemo(
@@ -304,7 +317,7 @@ export function TimelineView({ session }: { session: SessionInfo }) {
                 <span className="spacer" />
                 {canOpen(selected) ? (
                   <button type="button" className="primary" onClick={() => open(selected)}>
-                    Open in {titleOf(selected.plugin)}
+                    Open in {titleOf(target(selected)!.plugin)}
                   </button>
                 ) : (
                   <span className="muted small">
