@@ -50,8 +50,8 @@ import {
   type SentHeaders,
   type Sink,
   sentHeaders,
-  siteFrames,
 } from './observed.js';
+import { siteFrames } from './site-frames.js';
 import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
 
 export interface NetworkOptions {
