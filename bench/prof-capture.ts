@@ -38,6 +38,40 @@ const core = await coreProcess('niced');
 const plugin = network({ maxBodyBytes: 4 << 20 });
 const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
 await waitFor(() => agent.status.sessionId, 'agent');
+const sinks = [...hub().sinks];
+if (process.argv[4] === 'ab') {
+  // Alternating blocks with capture off and on: the app's CPU per call for each, medians of 12 rounds.
+  const cpuOf = async (on: boolean) => {
+    hub().sinks.clear();
+    if (on) for (const s of sinks) hub().sinks.add(s);
+    await core.call('settle');
+    const c = process.cpuUsage();
+    for (let i = 0; i < N; i++) await fn();
+    await new Promise((r) => setTimeout(r, 15));
+    const u = process.cpuUsage(c);
+    return (u.user + u.system) / N;
+  };
+  for (let i = 0; i < 300; i++) await fn();
+  const plain: number[] = [];
+  const captured: number[] = [];
+  for (let r = 0; r < 12; r++) {
+    if (r % 2) captured.push(await cpuOf(true));
+    plain.push(await cpuOf(false));
+    if (!(r % 2)) captured.push(await cpuOf(true));
+  }
+  const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1]!;
+  console.log(
+    kind,
+    'plain',
+    med(plain).toFixed(1),
+    'captured',
+    med(captured).toFixed(1),
+    'µs CPU/call, +',
+    (med(captured) - med(plain)).toFixed(1),
+  );
+  await core.stop();
+  process.exit(0);
+}
 if (!capture) hub().sinks.clear();
 for (let i = 0; i < 500; i++) await fn();
 await core.call('settle');

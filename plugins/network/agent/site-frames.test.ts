@@ -73,13 +73,31 @@ class Cart {
     sites.push(callSite(Cart.prototype.load)!);
   }
 }
-for (let i = 0; i < 2; i++) new Cart().load();
+for (let i = 0; i < 3; i++) new Cart().load();
+// Counts the maps looked up (Node's own formatter uses its internal lookup, not this one).
+const mod = process.getBuiltinModule('node:module') as { findSourceMap(p: string): unknown };
+const find = mod.findSourceMap;
+let lookups = 0;
+mod.findSourceMap = (p: string) => (lookups++, find(p));
 const node = String(sites[0]!.stack).split('\\n').filter((l) => /^\\s*at /.test(l)).map((l) => l.trim());
-console.log(JSON.stringify({ node, ours: siteFrames(sites[1])!.split('\\n'), again: siteFrames(sites[1]) }));
+const ours = siteFrames(sites[1])!.split('\\n');
+const first = lookups;
+const again = siteFrames(sites[2])!.split('\\n');
+console.log(JSON.stringify({ node, ours, again, first, more: lookups - first }));
 `,
       );
       const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
-      const { node, ours } = JSON.parse(out.trim().split('\n').pop()!) as { node: string[]; ours: string[] };
+      const { node, ours, again, first, more } = JSON.parse(out.trim().split('\n').pop()!) as {
+        node: string[];
+        ours: string[];
+        again: string[];
+        first: number;
+        more: number;
+      };
+      // Each place is mapped once: the same place met again takes its text from the cache.
+      expect(first).toBeGreaterThan(0);
+      expect(more).toBe(0);
+      expect(again).toEqual(ours);
       expect(ours[0]).toContain('app.ts:11:');
       const places = (lines: string[]) => lines.map((l) => /([^\s(]+:\d+:\d+)\)?$/.exec(l)?.[1]);
       expect(places(ours)).toEqual(places(node));

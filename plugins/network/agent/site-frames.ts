@@ -31,7 +31,7 @@ export function siteFrames(site: { stack?: unknown } | undefined): string | unde
   let stack: unknown;
   try {
     // An app's own formatter (source-map-support and the like) is kept: it may know maps Node does not.
-    if (typeof previous !== 'function') E.prepareStackTrace = takeFrames;
+    if (!appFormatter(previous)) E.prepareStackTrace = takeFrames;
     stack = site.stack;
   } catch {
     return undefined;
@@ -48,6 +48,10 @@ export function siteFrames(site: { stack?: unknown } | undefined): string | unde
     return undefined;
   }
 }
+
+/** An app's own formatter; Node (20.20+, 22+) shows its default one as Error.prepareStackTrace. */
+const appFormatter = (prepare: Prepare | undefined) =>
+  typeof prepare === 'function' && prepare.name !== 'ErrorPrepareStackTrace';
 
 function place(frame: CallSite): string {
   const file = frame.getFileName();
