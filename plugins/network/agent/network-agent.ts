@@ -50,8 +50,8 @@ import {
   type SentHeaders,
   type Sink,
   sentHeaders,
-  siteFrames,
 } from './observed.js';
+import { siteFrames } from './site-frames.js';
 import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
 
 export interface NetworkOptions {
@@ -299,7 +299,22 @@ export class NetworkAgent implements Sink, StreamSink {
     if (replay) replay.id = id;
     const t0 = request.t0 ?? performance.now();
     const startedAt = request.startedAt ?? Date.now();
-    const started = (body: Body | undefined) => ({
+    const replayOf = replay?.replayOf;
+    // Methods, not closures made here: a named closure per request costs (tsx's keepNames names each).
+    if (request.body) {
+      const parts = this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));
+      this.send('started', this.started(id, request, startedAt, replayOf, parts?.body), parts?.attached);
+    } else {
+      this.send('started', () => this.started(id, request, startedAt, replayOf, undefined));
+    }
+    const followed = new Followed(this, id, t0, request);
+    if (request.mock) followed.mocked(request.mock);
+    if (request.inject) this.injectors.set(id, request.inject);
+    return followed;
+  }
+
+  private started(id: string, request: SeenRequest, startedAt: number, replayOf: string | undefined, body?: Body) {
+    return {
       id,
       initiator: request.initiator,
       method: clip(request.method, 32),
@@ -308,20 +323,10 @@ export class NetworkAgent implements Sink, StreamSink {
       body,
       startedAt,
       mock: request.mock,
-      replayOf: replay?.replayOf,
+      replayOf,
       beforeRules: !this.live && !this.cachedRules && !request.mock ? (true as const) : undefined,
       callStack: siteFrames(request.site),
-    });
-    if (request.body) {
-      const parts = this.bodyParts(request.body, request.contentType ?? headerOf(request.headers, 'content-type'));
-      this.send('started', started(parts?.body), parts?.attached);
-    } else {
-      this.send('started', () => started(undefined));
-    }
-    const followed = new Followed(this, id, t0, request);
-    if (request.mock) followed.mocked(request.mock);
-    if (request.inject) this.injectors.set(id, request.inject);
-    return followed;
+    };
   }
 
   /**
@@ -580,12 +585,13 @@ class Followed implements Observation {
     const length = Number(facts.length);
     const declared = !coding && Number.isFinite(length) && length > 0 ? length : undefined;
     const encodedSize = end.decoded || !seen ? undefined : seen.total;
-    const finish = (parts: BodyParts | undefined) =>
-      this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize, close }, parts?.attached);
     // A socket's last messages go before its close.
-    if (!seen) return this.messages ? this.messages.afterSent(() => finish(undefined)) : finish(undefined);
+    if (!seen)
+      return this.messages
+        ? this.messages.afterSent(() => this.end(durationMs, encodedSize, close))
+        : this.end(durationMs, encodedSize, close);
     if (seen.text !== undefined && seen.text.length >= ATTACH_BYTES && inPage()) {
-      later(() => finish(this.agent.textParts(seen, type, declared)));
+      later(() => this.end(durationMs, encodedSize, close, this.agent.textParts(seen, type, declared)));
       return;
     }
     if (!coding || /^\s*identity\s*$/i.test(coding)) {
@@ -600,15 +606,27 @@ class Followed implements Observation {
           encodedSize,
         }));
       }
-      if (seen.kept < LATER_BYTES) return finish(this.agent.bodyParts(seen, type, declared));
-      later(() => finish(this.agent.bodyParts(seen, type, declared)));
+      if (seen.kept < LATER_BYTES)
+        return this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, declared));
+      later(() => this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, declared)));
       return;
     }
     // Not awaited by anything of the app's: the decoded body follows when zlib is done.
     this.agent.decode(seen, coding).then(
-      (decoded) => finish(this.agent.bodyParts(decoded ?? seen, type, undefined, coding, !decoded)),
-      () => finish(this.agent.bodyParts(seen, type, undefined, coding, true)),
+      (decoded) =>
+        this.end(
+          durationMs,
+          encodedSize,
+          close,
+          this.agent.bodyParts(decoded ?? seen, type, undefined, coding, !decoded),
+        ),
+      () => this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, undefined, coding, true)),
     );
+  }
+
+  /** The completed notification, with the body's parts when it has one. */
+  private end(durationMs: number, encodedSize: number | undefined, close: SocketClose | undefined, parts?: BodyParts) {
+    this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize, close }, parts?.attached);
   }
 
   fail(error: unknown, timedOut?: boolean, end?: SeenEnd): void {

@@ -360,13 +360,12 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     // biome-ignore lint/complexity/noArguments: passes the call on as it came, without copying it
     if (!f?.resEmit) return passOn(this, arguments);
     try {
-      const cut = () => ({ body: f.resBody!.seen.total > 0 ? { ...f.resBody!.seen, cut: true } : undefined });
       if (!f.done && event === 'error') {
         finish(f);
-        f.obs.fail(arg, f.timedOut || isTimeout(arg), cut());
+        f.obs.fail(arg, f.timedOut || isTimeout(arg), cutOf(f));
       } else if (!f.done && event === 'close' && !f.res!.complete) {
         finish(f);
-        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut, cut());
+        f.obs.fail(aborted('the response was closed before it ended'), f.timedOut, cutOf(f));
       }
     } catch {
       // the capture's problem, never the app's
@@ -384,6 +383,11 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
 function passOn(target: unknown, args: IArguments, name: 'emit' | 'push' = 'emit'): never {
   const own = (Object.getPrototypeOf(target) as Record<string, (...a: unknown[]) => unknown>)[name]!;
   return own.apply(target, args as unknown as unknown[]) as never;
+}
+
+/** What came of a response body that broke off. */
+function cutOf(f: Followed) {
+  return { body: f.resBody!.seen.total > 0 ? { ...f.resBody!.seen, cut: true } : undefined };
 }
 
 function urlOf(req: NodeClientRequest): string {

@@ -254,19 +254,20 @@ export function undiciHeaders(headers: UndiciRequest['headers']): RawHeaders {
   if (!headers) return [];
   if (typeof headers === 'string') return parseHeaderBlock(`\r\n${headers}`);
   const out: RawHeaders = [];
-  const add = (n: unknown, v: unknown) => {
-    if (v === undefined) return;
-    if (Array.isArray(v)) for (const x of v) out.push([String(n), String(x)]);
-    else out.push([String(n), String(v)]);
-  };
   if (Array.isArray(headers) && !Array.isArray(headers[0])) {
-    for (let i = 0; i + 1 < headers.length; i += 2) add(headers[i], headers[i + 1]);
+    for (let i = 0; i + 1 < headers.length; i += 2) addHeader(out, headers[i], headers[i + 1]);
   } else if (Symbol.iterator in headers) {
-    for (const pair of headers as Iterable<[unknown, unknown]>) add(pair[0], pair[1]);
+    for (const pair of headers as Iterable<[unknown, unknown]>) addHeader(out, pair[0], pair[1]);
   } else {
-    for (const [n, v] of Object.entries(headers)) add(n, v);
+    for (const [n, v] of Object.entries(headers)) addHeader(out, n, v);
   }
   return out;
+}
+
+function addHeader(out: RawHeaders, n: unknown, v: unknown): void {
+  if (v === undefined) return;
+  if (Array.isArray(v)) for (const x of v) out.push([String(n), String(x)]);
+  else out.push([String(n), String(v)]);
 }
 
 /** A tap function called on something it does not follow (taken off a request and called elsewhere): the prototype's own. */

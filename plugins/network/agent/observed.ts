@@ -70,23 +70,6 @@ export function callSite(entry: unknown): { stack?: unknown } | undefined {
   return site;
 }
 
-/** The frames of a site as lines (`at fn (file:line:col)`), without the header an app's formatter may add. */
-export function siteFrames(site: { stack?: unknown } | undefined): string | undefined {
-  try {
-    const stack = site?.stack;
-    if (typeof stack !== 'string') return undefined;
-    const lines = stack.split('\n').filter((l) => /^\s*at\s/.test(l));
-    return lines.length
-      ? lines
-          .map((l) => l.trim())
-          .join('\n')
-          .slice(0, 4096)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A WebSocket whose handshake the undici tap may report (Node's own WebSocket), until it opened or failed. */
 export interface Handshake {
   /** The socket's URL with http(s) for ws(s), as its upgrade request has it. */

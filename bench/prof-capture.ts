@@ -1,0 +1,109 @@
+// Profiling helper (not a bench scenario): N captured requests of one kind, for `node --cpu-prof`.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from '../agent/connection.js';
+import { waitFor } from '../electron/host/testing.js';
+import { network } from '../plugins/network/agent/index.js';
+import { hub } from '../plugins/network/agent/observed.js';
+import { coreProcess } from './scenarios/network-interception.js';
+
+const kind = process.argv[2] ?? 'http';
+const N = Number(process.argv[3] ?? 3000);
+const capture = process.argv[4] !== 'plain';
+const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })) });
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(BODY));
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const keepAlive = new http.Agent({ keepAlive: true });
+const fns: Record<string, () => Promise<void>> = {
+  http: () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(`${base}/items`, { agent: keepAlive }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(void Buffer.concat(chunks)));
+        })
+        .on('error', reject);
+    }),
+  fetch: async () => {
+    await (await fetch(`${base}/items`)).text();
+  },
+};
+const fn = fns[kind]!;
+const core = await coreProcess('niced');
+const plugin = network({ maxBodyBytes: 4 << 20 });
+const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
+await waitFor(() => agent.status.sessionId, 'agent');
+const sinks = [...hub().sinks];
+if (process.argv[4] === 'ab') {
+  // Alternating blocks with capture off and on: the app's CPU per call for each, medians of 12 rounds.
+  const cpuOf = async (on: boolean) => {
+    hub().sinks.clear();
+    if (on) for (const s of sinks) hub().sinks.add(s);
+    await core.call('settle');
+    const c = process.cpuUsage();
+    for (let i = 0; i < N; i++) await fn();
+    await new Promise((r) => setTimeout(r, 15));
+    const u = process.cpuUsage(c);
+    return (u.user + u.system) / N;
+  };
+  for (let i = 0; i < 300; i++) await fn();
+  const plain: number[] = [];
+  const captured: number[] = [];
+  for (let r = 0; r < 12; r++) {
+    if (r % 2) captured.push(await cpuOf(true));
+    plain.push(await cpuOf(false));
+    if (!(r % 2)) captured.push(await cpuOf(true));
+  }
+  const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1]!;
+  console.log(
+    kind,
+    'plain',
+    med(plain).toFixed(1),
+    'captured',
+    med(captured).toFixed(1),
+    'µs CPU/call, +',
+    (med(captured) - med(plain)).toFixed(1),
+  );
+  await core.stop();
+  process.exit(0);
+}
+if (!capture) hub().sinks.clear();
+for (let i = 0; i < 500; i++) await fn();
+await core.call('settle');
+const session = process.env.PROF ? new (await import('node:inspector')).Session() : undefined;
+const post = (m: string, params?: object) =>
+  new Promise<{ profile?: unknown }>((res, rej) =>
+    session!.post(m, params, (e, r) => (e ? rej(e) : res(r as { profile?: unknown }))),
+  );
+if (session) {
+  session.connect();
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+}
+const t0 = performance.now();
+const c0 = process.cpuUsage();
+for (let i = 0; i < N; i++) await fn();
+await new Promise((r) => setTimeout(r, 15));
+const cpu = process.cpuUsage(c0);
+if (session)
+  (await import('node:fs')).writeFileSync(process.env.PROF!, JSON.stringify((await post('Profiler.stop')).profile));
+console.log(
+  kind,
+  capture ? 'captured' : 'plain',
+  ((performance.now() - t0) / N).toFixed(4),
+  'ms/call',
+  ((cpu.user + cpu.system) / N).toFixed(1),
+  'µs CPU/call',
+);
+await core.call('settle');
+plugin.dispose();
+agent.disconnect();
+await core.stop();
+keepAlive.destroy();
+server.close();

@@ -1,0 +1,122 @@
+// A request's call site (observed.ts callSite()) as the lines the Initiator column shows, made when
+// its notification leaves. V8 hands the frames to Error.prepareStackTrace as CallSites; each is
+// formatted once per place in the code and then taken from a cache, since an app makes its requests
+// from a few places. Where Node maps stacks itself (--enable-source-maps, tsx), its formatting went
+// through the source map for every frame of every request (70 µs of a captured http.get under tsx):
+// here each place is mapped once, with the same source map (module.findSourceMap). An app that set
+// its own Error.prepareStackTrace keeps it: its text is used as before.
+
+interface CallSite {
+  getFileName(): string | null | undefined;
+  getLineNumber(): number | null;
+  getColumnNumber(): number | null;
+  toString(): string;
+}
+
+interface SourceMap {
+  findEntry(line: number, column: number): { originalSource?: string; originalLine?: number; originalColumn?: number };
+}
+
+type Prepare = (error: unknown, frames: CallSite[]) => unknown;
+
+const MAX_PLACES = 4096;
+const places = new Map<string, string>();
+const takeFrames: Prepare = (_error, frames) => frames;
+
+/** The frames of a site as lines (`at fn (file:line:col)`), without the header an app's formatter may add. */
+export function siteFrames(site: { stack?: unknown } | undefined): string | undefined {
+  if (!site) return undefined;
+  const E = Error as unknown as { prepareStackTrace?: Prepare };
+  const previous = E.prepareStackTrace;
+  let stack: unknown;
+  try {
+    // An app's own formatter (source-map-support and the like) is kept: it may know maps Node does not.
+    if (!appFormatter(previous)) E.prepareStackTrace = takeFrames;
+    stack = site.stack;
+  } catch {
+    return undefined;
+  } finally {
+    E.prepareStackTrace = previous;
+  }
+  try {
+    if (typeof stack === 'string') return formatted(stack); // not V8, or formatted before
+    if (!Array.isArray(stack) || stack.length === 0) return undefined;
+    let out = '';
+    for (const frame of stack as CallSite[]) out += `${out ? '\n' : ''}at ${place(frame)}`;
+    return out.slice(0, 4096);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An app's own formatter; Node (20.20+, 22+) shows its default one as Error.prepareStackTrace. */
+const appFormatter = (prepare: Prepare | undefined) =>
+  typeof prepare === 'function' && prepare.name !== 'ErrorPrepareStackTrace';
+
+function place(frame: CallSite): string {
+  const file = frame.getFileName();
+  if (!file) return String(frame);
+  const key = `${frame.getLineNumber()}:${frame.getColumnNumber()}:${file}`;
+  let text = places.get(key);
+  if (text === undefined) {
+    text = mapped(frame, file);
+    if (places.size >= MAX_PLACES) places.clear();
+    places.set(key, text);
+  }
+  return text;
+}
+
+/** The frame as V8 writes it, at its place in the original source when Node maps stacks. */
+function mapped(frame: CallSite, file: string): string {
+  const text = String(frame);
+  const map = sourceMapOf(file);
+  const line = frame.getLineNumber();
+  const column = frame.getColumnNumber();
+  if (!map || !line || !column) return text;
+  const entry = map.findEntry(line - 1, column - 1);
+  if (!entry?.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return text;
+  const raw = `${file}:${line}:${column}`;
+  const at = text.lastIndexOf(raw);
+  if (at < 0) return text;
+  const source = pathOf(entry.originalSource);
+  return `${text.slice(0, at)}${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}${text.slice(at + raw.length)}`;
+}
+
+interface NodeProcess {
+  sourceMapsEnabled?: boolean;
+  getBuiltinModule?(name: string): unknown;
+}
+
+function sourceMapOf(file: string): SourceMap | undefined {
+  const proc = (globalThis as { process?: NodeProcess }).process;
+  if (proc?.sourceMapsEnabled !== true) return undefined;
+  const mod = proc.getBuiltinModule?.('node:module') as { findSourceMap?(path: string): SourceMap | undefined };
+  try {
+    return mod?.findSourceMap?.(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A source map's file URL as the path Node's own stacks show. */
+function pathOf(source: string): string {
+  if (!source.startsWith('file://')) return source;
+  const proc = (globalThis as { process?: NodeProcess }).process;
+  const url = proc?.getBuiltinModule?.('node:url') as { fileURLToPath?(u: string): string } | undefined;
+  try {
+    return url?.fileURLToPath?.(source) ?? source;
+  } catch {
+    return source;
+  }
+}
+
+/** A stack another formatter made: its `at` lines only. */
+function formatted(stack: string): string | undefined {
+  const lines = stack.split('\n').filter((l) => /^\s*at\s/.test(l));
+  return lines.length
+    ? lines
+        .map((l) => l.trim())
+        .join('\n')
+        .slice(0, 4096)
+    : undefined;
+}
