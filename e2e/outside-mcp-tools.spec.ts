@@ -139,7 +139,7 @@ test("the suite's tools-call scenarios pass against their fixture tools, made wi
     plugins: [testPlugin()],
   });
   try {
-    await expect.poll(() => agent.status.state).toBe('connected');
+    await expect.poll(() => agent.status.state, { timeout: 30_000 }).toBe('connected'); // seconds under load
     // What the suite's checks do not look at: the answers are what the tools made, not a failure.
     const mcp = await connectMcpClient('http', { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir });
     const answers = await Promise.all(
