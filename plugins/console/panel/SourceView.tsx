@@ -21,6 +21,7 @@ export function SourceView({
   const region = useRef<HTMLElement>(null);
   const root = useRef<HTMLElement>(null);
   // Opened from a link: the focus comes here (Escape closes it and goes back to the messages).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus again when another message or frame opens here
   useEffect(() => {
     root.current?.focus({ preventScroll: true });
   }, [seq, frame]);
