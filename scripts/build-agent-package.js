@@ -107,6 +107,11 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // async/await as generators once per chunk, not by React Native's Babel preset once per function.
   supported: { 'async-await': false },
+  // Minified as Metro's release build would (the one name the agent reads, traceWithoutWrapper's, is
+  // read only under Node, never in React Native): the bindings
+  // between chunks, which Metro reads as properties (`require(d[3]).Limits`) at each use, get short
+  // names, and dev builds carry less too. dist/esm keeps the readable code.
+  minify: true,
   logLevel: 'error',
   plugins: [
     {
