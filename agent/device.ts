@@ -38,6 +38,7 @@ export function detectDevice(override: Partial<DeviceInfo> = {}): DeviceInfo {
     runtime: override.runtime ?? runtime,
     ...(page ? { page } : {}),
     ...(typeof pid === 'number' ? { pid } : {}),
+    ...(override.devServer ? { devServer: override.devServer } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { SerializedValue } from '../shared/serialized-value.js';
+import { describeNode, isDomNode } from './dom-node.js';
 
 export interface SerializeLimits {
   /** Nesting kept; deeper objects become `{ $: 'cut', why: 'depth' }`. */
@@ -20,15 +21,6 @@ const ownProp = Object.getOwnPropertyDescriptor;
 // The built-in getters, so a subclass's own `size` is not run.
 const mapSize = ownProp(Map.prototype, 'size')!.get!;
 const setSize = ownProp(Set.prototype, 'size')!.get!;
-
-interface DomLike {
-  nodeType: number;
-  nodeName: string;
-  localName?: string;
-  id?: string;
-  nodeValue?: string | null;
-  getAttribute?(name: string): string | null;
-}
 
 /**
  * Turns console arguments into tagged JSON at once (so a later change to an object does not change
@@ -268,28 +260,4 @@ function safeString(read: () => unknown): string | undefined {
 
 function errorText(e: unknown): string {
   return safeString(() => (e as Error).message) ?? safeString(() => String(e)) ?? 'unknown error';
-}
-
-function isDomNode(x: object): x is DomLike {
-  const NodeCtor = (globalThis as { Node?: abstract new () => object }).Node;
-  if (typeof NodeCtor === 'function') return x instanceof NodeCtor;
-  return false;
-}
-
-function describeNode(node: DomLike): string {
-  try {
-    if (node.nodeType === 1) {
-      const attr = (name: string) => node.getAttribute?.(name);
-      const id = attr('id');
-      const cls = attr('class');
-      const name = node.localName ?? node.nodeName.toLowerCase();
-      return `<${name}${id ? ` id="${id.slice(0, 100)}"` : ''}${cls ? ` class="${cls.slice(0, 200)}"` : ''}>`;
-    }
-    if (node.nodeType === 3 || node.nodeType === 8) {
-      return `${node.nodeName} "${(node.nodeValue ?? '').slice(0, 200)}"`;
-    }
-    return node.nodeName;
-  } catch {
-    return 'node';
-  }
 }

@@ -2,6 +2,7 @@ import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '..
 import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
 import { CONSOLE_METHODS, CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from '../constants.js';
 import type { AgentMessage, ConsoleWire, Frame, Kind } from '../wire.js';
+import { hookErrors, type NodeProcess } from './error-hooks.js';
 
 export interface ConsoleOptions {
   /** Console methods to capture. Default: all of them (log, info, warn, error, debug, trace, assert, table, dir, group*, count*, time*). */
@@ -49,15 +50,6 @@ interface Queued extends Omit<AgentMessage, 'site'> {
  */
 type Holder = { stack?: unknown; own?: 1; raw?: true };
 
-interface NodeProcess {
-  versions?: { node?: string };
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
-  prependListener(event: string, listener: (...args: never[]) => void): unknown;
-  listenerCount(event: string): number;
-  cwd?(): string;
-}
-
 const DEFAULT_LIMITS: SerializeLimits = { depth: 6, maxString: 10_000, maxItems: 100, maxBytes: 64 * 1024 };
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MESSAGES = 1000;
@@ -101,7 +93,13 @@ class ConsoleAgent implements ConsolePluginApi {
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.wrapConsole();
-    if (options.errors !== false) this.hookErrors();
+    if (options.errors !== false) {
+      hookErrors({
+        report: (kind, reason, extra) => this.report(kind, reason, extra),
+        flush: this.flush,
+        restore: this.restore,
+      });
+    }
   }
 
   flush = (): void => {
@@ -316,100 +314,6 @@ class ConsoleAgent implements ConsolePluginApi {
       this.busy--;
     }
     this.flush();
-  }
-
-  private hookErrors(): void {
-    const on = g.addEventListener as ((type: string, listener: (event: never) => void) => void) | undefined;
-    if (typeof on === 'function' && (g.window !== undefined || g.document !== undefined || g.WorkerGlobalScope)) {
-      return this.hookBrowser(on);
-    }
-    const proc = g.process as NodeProcess | undefined;
-    if (proc?.versions?.node && typeof proc.on === 'function') this.hookNode(proc);
-    const errorUtils = g.ErrorUtils as
-      | { getGlobalHandler(): (error: unknown, isFatal?: boolean) => void; setGlobalHandler(h: unknown): void }
-      | undefined;
-    if (errorUtils?.setGlobalHandler) this.hookReactNative(errorUtils);
-  }
-
-  private hookBrowser(on: (type: string, listener: (event: never) => void) => void): void {
-    const off = g.removeEventListener as typeof on;
-    const onError = (e: ErrorEvent) => {
-      const location =
-        typeof e.filename === 'string' && e.filename
-          ? { url: e.filename.slice(0, 4096), line: e.lineno | 0, column: e.colno | 0 }
-          : undefined;
-      this.report('exception', e.error ?? e.message, location ? { location } : {});
-    };
-    const onRejection = (e: PromiseRejectionEvent) => this.report('rejection', e.reason);
-    // Bubbling listeners only: resource load errors do not reach them. Neither cancels the event,
-    // so the browser's own console still reports the error.
-    on.call(g, 'error', onError as never);
-    on.call(g, 'unhandledrejection', onRejection as never);
-    on.call(g, 'pagehide', this.flush as never);
-    this.restore.push(() => {
-      off.call(g, 'error', onError as never);
-      off.call(g, 'unhandledrejection', onRejection as never);
-      off.call(g, 'pagehide', this.flush as never);
-    });
-  }
-
-  /**
-   * Node: `uncaughtExceptionMonitor` observes an uncaught exception without handling it, so Node
-   * still prints it and exits with the same code; the agent sends it synchronously first.
-   * An `unhandledRejection` listener would stop Node from crashing on an unhandled rejection, so the
-   * agent listens to it only while the app has a listener of its own (when Node would not crash
-   * either); otherwise the rejection reaches the monitor as an uncaught exception.
-   */
-  private hookNode(proc: NodeProcess): void {
-    const monitor = (error: unknown, origin: string) =>
-      this.report(origin === 'unhandledRejection' ? 'rejection' : 'exception', error, {
-        fatal: proc.listenerCount('uncaughtException') === 0,
-      });
-    const onRejection = (reason: unknown) => this.report('rejection', reason);
-    let listening = false;
-    const sync = (adding: number) => {
-      const theirs = proc.listenerCount('unhandledRejection') - (listening ? 1 : 0) + adding;
-      if (theirs > 0 && !listening) {
-        listening = true;
-        proc.prependListener('unhandledRejection', onRejection);
-      } else if (theirs <= 0 && listening) {
-        listening = false;
-        proc.off('unhandledRejection', onRejection);
-      }
-    };
-    const onNew = (event: string | symbol, listener: unknown) => {
-      if (event === 'unhandledRejection' && listener !== onRejection) sync(1);
-    };
-    const onRemoved = (event: string | symbol, listener: unknown) => {
-      if (event === 'unhandledRejection' && listener !== onRejection) sync(0);
-    };
-    proc.on('uncaughtExceptionMonitor', monitor);
-    proc.on('newListener', onNew);
-    proc.on('removeListener', onRemoved);
-    proc.on('exit', this.flush);
-    sync(0);
-    this.restore.push(() => {
-      proc.off('uncaughtExceptionMonitor', monitor);
-      proc.off('newListener', onNew);
-      proc.off('removeListener', onRemoved);
-      proc.off('exit', this.flush);
-      if (listening) proc.off('unhandledRejection', onRejection);
-    });
-  }
-
-  private hookReactNative(errorUtils: {
-    getGlobalHandler(): (error: unknown, isFatal?: boolean) => void;
-    setGlobalHandler(h: unknown): void;
-  }): void {
-    const previous = errorUtils.getGlobalHandler();
-    const handler = (error: unknown, isFatal?: boolean) => {
-      this.report('exception', error, { fatal: isFatal === true });
-      previous?.(error, isFatal);
-    };
-    errorUtils.setGlobalHandler(handler);
-    this.restore.push(() => {
-      if (errorUtils.getGlobalHandler() === handler) errorUtils.setGlobalHandler(previous);
-    });
   }
 }
 

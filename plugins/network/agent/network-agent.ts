@@ -1,4 +1,3 @@
-import { inPage } from '../../../agent/in-page.js';
 import type { AgentPluginContext, ProtocolRef } from '../../../agent/plugin.js';
 import { concatBytes } from '../../../shared/bytes.js';
 import type { NotificationMethod, NotificationParams } from '../../../shared/plugin-protocol.js';
@@ -53,6 +52,7 @@ import {
 } from './observed.js';
 import { siteFrames } from './site-frames.js';
 import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
+import { inPage, textParts } from './text-parts.js';
 
 export interface NetworkOptions {
   /** Cap on each captured request and response body, in bytes. Default 1 MiB, at most 8 MiB. */
@@ -373,19 +373,6 @@ export class NetworkAgent implements Sink, StreamSink {
     return { body: planned.body, attached: { path: ['body', 'data'], as: planned.as, chunks, size, blob } };
   }
 
-  /**
-   * body() of a large text (an XHR's responseText), but its UTF-8 goes as a Blob the browser makes,
-   * for a page's socket: the text is neither escaped into JSON nor sent as a string by the page.
-   */
-  textParts(seen: SeenBody, contentType: string | undefined, declared?: number): BodyParts | undefined {
-    const body = this.body(seen, contentType, declared);
-    if (!body) return undefined;
-    const text = body.data;
-    const blob = blobOfText(text);
-    const attached = { path: ['body', 'data'], as: 'utf8' as const, chunks: [], size: blob.size, blob, text };
-    return { body: { ...body, data: '' }, attached };
-  }
-
   /** Turns seen bytes into a Body within this agent's cap (the taps keep the largest cap of all agents). */
   body(seen: SeenBody, contentType: string | undefined, declared?: number): Body | undefined {
     if (seen.text !== undefined) {
@@ -591,7 +578,7 @@ class Followed implements Observation {
         ? this.messages.afterSent(() => this.end(durationMs, encodedSize, close))
         : this.end(durationMs, encodedSize, close);
     if (seen.text !== undefined && seen.text.length >= ATTACH_BYTES && inPage()) {
-      later(() => this.end(durationMs, encodedSize, close, this.agent.textParts(seen, type, declared)));
+      later(() => this.end(durationMs, encodedSize, close, textParts(this.agent.body(seen, type, declared))));
       return;
     }
     if (!coding || /^\s*identity\s*$/i.test(coding)) {
@@ -726,18 +713,6 @@ export function describeError(error: unknown): { message: string; code?: string 
 const LATER_BYTES = 64 * 1024;
 /** Past this many bytes waiting to be written to the inspector, large bodies are not sent (recorded as cut). */
 const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
-
-let scratch: Uint8Array<ArrayBuffer> | undefined;
-/**
- * A Blob of the text's UTF-8, encoded into memory kept for the next text: in Chromium, a Blob of the
- * string itself took 36 ms per MiB of the page's thread, of freshly encoded bytes 25, this 10.
- */
-function blobOfText(text: string): Blob {
-  const most = text.length * 3;
-  if (!scratch || scratch.byteLength < most) scratch = new Uint8Array(most);
-  const { written } = new TextEncoder().encodeInto(text, scratch);
-  return new Blob([scratch.subarray(0, written)]);
-}
 
 export interface BodyParts {
   body: Body | undefined;
