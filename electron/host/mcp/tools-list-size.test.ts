@@ -70,16 +70,20 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
     expect(listed.tools.map((tool) => tool.name).sort()).toEqual([...registered.keys()].sort());
     for (const tool of listed.tools) {
       const { input, output } = registered.get(tool.name)!;
-      // Every argument is served; a shape left out is one another tool spells out (briefSchema).
+      // Every argument is served; a shape left out (briefSchema) is one another tool spells out, or
+      // one its brief writes out in words, naming each of its fields.
       const full = propertyPaths(z.toJSONSchema(input, { target: 'draft-7', io: 'input' }));
       const served = propertyPaths(tool.inputSchema);
       for (const path of full.keys()) {
         if (served.has(path)) continue;
-        const parent = [...served.entries()].find(([p]) => path.startsWith(`${p}.`))?.[1];
-        const named = (parent?.description ?? parent?.items?.description)?.match(/\b[a-z]+_[a-z_]+\b/)?.[0];
-        expect(named && listed.tools.some((other) => other.name === named), `${tool.name}: ${path} is not served`).toBe(
-          true,
-        );
+        const parent = [...served.entries()].findLast(([p]) => path.startsWith(`${p}.`))?.[1];
+        const brief = parent?.description ?? parent?.items?.description ?? '';
+        const named = brief.match(/\b[a-z]+_[a-z_]+\b/)?.[0];
+        const field = path.slice(path.lastIndexOf('.') + 1);
+        expect(
+          (named && listed.tools.some((other) => other.name === named)) || new RegExp(`\\b${field}\\b`).test(brief),
+          `${tool.name}: ${path} is not served`,
+        ).toBe(true);
       }
       expect(
         [...served.keys()].filter((path) => !full.has(path)),
