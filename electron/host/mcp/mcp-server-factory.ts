@@ -12,7 +12,14 @@ import {
 const SUPPORTED_MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
 
 import type { ClientInfo } from '../../../shared/call-record.js';
-import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
+import {
+  CALL_ID_META,
+  getsRawValue,
+  type McpSurface,
+  RAW_VALUE_META,
+  STATUS_META,
+  type ToolAnnotations,
+} from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
 import { ASK_FORM, askAnswerOf, type ClientAsker } from '../permissions/permissions.js';
 import type { ToolService } from '../tools/tool-service.js';
@@ -101,10 +108,20 @@ export function listTools(tools: ToolService, client?: ClientInfo): ListToolsRes
       ...(info.outputSchema
         ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
         : {}),
-      annotations: { ...info.annotations },
+      annotations: wireAnnotations(info.annotations),
       ...(info._meta ? { _meta: info._meta } : {}),
     })),
   };
+}
+
+/**
+ * A tool's annotations as tools/list sends them: destructiveHint and idempotentHint only where MCP
+ * gives them a meaning, on tools that are not read-only (the window still shows them all).
+ */
+function wireAnnotations(annotations: ToolAnnotations): ToolAnnotations {
+  if (!annotations.readOnlyHint) return { ...annotations };
+  const { destructiveHint: _destructive, idempotentHint: _idempotent, ...meaningful } = annotations;
+  return meaningful;
 }
 
 /** What a client sees of the tool set: when it changes, a legacy session is sent tools/list_changed. */

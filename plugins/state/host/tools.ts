@@ -81,7 +81,7 @@ export const listStores = tool({
   worksWhenDisconnected: true,
   title: 'List stores and queries',
   description:
-    'Stores (Redux, Zustand, DevTools API): name, library, actions, size, abilities. With queries: TanStack queries, newest first: key, status, fetch status, age, error, observers.',
+    'Stores (Redux, Zustand, DevTools API): name, library, actions, size, abilities; or TanStack queries: key, status, age, error, observers.',
   input: z.object({
     queries: z.boolean().optional().describe('List the TanStack queries instead.'),
     key: z.string().optional().describe('queries: key JSON contains'),
