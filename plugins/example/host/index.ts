@@ -3,7 +3,6 @@ import { definePlugin, type HostPluginContext, type HostPluginInstance } from '.
 import { imageMismatch } from '../../../shared/image-bytes.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import { definePluginTool, ToolError } from '../../../shared/tool.js';
-import { ToolResult } from '../../../shared/tool-result.js';
 import { describeRequestError } from '../../../shared/tool-runner.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
