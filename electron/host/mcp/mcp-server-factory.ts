@@ -33,6 +33,8 @@ export interface McpServerOptions {
   era: McpEra;
   /** Told when a call starts (+1) and ends (-1), so an MCP session with a call running is never swept. */
   onCallsInFlight?(delta: 1 | -1): void;
+  /** The plugins this client narrowed its list to (`?plugins=` on the MCP URL, `porthole mcp --plugins`). */
+  plugins?: readonly string[];
 }
 
 export interface McpToolsServer {
@@ -98,9 +100,9 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 }
 
 /** The tools this client may see (the window's permissions hide denied ones), with the registry's schemas. */
-export function listTools(tools: ToolService, client?: ClientInfo): ListToolsResult {
+export function listTools(tools: ToolService, client?: ClientInfo, plugins?: readonly string[]): ListToolsResult {
   return {
-    tools: tools.listedFor(client).map(({ info }) => ({
+    tools: tools.listedFor(client, plugins).map(({ info }) => ({
       name: info.name,
       title: info.title,
       description: info.description,
@@ -125,8 +127,8 @@ function wireAnnotations(annotations: ToolAnnotations): ToolAnnotations {
 }
 
 /** What a client sees of the tool set: when it changes, a legacy session is sent tools/list_changed. */
-function listing(tools: ToolService, client?: ClientInfo): string {
-  return JSON.stringify(tools.listedFor(client).map((tool) => tool.info));
+function listing(tools: ToolService, client?: ClientInfo, plugins?: readonly string[]): string {
+  return JSON.stringify(tools.listedFor(client, plugins).map((tool) => tool.info));
 }
 
 /** A tool call: name, arguments, cancel signal and (optionally) where progress goes. */
@@ -285,7 +287,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   server.setRequestHandler('tools/call', () => {
     throw new Error('not reached: tools/call is answered by rawCall');
   });
-  server.setRequestHandler('tools/list', () => listTools(tools, client()));
+  server.setRequestHandler('tools/list', () => listTools(tools, client(), options.plugins));
 
   if (options.era === 'modern') return { server, client, dispose: () => void server.close().catch(() => {}) };
 
@@ -293,7 +295,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   let seen: string | undefined;
   const sync = () => {
     if (!server.transport) return;
-    const now = listing(tools, client());
+    const now = listing(tools, client(), options.plugins);
     if (seen !== undefined && now !== seen) void server.sendToolListChanged().catch(() => {});
     seen = now;
   };
