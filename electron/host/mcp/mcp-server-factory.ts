@@ -100,9 +100,13 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 }
 
 /** The tools this client may see (the window's permissions hide denied ones), with the registry's schemas. */
-export function listTools(tools: ToolService, client?: ClientInfo, plugins?: readonly string[]): ListToolsResult {
+export function listTools(
+  tools: ToolService,
+  client?: ClientInfo,
+  { plugins, surface }: { plugins?: readonly string[]; surface?: McpSurface } = {},
+): ListToolsResult {
   return {
-    tools: tools.listedFor(client, plugins).map(({ info }) => ({
+    tools: tools.listedFor(client, plugins, surface !== undefined && getsRawValue(surface)).map(({ info }) => ({
       name: info.name,
       title: info.title,
       description: info.description,
@@ -127,8 +131,10 @@ function wireAnnotations(annotations: ToolAnnotations): ToolAnnotations {
 }
 
 /** What a client sees of the tool set: when it changes, a legacy session is sent tools/list_changed. */
-function listing(tools: ToolService, client?: ClientInfo, plugins?: readonly string[]): string {
-  return JSON.stringify(tools.listedFor(client, plugins).map((tool) => tool.info));
+function listing(tools: ToolService, client: ClientInfo | undefined, options: McpServerOptions): string {
+  return JSON.stringify(
+    tools.listedFor(client, options.plugins, getsRawValue(options.surface)).map((tool) => tool.info),
+  );
 }
 
 /** A tool call: name, arguments, cancel signal and (optionally) where progress goes. */
@@ -287,7 +293,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   server.setRequestHandler('tools/call', () => {
     throw new Error('not reached: tools/call is answered by rawCall');
   });
-  server.setRequestHandler('tools/list', () => listTools(tools, client(), options.plugins));
+  server.setRequestHandler('tools/list', () => listTools(tools, client(), options));
 
   if (options.era === 'modern') return { server, client, dispose: () => void server.close().catch(() => {}) };
 
@@ -295,7 +301,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   let seen: string | undefined;
   const sync = () => {
     if (!server.transport) return;
-    const now = listing(tools, client(), options.plugins);
+    const now = listing(tools, client(), options);
     if (seen !== undefined && now !== seen) void server.sendToolListChanged().catch(() => {});
     seen = now;
   };

@@ -6,6 +6,7 @@ import { type Agent, connect } from '../../../agent/connection.js';
 import type { AgentPlugin } from '../../../agent/plugin.js';
 import { consolePlugin } from '../../../plugins/console/agent/index.js';
 import { example } from '../../../plugins/example/agent/index.js';
+import { connectInspector } from '../../client/inspector.js';
 import { connectMcpClient, connectModernClient } from '../mcp/mcp-testing.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
@@ -44,6 +45,20 @@ describe('which plugins tools/list shows (real SDK clients, 1.x and v2)', () => 
     // No app yet: the inspector's own tools only, in both eras.
     expect(prefixes((await legacy.client.listTools()).tools.map((t) => t.name))).toEqual(['inspector']);
     expect(prefixes((await modern.client.listTools()).tools.map((t) => t.name))).toEqual(['inspector']);
+    // A script (porthole/client, porthole call) sees every plugin's tools: it connects before its app.
+    const script = await connectInspector({ url: first.urls.mcpUrl, token: first.core.mcp.token() });
+    defer(() => script.close());
+    expect(prefixes((await script.tools()).map((t) => t.name))).toEqual([
+      'actions',
+      'console',
+      'example',
+      'inspector',
+      'network',
+      'react',
+      'state',
+      'storage',
+      'ui',
+    ]);
     // Listing is not calling: a tool named from the docs still runs (and says there is no app).
     const unlisted = await legacy.client.callTool({ name: 'example_send_ping', arguments: {} });
     expect(unlisted.isError).toBe(true);

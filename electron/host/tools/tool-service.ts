@@ -12,9 +12,9 @@ import {
 import type { EventBus } from '../event-bus.js';
 import type { CallHistory, FinishedStatus } from '../history/call-history.js';
 import { type ClientAsker, type Gate, type Permissions, perCallAsk } from '../permissions/permissions.js';
-import type { PluginListing } from './plugin-listing.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
+import type { PluginListing } from './plugin-listing.js';
 import { routeToSession } from './session-routing.js';
 import { type RegisteredTool, registeredTool, type ToolInfo, type ToolRegistry } from './tool-registry.js';
 
@@ -132,16 +132,17 @@ export class ToolService {
   /**
    * The tools an MCP client sees in tools/list: the inspector's own, and those of the plugins an app
    * offered or the user enabled (narrowed to `plugins` when the client asked), less what its
-   * permissions deny.
+   * permissions deny. Scripts (`porthole call`, `porthole/client`) see every plugin's tools: the
+   * rule spares an AI agent's context, and a test script connects before its app does.
    */
-  listedFor(client?: ClientInfo, plugins?: readonly string[]): RegisteredTool[] {
+  listedFor(client?: ClientInfo, plugins?: readonly string[], script = false): RegisteredTool[] {
     const { permissions, listing } = this.deps;
     return this.deps.registry
       .list()
       .filter(
         (tool) =>
           tool.plugin === undefined ||
-          ((!listing || listing.listed(tool.plugin)) && (!plugins || plugins.includes(tool.plugin))),
+          ((script || !listing || listing.listed(tool.plugin)) && (!plugins || plugins.includes(tool.plugin))),
       )
       .filter((tool) => !permissions || permissions.listed(tool, client));
   }
