@@ -7,9 +7,7 @@ import { serveDebuggeePage } from './support/debuggee-page.js';
 import { startInspector } from './support/inspector.js';
 
 for (const kind of ['http', 'stdio'] as McpTransportKind[]) {
-  test(`example_capture_screenshot over MCP (${kind}) returns a PNG of the browser debuggee that decodes`, async ({
-    page,
-  }) => {
+  test(`ui_screenshot over MCP (${kind}) returns a PNG of the browser debuggee that decodes`, async ({ page }) => {
     const inspector = await startInspector();
     const served = await serveDebuggeePage();
     const mcp = await connectMcpClient(kind, {
@@ -19,10 +17,12 @@ for (const kind of ['http', 'stdio'] as McpTransportKind[]) {
     });
     try {
       await page.setViewportSize({ width: 640, height: 400 });
-      await page.goto(served.pageUrl({ inspector: inspector.info.debuggeeUrl, appName: 'Screenshot Page' }));
+      await page.goto(
+        served.pageUrl({ inspector: inspector.info.debuggeeUrl, appName: 'Screenshot Page', plugins: ['ui'] }),
+      );
       await expect(page.locator('#status')).toHaveText('connected');
 
-      const result = await mcp.client.callTool({ name: 'example_capture_screenshot', arguments: {} });
+      const result = await mcp.client.callTool({ name: 'ui_screenshot', arguments: {} });
       const content = result.content as { type: string; data?: string; mimeType?: string; text?: string }[];
       expect(result.isError, JSON.stringify(content.filter((c) => c.type === 'text'))).toBeFalsy();
       expect(result.structuredContent).toBeUndefined();

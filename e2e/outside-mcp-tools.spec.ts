@@ -36,7 +36,7 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 const TRANSACTIONS = 500;
 const RESULT_CAP = 25 * 1024;
-const TOOLS_LIST_CAP = 42 * 1024; // with every built-in plugin: DESIGN.md says 36 KB, held at 42 KB until issue 37 §3 is done
+const TOOLS_LIST_CAP = 36 * 1024; // with every built-in plugin (DESIGN.md, MCP)
 const APP_ID = 'com.e2e.outside-mcp';
 
 let tools: McpTools;

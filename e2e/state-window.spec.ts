@@ -86,7 +86,7 @@ test('an outside MCP client lists, reads by path, follows a diff, and dispatches
       expect.objectContaining({ name: 'redux', library: 'redux', early: expect.any(String) }),
       expect.objectContaining({ name: 'bears', library: 'zustand', can: ['dispatch', 'set', 'jump'] }),
     ]);
-    expect(stores.queries).toBe(1);
+    expect(stores.queryCount).toBe(1);
 
     const title = json(await call('state_get', { store: 'redux', path: 'items[0].title' }));
     expect(title).toMatchObject({ path: 'items[0].title', value: 'milk' });
@@ -118,7 +118,7 @@ test('an outside MCP client lists, reads by path, follows a diff, and dispatches
         diff: [{ path: 'items[0].done', before: false, after: true }],
       }),
     ]);
-    const queries = json(await call('state_list_queries'));
+    const queries = json(await call('state_list_stores', { queries: true }));
     expect(queries.queries).toEqual([expect.objectContaining({ key: ['todos', 'remote'], status: 'success' })]);
 
     // state_dispatch asks by default: the window's prompt, answered by the person.

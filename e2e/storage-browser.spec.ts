@@ -194,17 +194,14 @@ test('list, page 5,000 records, read, write with Ask answered in the window, rem
     expect(await app.evaluate(() => localStorage.getItem('one-more'))).toBeNull();
     await demo(app, (d) => d.freeQuota());
 
-    // Removing asks too (a tool of its own); a cookie, then a whole area.
-    const removing = call('storage_remove', { area: 'cookies', key: 'theme' });
-    const removeDialog = page.getByRole('dialog', { name: /wants to run storage_remove/ });
-    await expect(removeDialog).toBeVisible();
-    await removeDialog.getByRole('button', { name: 'Allow for this session' }).click();
+    // Removing is the same change tool (allowed for this session above): a cookie, then a whole area.
+    const removing = call('storage_set', { area: 'cookies', key: 'theme', remove: true });
     expect((await removing).structuredContent).toMatchObject({ removed: 1, before: { key: 'theme', text: 'dark' } });
     expect(await app.evaluate(() => document.cookie)).not.toMatch(/theme=/);
     // The agent's own resume ticket is in sessionStorage too (porthole.session.<app id>), hidden from agents.
     const ticket = await call('storage_get', { area: 'sessionStorage', key: 'porthole.session.com.porthole.storage' });
     expect(ticket.structuredContent).toMatchObject({ found: true, value: '[redacted]' });
-    const cleared = await call('storage_remove', { area: 'sessionStorage', clear: true });
+    const cleared = await call('storage_set', { area: 'sessionStorage', clear: true });
     expect(cleared.structuredContent).toMatchObject({ removed: 3, before: { count: 3 } });
     expect(await app.evaluate(() => sessionStorage.length)).toBe(0);
   } finally {

@@ -2,7 +2,8 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { expect, test } from '@playwright/test';
 import { connect } from '../agent/index.js';
 import { example } from '../plugins/example/agent/index.js';
-import type { Screenshot } from '../plugins/example/protocol.js';
+import { ui } from '../plugins/ui/agent/index.js';
+import type { Screenshot } from '../plugins/ui/protocol.js';
 import { type RunningInspector, startInspector } from './support/inspector.js';
 import { buildRenderer, mcpClient, openWindow, screenshot } from './window.helpers.js';
 
@@ -26,9 +27,10 @@ test.beforeEach(async () => {
     app: { id: 'com.acme.worker', name: 'Acme Worker' },
     device: { id: 'e2e-node', name: 'build box', platform: 'node' },
     plugins: [
-      example({
+      example(),
+      ui({
         // Held open while a test wants a call to stay running; otherwise answers at once.
-        captureScreenshot: () =>
+        screenshot: () =>
           release === undefined
             ? { base64: PNG, mimeType: 'image/png', width: 2, height: 2 }
             : new Promise<Screenshot>((resolve) => {
@@ -63,7 +65,7 @@ test('a tool run from the tools browser renders JSON and an image', async ({ pag
   await screenshot(page, 'tools-json-result');
 
   await page.getByRole('searchbox', { name: 'Search tools' }).fill('screenshot');
-  await page.getByRole('option', { name: /example_capture_screenshot/ }).click();
+  await page.getByRole('option', { name: /ui_screenshot/ }).click();
   await detail.getByRole('button', { name: 'Run' }).click();
   const image = result.getByRole('img', { name: /image\/png/ });
   await expect(image).toBeVisible();
@@ -131,11 +133,11 @@ test('MCP calls land in the history, failures marked Failed; the indicator names
     // A call that keeps running: the indicator names it, and follow mode brings its session forward.
     await page.getByRole('button', { name: 'Follow agent' }).click();
     release = () => {};
-    const pending = mcp.client.callTool({ name: 'example_capture_screenshot', arguments: {} });
-    await expect(indicator).toHaveText('Running example_capture_screenshot');
+    const pending = mcp.client.callTool({ name: 'ui_screenshot', arguments: {} });
+    await expect(indicator).toHaveText('Running ui_screenshot');
     await expect(indicator).toHaveAttribute('data-state', 'running');
     await expect(page.locator('.view-header')).toContainText('Acme Worker');
-    await expect(page.getByTestId('example-panel')).toBeVisible();
+    await expect(page.getByTestId('ui-panel')).toBeVisible();
     await screenshot(page, 'ai-indicator-running');
     release({ base64: PNG, mimeType: 'image/png', width: 2, height: 2 });
     expect((await pending).isError).toBeFalsy();

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -33,6 +33,17 @@ export async function startInspector(
   options: { dataDir?: string; args?: string[]; bin?: string; cwd?: string } = {},
 ): Promise<RunningInspector> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'porthole-e2e-'));
+  // A fresh data dir lists every built-in plugin's tools, as if the user had enabled them in the
+  // window (the rule of issue 37 §3 is tested in electron/host/tools/plugin-listing.test.ts).
+  if (!options.dataDir) {
+    writeFileSync(
+      join(dataDir, 'mcp-plugins.json'),
+      JSON.stringify({
+        offered: [],
+        enabled: ['actions', 'console', 'example', 'network', 'react', 'state', 'storage', 'ui'],
+      }),
+    );
+  }
   const instanceFile = join(dataDir, 'instance.json');
   rmSync(instanceFile, { force: true });
   const child = spawn(

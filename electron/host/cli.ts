@@ -20,9 +20,10 @@ const HELP = `Porthole ${VERSION} — a debugging inspector for JavaScript apps,
 
 Usage:
   porthole serve [flags]   start the inspector without a window (headless mode)
-  porthole mcp [--data-dir <dir>]
+  porthole mcp [--data-dir <dir>] [--plugins <id,id…>]
                            an MCP server on stdio for clients that start one (Claude Desktop, …);
-                           it bridges to the running inspector of that data dir
+                           it bridges to the running inspector of that data dir; --plugins lists
+                           only those plugins' tools (and the inspector's own)
   porthole ui [--data-dir <dir>] [--no-open]
                            opens the running inspector's window link (links work once; this
                            is always the unused one) in a browser, and prints it
@@ -72,7 +73,8 @@ export async function main(argv: string[]): Promise<number> {
   if (values.version) return print(VERSION);
   const command = positionals[0] ?? 'serve';
   if (command === 'serve') return serve(values);
-  if (command === 'mcp') return runStdioBridge({ dataDir: resolveDataDir(values['data-dir']) });
+  if (command === 'mcp')
+    return runStdioBridge({ dataDir: resolveDataDir(values['data-dir']), plugins: values.plugins });
   if (command === 'ui') return openUi(resolveDataDir(values['data-dir']), !values['no-open']);
   console.error(`porthole: unknown command "${command}"\n\n${HELP}`);
   return 2;
@@ -85,6 +87,7 @@ function parse(argv: string[]) {
     options: {
       ...LAUNCH_FLAG_OPTIONS,
       'no-open': { type: 'boolean', default: false },
+      plugins: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

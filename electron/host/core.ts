@@ -21,6 +21,7 @@ import { SessionRegistry } from './sessions.js';
 import type { SourceMapOptions } from './source-maps/index.js';
 import { createHostTools } from './tools/host-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
+import { PluginListing } from './tools/plugin-listing.js';
 import { ToolService } from './tools/tool-service.js';
 import { type InstalledUi, installUi, type UiOptions } from './ui-bridge/index.js';
 import { VERSION } from './version.js';
@@ -57,6 +58,11 @@ export interface CoreOptions {
   windowCapture?: () => Promise<{ base64: string; width: number; height: number }>;
   /** How MCP clients start this build's CLI for `porthole mcp` (default: Node and bin/porthole.js). */
   stdioLauncher?: StdioLauncher;
+  /**
+   * Which plugins' tools tools/list shows: `offered` (default) those an app offered to this
+   * inspector or the user enabled (`<data-dir>/mcp-plugins.json`); `all` every plugin's.
+   */
+  listedPlugins?: 'offered' | 'all';
 }
 
 export interface CoreUrls {
@@ -98,6 +104,8 @@ export class Core {
   readonly tools: ToolService;
   /** What AI agents may do, tool by tool (`<data-dir>/permissions.json`), and the questions waiting for the window. */
   readonly permissions: Permissions;
+  /** Which plugins' tools MCP clients are shown: those an app offered, or the user enabled (`mcp-plugins.json`). */
+  readonly pluginListing: PluginListing;
   /** The MCP server at `/mcp`: status, URL, token, connected clients. */
   readonly mcp: McpService;
   /** The window's bridge (`ui.bridge.connect(send)` for Electron IPC) and the UI token. */
@@ -151,6 +159,9 @@ export class Core {
       tools: () => registry.list(),
       windows: () => this.ui?.bridge.connectionCount ?? 0,
     });
+    this.pluginListing = new PluginListing(options.dataDir, this.bus, () =>
+      this.plugins.list().map((plugin) => plugin.protocol.id),
+    );
     this.tools = new ToolService({
       registry,
       history: this.history,
@@ -158,6 +169,7 @@ export class Core {
       plugins: this.plugins,
       bus: this.bus,
       permissions: this.permissions,
+      ...(options.listedPlugins === 'all' ? {} : { listing: this.pluginListing }),
     });
     this.mcp = new McpService(
       {

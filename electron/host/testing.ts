@@ -10,9 +10,19 @@ import { launch } from './launch.js';
  * A real core on port 0 with a throwaway data dir, launched as `porthole serve` launches it (so
  * instance.json is there for `porthole mcp`).
  */
+/**
+ * A core on a temporary data dir. Its tools/list shows every plugin's tools (`listedPlugins: 'all'`)
+ * unless a test asks for the real rule with `listedPlugins: 'offered'` (tools/plugin-listing.test.ts).
+ */
 export async function startTestCore(options: Partial<CoreOptions> = {}) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'porthole-test-'));
-  const { core, urls, stop } = await launch({ dataDir, debuggeePort: 0, controlPort: 0, ...options });
+  const { core, urls, stop } = await launch({
+    dataDir,
+    debuggeePort: 0,
+    controlPort: 0,
+    listedPlugins: 'all',
+    ...options,
+  });
   return {
     core,
     urls,

@@ -218,7 +218,7 @@ export const stateProtocol = definePluginProtocol({
       read: { params: ReadSchema, result: ReadResultSchema },
       change: { params: ChangeRequestSchema, result: ChangeResultSchema },
       queries: { params: z.object({}), result: z.object({ queries: z.array(QueryWireSchema) }) },
-      /** What state_get / state_get_query answer an MCP client for this read, beside the rules. */
+      /** What state_get answers an MCP client for this read, beside the rules. */
       agentView: {
         params: ReadSchema,
         result: z.object({ rules: RedactionRulesSchema, result: z.record(z.string(), z.unknown()) }),

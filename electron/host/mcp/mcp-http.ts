@@ -9,6 +9,7 @@ import {
 import { type McpSurface, McpSurfaceSchema } from '../../../shared/tool.js';
 import { originAllowed } from '../link/origins.js';
 import { secretMatches } from '../secrets.js';
+import { narrowedPlugins } from '../tools/plugin-listing.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { claimsModernEra } from './era-routing.js';
 import { serveWithHandler } from './fetch-adapter.js';
@@ -112,7 +113,11 @@ export class McpHttpEndpoint {
     this.stateless = new StatelessClients(options.presenceMs);
     this.modern = createMcpHandler(
       ({ requestInfo }) =>
-        createMcpServer(tools, { surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)), era: 'modern' }).server,
+        createMcpServer(tools, {
+          surface: surfaceOf(requestInfo?.headers.get(SURFACE_HEADER)),
+          era: 'modern',
+          plugins: narrowedPlugins(pluginsParam(requestInfo?.url)),
+        }).server,
       { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
     );
     this.modernCalls = new ModernToolsCall(tools);
@@ -279,6 +284,7 @@ export class McpHttpEndpoint {
       mcp: createMcpServer(this.tools, {
         surface,
         era: 'legacy',
+        plugins: narrowedPlugins(pluginsParam(req.url)),
         onCallsInFlight: (delta) => {
           session.callsInFlight += delta;
           session.lastActivityAt = Date.now();
@@ -490,4 +496,10 @@ function clientInfoOf(body: unknown): { name: string; version: string } | undefi
   const info = meta?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
   if (typeof info?.name !== 'string') return undefined;
   return { name: info.name, version: typeof info.version === 'string' ? info.version : '' };
+}
+
+/** The `plugins` query parameter of the MCP URL a request was sent to (`/mcp?plugins=network,console`). */
+function pluginsParam(url: string | URL | undefined): string | null {
+  if (url === undefined) return null;
+  return new URL(url, 'http://localhost').searchParams.get('plugins');
 }

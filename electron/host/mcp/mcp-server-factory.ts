@@ -12,7 +12,14 @@ import {
 const SUPPORTED_MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
 
 import type { ClientInfo } from '../../../shared/call-record.js';
-import { CALL_ID_META, getsRawValue, type McpSurface, RAW_VALUE_META, STATUS_META } from '../../../shared/tool.js';
+import {
+  CALL_ID_META,
+  getsRawValue,
+  type McpSurface,
+  RAW_VALUE_META,
+  STATUS_META,
+  type ToolAnnotations,
+} from '../../../shared/tool.js';
 import type { ToolResult } from '../../../shared/tool-result.js';
 import { ASK_FORM, askAnswerOf, type ClientAsker } from '../permissions/permissions.js';
 import type { ToolService } from '../tools/tool-service.js';
@@ -26,6 +33,8 @@ export interface McpServerOptions {
   era: McpEra;
   /** Told when a call starts (+1) and ends (-1), so an MCP session with a call running is never swept. */
   onCallsInFlight?(delta: 1 | -1): void;
+  /** The plugins this client narrowed its list to (`?plugins=` on the MCP URL, `porthole mcp --plugins`). */
+  plugins?: readonly string[];
 }
 
 export interface McpToolsServer {
@@ -91,9 +100,13 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 }
 
 /** The tools this client may see (the window's permissions hide denied ones), with the registry's schemas. */
-export function listTools(tools: ToolService, client?: ClientInfo): ListToolsResult {
+export function listTools(
+  tools: ToolService,
+  client?: ClientInfo,
+  { plugins, surface }: { plugins?: readonly string[]; surface?: McpSurface } = {},
+): ListToolsResult {
   return {
-    tools: tools.listedFor(client).map(({ info }) => ({
+    tools: tools.listedFor(client, plugins, surface !== undefined && getsRawValue(surface)).map(({ info }) => ({
       name: info.name,
       title: info.title,
       description: info.description,
@@ -101,15 +114,27 @@ export function listTools(tools: ToolService, client?: ClientInfo): ListToolsRes
       ...(info.outputSchema
         ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
         : {}),
-      annotations: { ...info.annotations },
+      annotations: wireAnnotations(info.annotations),
       ...(info._meta ? { _meta: info._meta } : {}),
     })),
   };
 }
 
+/**
+ * A tool's annotations as tools/list sends them: destructiveHint and idempotentHint only where MCP
+ * gives them a meaning, on tools that are not read-only (the window still shows them all).
+ */
+function wireAnnotations(annotations: ToolAnnotations): ToolAnnotations {
+  if (!annotations.readOnlyHint) return { ...annotations };
+  const { destructiveHint: _destructive, idempotentHint: _idempotent, ...meaningful } = annotations;
+  return meaningful;
+}
+
 /** What a client sees of the tool set: when it changes, a legacy session is sent tools/list_changed. */
-function listing(tools: ToolService, client?: ClientInfo): string {
-  return JSON.stringify(tools.listedFor(client).map((tool) => tool.info));
+function listing(tools: ToolService, client: ClientInfo | undefined, options: McpServerOptions): string {
+  return JSON.stringify(
+    tools.listedFor(client, options.plugins, getsRawValue(options.surface)).map((tool) => tool.info),
+  );
 }
 
 /** A tool call: name, arguments, cancel signal and (optionally) where progress goes. */
@@ -268,7 +293,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   server.setRequestHandler('tools/call', () => {
     throw new Error('not reached: tools/call is answered by rawCall');
   });
-  server.setRequestHandler('tools/list', () => listTools(tools, client()));
+  server.setRequestHandler('tools/list', () => listTools(tools, client(), options));
 
   if (options.era === 'modern') return { server, client, dispose: () => void server.close().catch(() => {}) };
 
@@ -276,7 +301,7 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   let seen: string | undefined;
   const sync = () => {
     if (!server.transport) return;
-    const now = listing(tools, client());
+    const now = listing(tools, client(), options);
     if (seen !== undefined && now !== seen) void server.sendToolListChanged().catch(() => {});
     seen = now;
   };

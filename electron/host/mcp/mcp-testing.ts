@@ -18,10 +18,16 @@ function httpOptions(target: { token?: string }) {
 }
 
 /** `porthole mcp` from this checkout, as a stdio client starts it. */
-function portholeMcp(dataDir: string) {
+function portholeMcp(dataDir: string, plugins?: string) {
   return {
     command: process.execPath,
-    args: [resolve(ROOT, 'bin/porthole.js'), 'mcp', '--data-dir', dataDir],
+    args: [
+      resolve(ROOT, 'bin/porthole.js'),
+      'mcp',
+      '--data-dir',
+      dataDir,
+      ...(plugins === undefined ? [] : ['--plugins', plugins]),
+    ],
     cwd: ROOT,
     stderr: 'pipe' as const,
   };
@@ -30,7 +36,7 @@ function portholeMcp(dataDir: string) {
 /** An MCP SDK 1.x client (the 2025 era: initialize, then a session) connected to the core over real Streamable HTTP, or over stdio through `porthole mcp`. */
 export async function connectMcpClient(
   kind: McpTransportKind,
-  target: { mcpUrl: string; dataDir: string; token?: string },
+  target: { mcpUrl: string; dataDir: string; token?: string /** stdio: `--plugins` */; plugins?: string },
   client = { name: 'porthole-test-client', version: '1.2.3' },
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const mcp = new Client(client);
@@ -38,7 +44,7 @@ export async function connectMcpClient(
   if (kind === 'http') {
     await mcp.connect(new StreamableHTTPClientTransport(new URL(target.mcpUrl), httpOptions(target)));
   } else {
-    const transport = new StdioClientTransport(portholeMcp(target.dataDir));
+    const transport = new StdioClientTransport(portholeMcp(target.dataDir, target.plugins));
     transport.stderr?.on('data', (d) => (stderr += d));
     await mcp.connect(transport);
   }
@@ -52,7 +58,7 @@ export async function connectMcpClient(
  */
 export async function connectModernClient(
   kind: McpTransportKind,
-  target: { mcpUrl: string; dataDir: string; token?: string },
+  target: { mcpUrl: string; dataDir: string; token?: string /** stdio: `--plugins` */; plugins?: string },
   client = { name: 'porthole-modern-client', version: '2.0.0' },
 ): Promise<{ client: ModernClient; stderr: () => string; close(): Promise<void> }> {
   const mcp = new ModernClient(client, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -60,7 +66,7 @@ export async function connectModernClient(
   if (kind === 'http') {
     await mcp.connect(new ModernHttpTransport(new URL(target.mcpUrl), httpOptions(target)));
   } else {
-    const transport = new ModernStdioTransport(portholeMcp(target.dataDir));
+    const transport = new ModernStdioTransport(portholeMcp(target.dataDir, target.plugins));
     transport.stderr?.on('data', (d) => (stderr += d));
     await mcp.connect(transport);
   }

@@ -13,6 +13,7 @@ import { type Agent, connect } from '../../../agent/connection.js';
 import { type AgentPlugin, defineAgentPlugin } from '../../../agent/plugin.js';
 import { example } from '../../../plugins/example/agent/index.js';
 import { exampleProtocol } from '../../../plugins/example/protocol.js';
+import { ui } from '../../../plugins/ui/agent/index.js';
 import type { CallSummary } from '../../../shared/call-record.js';
 import { defineTool, TOOL_NAME_PATTERN, ToolArgumentError } from '../../../shared/tool.js';
 import { mirrorText } from '../../../shared/tool-result.js';
@@ -112,7 +113,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
         'inspector_get_status',
         'example_send_ping',
         'example_echo',
-        'example_capture_screenshot',
+        'ui_screenshot',
       ]),
     );
     for (const tool of tools) {
@@ -172,7 +173,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
       plugins: expect.arrayContaining([
         expect.objectContaining({
           id: 'example',
-          tools: ['example_send_ping', 'example_echo', 'example_capture_screenshot'],
+          tools: ['example_send_ping', 'example_echo'],
           sessions: [expect.objectContaining({ sessionId, active: true, version: '1.0.0' })],
         }),
       ]),
@@ -315,22 +316,20 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, end to end with
   });
 
   it('answers a debuggee that cannot capture a screenshot with a failure that says so', async () => {
-    await startAgent(); // a Node debuggee: no DOM and no captureScreenshot hook
-    const result = await call('example_capture_screenshot');
+    await startAgent([ui()]); // a Node debuggee: no DOM and no screenshot hook
+    const result = await call('ui_screenshot');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/could not capture a screenshot: .*no DOM.*captureScreenshot/);
+    expect(textOf(result)).toMatch(/could not take a screenshot: .*no DOM.*ui\(\{ screenshot \}\)/);
   });
 
   it('returns an image from a captureScreenshot hook, stored in the history by reference', async () => {
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-    await startAgent([
-      example({ captureScreenshot: () => ({ base64: png, mimeType: 'image/png', width: 1, height: 1 }) }),
-    ]);
-    const result = await call('example_capture_screenshot');
+    await startAgent([ui({ screenshot: () => ({ base64: png, mimeType: 'image/png', width: 1, height: 1 }) })]);
+    const result = await call('ui_screenshot');
     expect(result.isError ?? false).toBe(false);
     expect(result.content[0]).toEqual({ type: 'image', data: png, mimeType: 'image/png' });
     expect(result.structuredContent).toBeUndefined();
-    const recorded = lastCall('example_capture_screenshot');
+    const recorded = lastCall('ui_screenshot');
     expect(t.core.history.stored(recorded.id)!.content[0]).toMatchObject({
       type: 'image',
       ref: expect.stringMatching(/\.png$/),

@@ -19,6 +19,8 @@ export interface StdioBridgeOptions {
   stdout?: Writable;
   /** Diagnostics (stdout carries the protocol): stderr by default. */
   log?: (message: string) => void;
+  /** `--plugins network,console`: this client's tools/list shows only these plugins' tools (and the inspector's). */
+  plugins?: string;
 }
 
 const REPLAY_ID = 'porthole-bridge-reinitialize';
@@ -58,7 +60,9 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<numbe
 
   const connect = async (url: string): Promise<StreamableHTTPClientTransport> => {
     const token = readToken(options.dataDir);
-    const transport = new StreamableHTTPClientTransport(new URL(url), {
+    const endpoint = new URL(url);
+    if (options.plugins !== undefined) endpoint.searchParams.set('plugins', options.plugins);
+    const transport = new StreamableHTTPClientTransport(endpoint, {
       requestInit: {
         headers: { [SURFACE_HEADER]: 'mcp-stdio', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       },

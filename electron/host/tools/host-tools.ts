@@ -258,13 +258,13 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_screenshot',
     title: 'Screenshot the inspector window',
     description:
-      'The Porthole window itself (what the developer sees) as a PNG; needs the desktop app. For the debugged app, use example_capture_screenshot.',
+      'The Porthole window itself (what the developer sees) as a PNG; needs the desktop app. For the debugged app, use ui_screenshot.',
     input: z.object({}),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async () => {
       if (!deps.windowCapture) {
         throw new ToolError(
-          'inspector_screenshot needs the Porthole desktop app: this inspector runs headless (porthole serve) and has no window. Start it with `npm start` where Electron can run, or capture the debuggee with example_capture_screenshot.',
+          'inspector_screenshot needs the Porthole desktop app: this inspector runs headless (porthole serve) and has no window. Start it with `npm start` where Electron can run, or capture the debuggee with ui_screenshot.',
         );
       }
       let shot: { base64: string; width: number; height: number };

@@ -18,7 +18,7 @@ describe('inspector_screenshot', () => {
       type: 'text',
       text: expect.stringContaining('needs the Porthole desktop app'),
     });
-    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('example_capture_screenshot') });
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('ui_screenshot') });
     expect(t.core.history.get(callId)).toMatchObject({ tool: 'inspector_screenshot', status: 'failed' });
   });
 

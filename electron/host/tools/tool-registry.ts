@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ALWAYS_LOAD_META,
   type AnyObject,
+  briefSchema,
   MAX_RESULT_SIZE_META,
   schemaBriefs,
   type ToolAnnotations,
@@ -38,7 +39,12 @@ export interface RegisteredTool {
   readonly info: ToolInfo;
 }
 
-export const SessionIdArgument = z.string().min(1).optional().describe('Optional with one connected app.');
+/**
+ * Every plugin tool's `sessionId`. tools/list writes it as a bare string: the server's instructions
+ * and inspector_list_sessions say what it is (optional with one connected app), once rather than in
+ * each of some 35 tools.
+ */
+export const SessionIdArgument = briefSchema(z.string().min(1), '').optional();
 
 /** The JSON Schema tools/list serves and the window shows, written once per tool (see compactSchema). */
 function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {
@@ -48,7 +54,7 @@ function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, u
   );
 }
 
-/** A schema marked with briefSchema becomes its type and its brief. */
+/** A schema marked with briefSchema becomes its type and its brief (none when the brief is empty). */
 function writeBrief({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: Record<string, unknown> }) {
   const brief = schemaBriefs.get(zodSchema)?.brief;
   if (brief === undefined) return;
@@ -56,7 +62,11 @@ function writeBrief({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jso
   const types = new Set(choices ? choices.map((choice) => choice.type) : [jsonSchema.type]);
   const [type] = types;
   for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
-  Object.assign(jsonSchema, types.size === 1 && typeof type === 'string' ? { type } : {}, { description: brief });
+  Object.assign(
+    jsonSchema,
+    types.size === 1 && typeof type === 'string' ? { type } : {},
+    brief ? { description: brief } : {},
+  );
 }
 
 /** Checks a tool for the registry and derives what it advertises. Throws with the reason it cannot be listed. */

@@ -14,6 +14,7 @@ import type { CallHistory, FinishedStatus } from '../history/call-history.js';
 import { type ClientAsker, type Gate, type Permissions, perCallAsk } from '../permissions/permissions.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
+import type { PluginListing } from './plugin-listing.js';
 import { routeToSession } from './session-routing.js';
 import { type RegisteredTool, registeredTool, type ToolInfo, type ToolRegistry } from './tool-registry.js';
 
@@ -55,6 +56,8 @@ interface Deps {
   plugins: PluginHost;
   bus: EventBus;
   /** Agent permissions; absent, every call is allowed. */
+  /** Which plugins' tools tools/list shows (offered by an app, or enabled in the window); all without it. */
+  listing?: PluginListing;
   permissions?: Permissions;
 }
 
@@ -126,11 +129,22 @@ export class ToolService {
     return this.deps.permissions?.policy().askTimeoutMs ?? 60_000;
   }
 
-  /** The tools an MCP client sees in tools/list: those its permissions do not deny. */
-  listedFor(client?: ClientInfo): RegisteredTool[] {
-    const { permissions } = this.deps;
-    const all = this.deps.registry.list();
-    return permissions ? all.filter((tool) => permissions.listed(tool, client)) : all;
+  /**
+   * The tools an MCP client sees in tools/list: the inspector's own, and those of the plugins an app
+   * offered or the user enabled (narrowed to `plugins` when the client asked), less what its
+   * permissions deny. Scripts (`porthole call`, `porthole/client`) see every plugin's tools: the
+   * rule spares an AI agent's context, and a test script connects before its app does.
+   */
+  listedFor(client?: ClientInfo, plugins?: readonly string[], script = false): RegisteredTool[] {
+    const { permissions, listing } = this.deps;
+    return this.deps.registry
+      .list()
+      .filter(
+        (tool) =>
+          tool.plugin === undefined ||
+          ((script || !listing || listing.listed(tool.plugin)) && (!plugins || plugins.includes(tool.plugin))),
+      )
+      .filter((tool) => !permissions || permissions.listed(tool, client));
   }
 
   /** Runs a tool and records the call. Never throws. */

@@ -3,7 +3,6 @@ import { definePlugin, type HostPluginContext, type HostPluginInstance } from '.
 import { imageMismatch } from '../../../shared/image-bytes.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import { definePluginTool, ToolError } from '../../../shared/tool.js';
-import { ToolResult } from '../../../shared/tool-result.js';
 import { describeRequestError } from '../../../shared/tool-runner.js';
 import { exampleProtocol, type LogEntry, type Screenshot } from '../protocol.js';
 
@@ -100,24 +99,7 @@ const echo = tool({
     fromApp('the debuggee did not echo the text', instance.echo(text, signal), session.id),
 });
 
-const captureScreenshot = tool({
-  name: 'example_capture_screenshot',
-  title: 'Capture a screenshot of the app',
-  description: "The app's screen as an image (a web page's DOM, or the app's captureScreenshot hook).",
-  input: z.object({}),
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  handler: async (_args, { instance, signal, session }) => {
-    const shot = await fromApp(
-      'the debuggee could not capture a screenshot',
-      instance.captureScreenshot(signal),
-      session.id,
-    );
-    const size = shot.width && shot.height ? ` (${shot.width}×${shot.height})` : '';
-    return ToolResult.image(shot.base64, shot.mimeType, `Screenshot of ${session.app.name}${size}`);
-  },
-});
-
-export const exampleTools = [sendPing, echo, captureScreenshot];
+export const exampleTools = [sendPing, echo];
 
 export default definePlugin({
   protocol: exampleProtocol,

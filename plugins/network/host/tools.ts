@@ -16,8 +16,10 @@ import {
   InjectMessageSchema,
   MessagePageSchema,
   MessageQuerySchema,
+  MockActionSchema,
   type MockConfigView,
   MockConfigViewSchema,
+  MockMatchSchema,
   type MockRule,
   type MockRuleInput,
   MockRulePatchSchema,
@@ -222,6 +224,21 @@ export const getMockConfig = tool({
 
 const MOCK_OPS = ['add', 'update', 'remove', 'replace', 'enable', 'disable'] as const;
 
+// A rule's conditions and answers are checked in full; tools/list spells the answer and the
+// name/value conditions out in one line each rather than as ~3 KB of nested JSON Schema.
+const conditions = (of: string) =>
+  briefSchema(
+    MockMatchSchema.shape.headers,
+    `${of} conditions: [{ name, equals? or contains? }]; the ${of === 'Header' ? 'header' : 'parameter'} must be present and, with equals or contains, its value match.`,
+  );
+const RuleArgumentSchema = MockRulePatchSchema.extend({
+  match: MockMatchSchema.extend({ headers: conditions('Header'), query: conditions('Query') }).optional(),
+  action: briefSchema(
+    MockActionSchema,
+    'One of: { type: "respond", status (200-599), statusText?, headers? ({ name: value }), body? ({ type: "text", text } | { type: "json", json } | { type: "base64", base64 }), delayMs?, bytesPerSecond? (send the body this slowly), cut? ({ afterBytes, end: "stall" | "reset" }: stop the body part-way) }; { type: "networkError", message?, code? (e.g. ECONNRESET), delayMs? }; { type: "websocket" (a ws(s) URL: open, send messages, close), messages? ([{ data, base64?, delayMs? }]), close? ({ code?, reason?, delayMs? }), delayMs? }. delayMs: wait this long (ms, at most 120000) first.',
+  ).optional(),
+});
+
 const MockChangeInputSchema = z.object({
   op: z
     .enum(MOCK_OPS)
@@ -229,7 +246,7 @@ const MockChangeInputSchema = z.object({
       'add: rule, last. update: rule id, the fields given replace the old ones whole. remove: rule id. replace: rules become the whole list, in order ([] removes all). enable/disable: mocking on or off, rules kept.',
     ),
   id: z.string().min(1).optional().describe('update, remove: the rule id.'),
-  rule: MockRulePatchSchema.optional().describe(
+  rule: RuleArgumentSchema.optional().describe(
     'add: the rule (match and action required); update: the fields to change. Example: {"match":{"url":{"kind":"contains","value":"/api"}},"action":{"type":"respond","status":500}}.',
   ),
   rules: z
@@ -326,12 +343,15 @@ const HarFileSchema = z.object({
   next: z.string().describe('What to do with it.'),
 });
 
-/** The filters again, each listed as a pointer to network_list_transactions, which spells them out. */
+/**
+ * The filters again, listed by name and type only: the tool's description says they are
+ * network_list_transactions', which spells them out (status, an object too, points there itself).
+ */
 const briefFilter = z.object(
   Object.fromEntries(
     Object.entries(TransactionFilterSchema.shape).map(([key, schema]) => [
       key,
-      briefSchema(schema, 'As network_list_transactions.'),
+      briefSchema(schema, key === 'status' ? 'As network_list_transactions.' : ''),
     ]),
   ) as typeof TransactionFilterSchema.shape,
 );

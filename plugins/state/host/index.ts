@@ -16,7 +16,7 @@ import {
 } from '../protocol.js';
 import { StateData } from './data.js';
 import type { StateHost } from './host-api.js';
-import { getQuery, getState, stateTools } from './tools.js';
+import { getState, stateTools } from './tools.js';
 import { type CompiledRules, compileRules } from './values.js';
 
 export type { StateHost } from './host-api.js';
@@ -158,10 +158,10 @@ export function createStateHost(ctx: HostPluginContext<StateProtocol>): StateHos
       },
       queries: () => ({ queries: [...data.queries.values()] }),
       agentView: async (params, signal) => {
-        const tool = params.query !== undefined ? getQuery : getState;
+        const tool = getState;
         const args =
           params.query !== undefined
-            ? { key: params.query, path: params.path || undefined }
+            ? { query: params.query, path: params.path || undefined }
             : { store: params.store, path: params.path || undefined };
         const parsed = parseToolArguments(tool.name, tool.input, args);
         if (!parsed.ok) throw new Error(parsed.message);

@@ -244,7 +244,7 @@ describe('TanStack Query (query-core), handed over with state({ queryClient })',
     client.getQueryCache().build(client, { queryKey: ['later'], queryFn: async () => 0 });
     await waitFor(() => t.host.data.queries.size === 4, 'four queries');
 
-    const list = await t.mcp.call('state_list_queries');
+    const list = await t.mcp.call('state_list_stores', { queries: true });
     expect(list.isError, list.text).toBe(false);
     const queries = (list.structuredContent as { queries: Json[] }).queries;
     expect(queries).toEqual(
@@ -260,10 +260,10 @@ describe('TanStack Query (query-core), handed over with state({ queryClient })',
         expect.objectContaining({ key: ['later'], status: 'pending' }),
       ]),
     );
-    const errors = await t.mcp.call('state_list_queries', { status: 'error' });
+    const errors = await t.mcp.call('state_list_stores', { status: 'error' });
     expect((errors.structuredContent as { total: number }).total).toBe(1);
 
-    const one = await t.mcp.call('state_get_query', { key: ['todos', 1] });
+    const one = await t.mcp.call('state_get', { query: ['todos', 1] });
     expect(one.isError, one.text).toBe(false);
     expect(one.structuredContent).toMatchObject({
       query: { status: 'success' },

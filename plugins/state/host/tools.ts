@@ -74,19 +74,35 @@ function valueAnswer(read: ReadResult, rules: CompiledRules, retry: string) {
   };
 }
 
+const QUERY_STATUSES = ['pending', 'error', 'success'] as const;
+
 export const listStores = tool({
   name: 'state_list_stores',
   worksWhenDisconnected: true,
-  title: 'List stores',
-  description: 'Stores (Redux, Zustand, DevTools API): name, library, actions, size, abilities.',
-  input: z.object({}),
-  output: z.object({ stores: z.array(z.unknown()), queries: z.number(), hint: z.string().optional() }),
+  title: 'List stores and queries',
+  description:
+    'Stores (Redux, Zustand, DevTools API): name, library, actions, size, abilities; or TanStack queries: key, status, age, error, observers.',
+  input: z.object({
+    queries: z.boolean().optional().describe('List the TanStack queries instead.'),
+    key: z.string().optional().describe('queries: key JSON contains'),
+    status: z.enum(QUERY_STATUSES).optional().describe('queries: only this status'),
+    limit: z.number().int().min(1).max(500).default(50).describe('queries: most listed'),
+  }),
+  output: z.object({
+    stores: z.array(z.unknown()).optional(),
+    queryCount: z.number().optional().describe('TanStack queries the app has; queries: true lists them.'),
+    queries: z.array(z.unknown()).optional(),
+    total: z.number().optional(),
+    hint: z.string().optional(),
+    next: z.string().optional(),
+  }),
   annotations: readOnly,
-  handler: (_args, { instance }) => {
+  handler: ({ queries, key, status, limit }, { instance }) => {
+    if (queries || key !== undefined || status !== undefined) return listQueries(instance, { key, status, limit });
     const hint = instance.hint();
     return {
       stores: instance.stores().map(storeLine),
-      queries: instance.data.queries.size,
+      queryCount: instance.data.queries.size,
       ...(hint ? { hint } : {}),
     };
   },
@@ -95,10 +111,24 @@ export const listStores = tool({
 export const getState = tool({
   name: 'state_get',
   title: 'Read state',
-  description: "A store's state now, or the part at a path.",
-  input: z.object({ store, path, offset }),
+  description: "A store's state now, or with query a TanStack query's state and data; or the part at a path.",
+  input: z.object({
+    store,
+    query: z.unknown().optional().describe('A query key instead of a store, e.g. ["todos",1] (state_list_stores)'),
+    path,
+    offset,
+  }),
   annotations: readOnly,
-  async handler({ store: name, path: at = '', offset: skip = 0 }, { instance }) {
+  async handler({ store: name, query, path: at = '', offset: skip = 0 }, { instance }) {
+    if (query !== undefined) {
+      if (name !== undefined) throw new ToolArgumentError('pass store or query, not both');
+      if (!instance.active) throw new ToolArgumentError(`the app is not connected: ${instance.hint()}`);
+      const read = await instance.read({ query, path: at, offset: skip, maxBytes: MAX_CHARS });
+      return ToolResult.json({
+        query: plain(read.query),
+        ...valueAnswer(read, instance.compiledRules(), 'call again'),
+      });
+    }
     const s = instance.resolve(name);
     if (!s.active)
       throw new ToolArgumentError(
@@ -219,54 +249,32 @@ export const dispatch = tool({
   },
 });
 
-export const listQueries = tool({
-  name: 'state_list_queries',
-  worksWhenDisconnected: true,
-  title: 'List queries',
-  description: 'TanStack queries, newest first: key, status, fetch status, age, error, observers.',
-  input: z.object({
-    key: z.string().optional().describe('Key JSON contains'),
-    status: z.enum(['pending', 'error', 'success']).optional(),
-    limit: z.number().int().min(1).max(500).default(50),
-  }),
-  annotations: readOnly,
-  handler({ key, status, limit }, { instance }) {
-    const now = Date.now();
-    const all = [...instance.data.queries.values()]
-      .filter((q) => (!key || q.hash.includes(key)) && (!status || q.status === status))
-      .sort((a, b) => b.dataUpdatedAt - a.dataUpdatedAt);
-    const page = all.slice(0, limit);
-    const left = all.length - page.length;
-    return ToolResult.json({
-      queries: page.map((q) => ({
-        key: plain(q.key),
-        status: q.status,
-        fetchStatus: q.fetchStatus,
-        ...(q.dataUpdatedAt ? { ageMs: Math.max(0, now - q.dataUpdatedAt) } : {}),
-        ...(q.error ? { error: q.error } : {}),
-        observers: q.observers,
-        stale: q.stale,
-        ...(q.invalidated ? { invalidated: true } : {}),
-        ...(q.failures ? { failures: q.failures } : {}),
-      })),
-      total: all.length,
-      ...(left > 0 ? { next: `${left} more: filter by key or status, or raise limit` } : {}),
-    });
-  },
-});
+/** The TanStack queries, newest first, as state_list_stores { queries: true } lists them. */
+function listQueries(
+  instance: StateHost,
+  { key, status, limit }: { key?: string; status?: (typeof QUERY_STATUSES)[number]; limit: number },
+) {
+  const now = Date.now();
+  const all = [...instance.data.queries.values()]
+    .filter((q) => (!key || q.hash.includes(key)) && (!status || q.status === status))
+    .sort((a, b) => b.dataUpdatedAt - a.dataUpdatedAt);
+  const page = all.slice(0, limit);
+  const left = all.length - page.length;
+  return {
+    queries: page.map((q) => ({
+      key: plain(q.key),
+      status: q.status,
+      fetchStatus: q.fetchStatus,
+      ...(q.dataUpdatedAt ? { ageMs: Math.max(0, now - q.dataUpdatedAt) } : {}),
+      ...(q.error ? { error: q.error } : {}),
+      observers: q.observers,
+      stale: q.stale,
+      ...(q.invalidated ? { invalidated: true } : {}),
+      ...(q.failures ? { failures: q.failures } : {}),
+    })),
+    total: all.length,
+    ...(left > 0 ? { next: `${left} more: filter by key or status, or raise limit` } : {}),
+  };
+}
 
-export const getQuery = tool({
-  name: 'state_get_query',
-  title: 'Read a query',
-  description: "A query's state and data (or the part at a path).",
-  input: z.object({ key: z.unknown().describe('e.g. ["todos",1]'), path, offset }),
-  annotations: readOnly,
-  async handler({ key, path: at = '', offset: skip = 0 }, { instance }) {
-    if (key === undefined) throw new ToolArgumentError('key is required: a query key from state_list_queries');
-    if (!instance.active) throw new ToolArgumentError(`the app is not connected: ${instance.hint()}`);
-    const read = await instance.read({ query: key, path: at, offset: skip, maxBytes: MAX_CHARS });
-    return ToolResult.json({ query: plain(read.query), ...valueAnswer(read, instance.compiledRules(), 'call again') });
-  },
-});
-
-export const stateTools = [listStores, getState, listActions, dispatch, listQueries, getQuery];
+export const stateTools = [listStores, getState, listActions, dispatch];

@@ -19,7 +19,7 @@ const KINDS = [
 ] as const;
 
 /**
- * The "Agent view": what state_get (or state_get_query) answers an AI agent for this read (the host
+ * The "Agent view": what state_get (of a store or a query) answers an AI agent for this read (the host
  * runs the tool as MCP runs it), how many values are hidden, and the redaction rules, edited here.
  */
 export function AgentView({ api, read }: { api: PanelClient<StateProtocol>; read: Read }) {
@@ -53,8 +53,8 @@ export function AgentView({ api, read }: { api: PanelClient<StateProtocol>; read
   return (
     <div className="stack" data-testid="state-agent-view">
       <p className="small muted">
-        What an AI agent gets from <code>{query !== undefined ? 'state_get_query' : 'state_get'}</code> for this path
-        (and in action payloads and diffs), after the rules below. The window shows everything.{' '}
+        What an AI agent gets from <code>{query !== undefined ? 'state_get { query }' : 'state_get'}</code> for this
+        path (and in action payloads and diffs), after the rules below. The window shows everything.{' '}
         <strong data-testid="state-agent-hidden">
           {hidden === 0 ? 'Nothing is hidden.' : `${hidden} value${hidden === 1 ? '' : 's'} hidden.`}
         </strong>

@@ -79,7 +79,7 @@ export function explain(e: unknown, what: string): RequestError {
   const message = typeof err?.message === 'string' ? err.message : String(e);
   if (name === 'QuotaExceededError' || /quota|disk is full|SQLITE_FULL/i.test(message)) {
     return fail(
-      `${what}: the app's storage is full (${name}: ${message}); nothing was written. Remove keys (storage_remove) or write a shorter value; Safari's private mode accepts nothing at all.`,
+      `${what}: the app's storage is full (${name}: ${message}); nothing was written. Remove keys (storage_set remove: true) or write a shorter value; Safari's private mode accepts nothing at all.`,
     );
   }
   return fail(`${what}: ${name === 'Error' ? '' : `${name}: `}${message}`);

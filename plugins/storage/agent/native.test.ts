@@ -126,13 +126,13 @@ describe('AsyncStorage, handed to the plugin in one line', () => {
     const keys = t.panel.events.flatMap((e) => (e.event === 'changed' ? e.data.changes.map((c) => c.key) : []));
     expect(keys).toEqual(expect.arrayContaining(['locale', 'a', 'b', 'c', 'd', 'session']));
 
-    const removed = await t.window.run('storage_remove', { area: 'asyncStorage', key: 'a' });
+    const removed = await t.window.run('storage_set', { area: 'asyncStorage', key: 'a', remove: true });
     expect(removed.structuredContent).toEqual({
       summary: expect.any(String),
       removed: 1,
       before: { key: 'a', found: true, size: 1, value: 1 },
     });
-    const cleared = await t.window.run('storage_remove', { area: 'asyncStorage', clear: true });
+    const cleared = await t.window.run('storage_set', { area: 'asyncStorage', clear: true });
     expect(cleared.structuredContent).toMatchObject({ removed: 3, before: { count: 3 } });
     expect(store.data.size).toBe(0);
   });
@@ -169,9 +169,9 @@ describe('MMKV instances', () => {
     expect(v3.data.get('user.age')).toBe(37);
     await t.window.run('storage_set', { area: 'mmkv/mmkv.default', key: 'onboarded', value: 'false' });
     expect(v3.data.get('onboarded')).toBe(false);
-    await t.window.run('storage_remove', { area: 'mmkv/mmkv.default', key: 'user.name' });
+    await t.window.run('storage_set', { area: 'mmkv/mmkv.default', key: 'user.name', remove: true });
     expect(v3.data.has('user.name')).toBe(false);
-    await t.window.run('storage_remove', { area: 'mmkv/cache', key: 'k' });
+    await t.window.run('storage_set', { area: 'mmkv/cache', key: 'k', remove: true });
     expect(v4.data.has('k')).toBe(false);
     const refused = await t.window.run('storage_set', { area: 'mmkv/shared', key: 'x', value: '1' });
     expect(refused.isError).toBe(true);

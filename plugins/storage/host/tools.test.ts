@@ -197,7 +197,6 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
       storage_list: ['allow', 'default'],
       storage_get: ['allow', 'default'],
       storage_set: ['ask', 'default'],
-      storage_remove: ['ask', 'default'],
     });
 
     const pending = t.mcp.call('storage_set', { area: 'files', key: 'settings', value: '{"theme":"light"}' });
@@ -220,7 +219,7 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     const record = t.core.history.list(undefined, { tool: 'storage_set' })[0]!;
     expect(record).toMatchObject({ status: 'succeeded', decision: { outcome: 'allowed', by: 'user', scope: 'once' } });
 
-    const removing = t.mcp.call('storage_remove', { area: 'files', key: 'draft' });
+    const removing = t.mcp.call('storage_set', { area: 'files', key: 'draft', remove: true });
     const ask2 = await waitFor(() => t.core.permissions.asks()[0], 'the second question');
     expect(ask2.change).toBe(`Removes "draft" from the app's files.`);
     t.core.permissions.answer(ask2.id, 'deny');
@@ -229,16 +228,21 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     expect(files.get('draft')).toBe('x');
 
     // The window's own tool runner is not asked.
-    const removed = await t.window.run('storage_remove', { area: 'files', key: 'draft' });
+    const removed = await t.window.run('storage_set', { area: 'files', key: 'draft', remove: true });
     expect(removed.structuredContent).toEqual({
       summary: expect.any(String),
       removed: 1,
       before: { key: 'draft', found: true, size: 1, text: 'x' },
     });
     expect(files.get('draft')).toBeUndefined();
-    const neither = await t.window.run('storage_remove', { area: 'files' });
+    const neither = await t.window.run('storage_set', { area: 'files', remove: true });
     expect(neither.isError).toBe(true);
-    expect(neither.text).toMatch(/name the key to remove, or pass clear: true/);
+    expect(neither.text).toMatch(/name the key \(storage_list lists them\), or pass clear: true/);
+    const nothing = await t.window.run('storage_set', { area: 'files', key: 'draft2' });
+    expect(nothing.text).toMatch(/pass value to write "draft2", or remove: true to remove it/);
+    const both = await t.window.run('storage_set', { area: 'files', key: 'settings', value: 'x', clear: true });
+    expect(both.text).toMatch(/pass one of value, remove: true or clear: true, not value and clear: true/);
+    expect(files.get('settings')).toBe('{"theme":"light"}');
 
     // Read-only: the change tools leave the agent's list.
     t.core.permissions.set({ readOnly: true });
@@ -321,7 +325,7 @@ describe('storage tools with an app that registers its own stores (Node)', () =>
     );
     const readOnly = await t.window.run('storage_set', { area: 'full', key: 'a', value: 'y' });
     expect(readOnly.isError).toBe(true);
-    const noRemove = await t.window.run('storage_remove', { area: 'full', key: 'a' });
+    const noRemove = await t.window.run('storage_set', { area: 'full', key: 'a', remove: true });
     expect(noRemove.text).toMatch(/full cannot remove: the app's adapter has no remove method/);
   });
 });

@@ -257,65 +257,75 @@ function notFound(view: Value, area: string, key: string): Value {
 const preview = (value: string) => (value.length > 80 ? `${value.slice(0, 80)}…` : value);
 const change = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
+type Change = { area: string; key?: string; value?: string; remove?: boolean; clear?: boolean };
+
+function describeStorageChange({ area, key, value, clear }: Change): string {
+  if (clear) return `Clears the app's ${area}: removes every key.`;
+  if (value === undefined) return `Removes ${JSON.stringify(key)} from the app's ${area}.`;
+  return `Writes ${JSON.stringify(key)} in the app's ${area}: ${preview(value)} (${value.length.toLocaleString('en')} characters), replacing what is there.`;
+}
+
+/** Which of set, remove and clear the arguments ask for; throws what to pass when they ask for none or two. */
+function changeOf({ key, value, remove, clear }: Change): 'set' | 'remove' | 'clear' {
+  const asked = [value !== undefined && 'value', remove && 'remove: true', clear && 'clear: true'].filter(Boolean);
+  if (asked.length > 1)
+    throw new ToolArgumentError(`pass one of value, remove: true or clear: true, not ${asked.join(' and ')}`);
+  if (clear) {
+    if (key !== undefined) throw new ToolArgumentError('clear: true removes every key of the area; leave key out');
+    return 'clear';
+  }
+  if (key === undefined)
+    throw new ToolArgumentError(
+      'name the key (storage_list lists them), or pass clear: true to remove every key of the area',
+    );
+  if (remove) return 'remove';
+  if (value === undefined)
+    throw new ToolArgumentError(`pass value to write ${JSON.stringify(key)}, or remove: true to remove it`);
+  return 'set';
+}
+
 export const setValue = tool({
   name: 'storage_set',
-  title: 'Write a stored value',
-  description: 'Writes a key in the app; answers with before and after.',
-  input: z.object({
-    area: areaArg,
-    key: keyArg,
-    value: text(8_000_000, 'Text (IndexedDB: JSON).'),
-  }),
-  output: z.object({ before: KeyedValueSchema, after: KeyedValueSchema }),
-  annotations: change,
-  defaultPermission: 'ask',
-  describeChange: ({ area, key, value }) =>
-    `Writes ${JSON.stringify(key)} in the app's ${area}: ${preview(value)} (${value.length.toLocaleString('en')} characters), replacing what is there.`,
-  async handler({ area, key, value }, { instance, signal, surface }) {
-    const { before, after } = await instance.set({ area, key, value, maxChars: CHANGE_CHARS }, signal);
-    const agent = surface !== 'ui';
-    return {
-      before: answer(viewOf(area, before), agent, before.secret),
-      after: answer(viewOf(area, after), agent, after.secret),
-    };
-  },
-});
-
-export const removeValue = tool({
-  name: 'storage_remove',
-  title: 'Remove stored values',
-  description: 'Removes a key (or with clear all keys) in the app; answers with what was there.',
+  title: 'Write or remove stored values',
+  description:
+    'Writes a key in the app (value), removes it (remove) or every key of the area (clear); answers what was there and, after a write, what is.',
   input: z.object({
     area: areaArg,
     key: keyArg.optional(),
-    clear: z.boolean().optional().describe('Remove all keys.'),
+    value: text(8_000_000, 'Text to write (IndexedDB: JSON).').optional(),
+    remove: z.boolean().optional().describe('Remove the key.'),
+    clear: z.boolean().optional().describe('Remove every key.'),
   }),
   output: z.object({
-    removed: z.number(),
     before: KeyedValueSchema.or(z.object({ count: z.number(), size: z.number().optional() })),
+    after: KeyedValueSchema.optional(),
+    removed: z.number().optional(),
   }),
   annotations: change,
   defaultPermission: 'ask',
-  describeChange: ({ area, key }) =>
-    key === undefined
-      ? `Clears the app's ${area}: removes every key.`
-      : `Removes ${JSON.stringify(key)} from the app's ${area}.`,
-  async handler({ area, key, clear }, { instance, signal, surface }) {
-    if (key === undefined && !clear) {
-      throw new ToolArgumentError('name the key to remove, or pass clear: true to remove every key of the area');
+  describeChange: describeStorageChange,
+  async handler(args, { instance, signal, surface }) {
+    const { area, key, value } = args;
+    const agent = surface !== 'ui';
+    const mode = changeOf(args);
+    if (mode === 'set') {
+      const { before, after } = await instance.set({ area, key: key!, value: value!, maxChars: CHANGE_CHARS }, signal);
+      return {
+        before: answer(viewOf(area, before), agent, before.secret),
+        after: answer(viewOf(area, after), agent, after.secret),
+      };
     }
-    if (key !== undefined && clear) throw new ToolArgumentError('pass a key or clear: true, not both');
     const { removed, before, beforeCount, beforeSize } = await instance.remove(
-      { area, key, clear, maxChars: CHANGE_CHARS },
+      { area, key, clear: mode === 'clear', maxChars: CHANGE_CHARS },
       signal,
     );
     return {
       removed,
       before: before
-        ? answer(viewOf(area, before), surface !== 'ui', before.secret)
+        ? answer(viewOf(area, before), agent, before.secret)
         : { count: beforeCount ?? removed, ...(beforeSize !== undefined ? { size: beforeSize } : {}) },
     };
   },
 });
 
-export const storageTools = [listStorage, getValue, setValue, removeValue];
+export const storageTools = [listStorage, getValue, setValue];

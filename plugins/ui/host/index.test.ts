@@ -50,6 +50,30 @@ describe('the ui plugin in a Node app', () => {
     ]);
   });
 
+  it('refuses a screenshot whose bytes are not what its MIME type says', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]).toString('base64');
+    const html = Buffer.from('<svg onload=alert(1)>').toString('base64');
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['a JPEG labelled PNG', { base64: jpeg, mimeType: 'image/png' }, /labelled image\/png but its bytes are a JPEG/],
+      ['markup labelled WebP', { base64: html, mimeType: 'image/webp' }, /bytes are not a PNG, JPEG or WebP image/],
+      ['not base64', { base64: '%%%not base64%%%', mimeType: 'image/jpeg' }, /not base64/],
+    ];
+    for (const [what, shot, message] of cases) {
+      const t = await startPlugin(uiPlugin, ui({ screenshot: () => shot as never }));
+      const refused = await t.mcp.call('ui_screenshot');
+      expect(refused.isError, what).toBe(true);
+      expect(refused.text, what).toMatch(message);
+      expect(refused.text, what).toContain('ui({ screenshot }) hook must return');
+      expect(
+        refused.content.some((c) => c.type === 'image'),
+        what,
+      ).toBe(false);
+      await t.stop();
+    }
+    const t = await startPlugin(uiPlugin, ui({ screenshot: () => ({ base64: jpeg, mimeType: 'image/jpeg' }) }));
+    expect((await t.mcp.call('ui_screenshot')).content[0]).toMatchObject({ mimeType: 'image/jpeg' });
+  });
+
   it('evaluates code in the process: values, promises, errors, cycles, huge values, busy loops', async () => {
     const t = await startPlugin(uiPlugin, ui());
     const run = async (expression: string, extra: Record<string, unknown> = {}) =>

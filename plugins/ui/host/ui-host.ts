@@ -1,4 +1,5 @@
 import type { HostPluginContext, HostPluginInstance } from '../../../shared/host-plugin.js';
+import { imageMismatch } from '../../../shared/image-bytes.js';
 import { RequestError } from '../../../shared/protocol/messenger.js';
 import type { RecordStore } from '../../../shared/records.js';
 import { plainSerialized, type SerializedValue } from '../../../shared/serialized-value.js';
@@ -575,6 +576,13 @@ export function createUiHost(ctx: HostPluginContext<UiProtocol>): UiHost {
         { signal, timeoutMs: fullPage ? 60_000 : 30_000 },
       ),
     );
+    // A label the bytes do not bear out would be handed to an agent (and shown) as what it is not.
+    const mismatch = imageMismatch(shot.base64, shot.mimeType);
+    if (mismatch) {
+      throw new ToolError(
+        `the app's screenshot was refused: ${mismatch}; a ui({ screenshot }) hook must return the image's own mimeType (image/png, image/jpeg or image/webp)`,
+      );
+    }
     const size = shot.width && shot.height ? ` (${shot.width}×${shot.height})` : '';
     const what = ref ? `${ref} of ` : fullPage ? 'the whole page of ' : '';
     const cut = shot.pageHeight
