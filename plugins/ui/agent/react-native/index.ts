@@ -30,7 +30,17 @@ export function reactNativeSource(): UiSource {
   const counter: ReactHookListener = { commit: () => void commits++ };
   hook.listeners.add(counter);
 
-  const roots = (): Fiber[] => [...hook.roots.keys()].map((r) => r.current);
+  const roots = (): Fiber[] => {
+    if (hook.roots.size === 0) {
+      throw new RequestError(
+        'handler-error',
+        hook.renderers.size === 0
+          ? "React Native's renderer has not reported to React DevTools' hook: import '@porthole/agent/react/register' before react-native loads (docs/react-native.md), then reload the app"
+          : 'no React root is mounted yet (the app has not rendered): wait for it with ui_wait_for, then take a snapshot',
+      );
+    }
+    return [...hook.roots.keys()].map((r) => r.current);
+  };
   const all = () => outline(roots(), ids);
   const fiberOf = (target: Target | undefined): Fiber => {
     if (target?.id !== undefined) return ids.fiber(target.id) ?? throwStale();
@@ -223,7 +233,12 @@ export function reactNativeSource(): UiSource {
       const started = now();
       const end = Date.now() + params.timeoutMs;
       for (;;) {
-        const { nodes } = all();
+        let nodes: UiNode[] = [];
+        try {
+          nodes = all().nodes;
+        } catch {
+          // nothing rendered yet: nothing found
+        }
         const needle = params.text?.toLowerCase();
         const node =
           params.target?.id !== undefined
