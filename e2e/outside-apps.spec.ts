@@ -229,14 +229,66 @@ const stop = agent.onStatus(async (status) => {
 });
 `;
 
-// FIXME (issue 36): passed on its branch; since the wave's last merges its MCP client's call fails with
-// an HTTP error whose body is empty ("Error POSTing to endpoint:"), after the four Metro builds and
-// hermesc passed. Skipped so the rest lands; the closing note of issue 36 says so.
-test.fixme('a React Native app bundled by Metro (dev and release, Android and iOS), compiled by hermesc, run with the inspector', async () => {
+// The app for the agent's UI: docs/react-native.md's porthole-ui.js as written, a counter and a
+// controlled form, started on React Native's own renderer.
+const RN_UI_SETUP = /in `porthole-ui.js`:\n\n```js\n([^`]+)```/.exec(
+  readFileSync(join(ROOT, 'docs/react-native.md'), 'utf8'),
+)![1]!;
+const RN_UI_APP = `import { agent } from './porthole-ui';
+import React, { useState } from 'react';
+import { AppRegistry, Pressable, Switch, Text, TextInput, View } from 'react-native';
+
+function Counter() {
+  const [count, setCount] = useState(0);
+  return (
+    <Pressable testID="increment" onPress={() => setCount((c) => c + 1)}>
+      <Text>Count: {count}</Text>
+    </Pressable>
+  );
+}
+Counter.displayName = 'Counter';
+
+function Greeting() {
+  const [name, setName] = useState('');
+  const [loud, setLoud] = useState(false);
+  const text = name ? 'Hello, ' + name + (loud ? '!!!' : '!') : 'Type your name';
+  return (
+    <View testID="form">
+      <TextInput accessibilityLabel="Name" placeholder="Your name" value={name} onChangeText={setName} />
+      <Switch accessibilityLabel="Loud" value={loud} onValueChange={setLoud} />
+      <Text testID="greeting">{text}</Text>
+    </View>
+  );
+}
+Greeting.displayName = 'Greeting';
+
+function App() {
+  return (
+    <View>
+      <Text accessibilityRole="header">Shop</Text>
+      <Counter />
+      <Greeting />
+    </View>
+  );
+}
+AppRegistry.registerComponent('scratch-ui', () => App);
+agent.onStatus((s) => s.state === 'connected' && console.log('ui app connected'));
+`;
+
+let rn: Awaited<ReturnType<typeof reactNativeApp>> | undefined;
+/** The first React Native app's session (the UI app has the same app id). */
+let firstRnSession = '';
+
+test('a React Native app bundled by Metro (dev and release, Android and iOS), compiled by hermesc, run with the inspector', async () => {
   test.setTimeout(3_000_000);
-  const rn = reactNativeApp(tarball, { 'porthole.js': RN_SETUP, 'app.js': RN_APP }, [
-    { entry: 'app.js', variants: ALL_VARIANTS },
-  ]);
+  rn = await reactNativeApp(
+    tarball,
+    { 'porthole.js': RN_SETUP, 'app.js': RN_APP, 'porthole-ui.js': RN_UI_SETUP, 'ui-app.js': RN_UI_APP },
+    [
+      { entry: 'app.js', variants: ALL_VARIANTS },
+      { entry: 'ui-app.js', variants: ['android:release'] },
+    ],
+  );
   console.log(
     `React Native scratch app: install ${rn.cached ? 'cached' : `${rn.seconds.install} s`}, bundles ${rn.seconds.bundle} s`,
   );
@@ -246,7 +298,7 @@ test.fixme('a React Native app bundled by Metro (dev and release, Android and iO
     const code = readFileSync(bundle, 'utf8');
     // Only React Native's parts of the agent: no interception library, no RE2, no Node taps.
     expect(code, variant).not.toMatch(/mswjs|RE2JS|diagnostics_channel/);
-    const compiled = compileWithHermes(rn, bundle);
+    const compiled = await compileWithHermes(rn, bundle);
     expect(compiled.errors, variant).toEqual([]);
     expect(compiled.status, variant).toBe(0);
   }
@@ -285,6 +337,7 @@ test.fixme('a React Native app bundled by Metro (dev and release, Android and iO
           r.structuredContent as { sessions: { id: string; app: { id: string }; device: Record<string, string> }[] }
         ).sessions.find((s) => s.app.id === 'com.example.shop')!;
       });
+    firstRnSession = session.id;
     expect(session.device).toMatchObject({ platform: 'react-native', name: 'Porthole Node host (Android 14)' });
     expect(session.device.id).toMatch(/^rn-/);
     expect(session.device.runtime).toMatch(/^React Native 0\.88\.1 on android 34/);
@@ -343,6 +396,88 @@ test.fixme('a React Native app bundled by Metro (dev and release, Android and iO
     const text = JSON.stringify(logs.structuredContent);
     expect(text).toContain('a warning from React Native');
     expect(text).toContain('the app got: mocked in React Native');
+  } finally {
+    host.kill();
+    await mcp.close();
+  }
+});
+
+test("a React Native app's UI on React Native's renderer: ui_snapshot, ui_act (press, type, switch), react_tree", async () => {
+  test.setTimeout(120_000);
+  test.skip(!rn, 'the Metro run above did not build the app');
+  const mcp = await mcpClient(inspector);
+  const host = execFile(process.execPath, [NODE_HOST, rn!.bundles['ui-app:android:release']!, 'android'], {
+    cwd: rn!.dir,
+    encoding: 'utf8',
+    timeout: 90_000,
+    env: {
+      ...process.env,
+      RN_HOST_APP: 'scratch-ui',
+      RN_HOST_MS: '80000',
+      RN_HOST_REVERSE: JSON.stringify({ 'ws://localhost:7360': inspector.info.debuggeeUrl }),
+    },
+  });
+  let stdout = '';
+  host.stdout?.on('data', (d) => (stdout += d));
+  host.stderr?.on('data', (d) => (stdout += d));
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await mcp.client.callTool({ name, arguments: args });
+    const text = (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+    expect(r.isError, `${name}: ${text}\n${stdout}`).toBeFalsy();
+    return text;
+  };
+  try {
+    let sessionId = '';
+    await expect
+      .poll(
+        async () => {
+          const r = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
+          const { sessions } = r.structuredContent as { sessions: { id: string; app: { id: string } }[] };
+          sessionId = sessions.find((s) => s.app.id === 'com.example.shop' && s.id !== firstRnSession)?.id ?? '';
+          return sessionId && stdout.includes('ui app connected');
+        },
+        { timeout: 60_000 },
+      )
+      .toBeTruthy();
+
+    const outline = await call('ui_snapshot', { sessionId });
+    console.log(`React Native outline (${outline.length} chars):\n${outline}`);
+    expect(outline).toMatch(/header "Shop"/);
+    expect(outline).toMatch(/button "Count: 0" e\d+ testID="increment"/);
+    expect(outline).toMatch(/group e\d+ testID="form"/);
+    expect(outline).toMatch(/textbox "Name" e\d+ value=""/);
+    expect(outline).toMatch(/switch "Loud" e\d+ unchecked/);
+    expect(outline).toMatch(/text "Type your name" e\d+ testID="greeting"/);
+    const ref = (pattern: RegExp) => pattern.exec(outline)![1]!;
+
+    // A press is the Pressable's onPress: the counter's state changes and the outline says so.
+    const pressed = await call('ui_act', { sessionId, ref: ref(/button "Count: 0" (e\d+)/), action: 'click' });
+    expect(pressed).toContain('Count: 1');
+    // Typing is the controlled TextInput's onChangeText: React re-renders it with the new value.
+    const typed = await call('ui_act', { sessionId, ref: ref(/textbox "Name" (e\d+)/), action: 'fill', value: 'Ada' });
+    expect(typed).toContain('value="Ada"');
+    expect(typed).toContain('Hello, Ada!');
+    const switched = await call('ui_act', { sessionId, ref: ref(/switch "Loud" (e\d+)/), action: 'check' });
+    expect(switched).toContain('Hello, Ada!!!');
+    const after = await call('ui_snapshot', { sessionId, text: 'Hello' });
+    expect(after).toMatch(/text "Hello, Ada!!!"/);
+    // What a phone cannot do is refused with the reason.
+    const hover = await mcp.client.callTool({
+      name: 'ui_act',
+      arguments: { sessionId, ref: ref(/button "Count: 0" (e\d+)/), action: 'hover' },
+    });
+    expect(JSON.stringify(hover.content)).toContain('not available in React Native');
+
+    // The same components through the react plugin: found by name, with the state the UI changed.
+    const tree = await call('react_tree', { sessionId, name: 'Greeting' });
+    expect(tree).toContain('Greeting');
+    const inspected = await call('react_inspect', { sessionId, name: 'Greeting' });
+    expect(inspected).toContain('Ada');
+    // Host components too, with the renders the press caused (the Counter rendered twice).
+    const counter = /Counter #(\S+) ×2/.exec(await call('react_tree', { sessionId, name: 'Counter' }));
+    expect(counter).toBeTruthy();
+    const hosts = await call('react_tree', { sessionId, id: counter![1], hosts: true });
+    expect(hosts).toMatch(/Pressable[^\n]*\n\s+View[^\n]*\n\s+RCTView[^\n]*\n\s+Text[^\n]*\n\s+RCTText/);
   } finally {
     host.kill();
     await mcp.close();

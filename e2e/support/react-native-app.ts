@@ -1,7 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ROOT } from './inspector.js';
 
 // A React Native app outside the repo, as `npx @react-native-community/cli init` makes one where it
@@ -9,6 +10,11 @@ import { ROOT } from './inspector.js';
 // cached (keyed by these versions and the agent's dependencies) under PORTHOLE_RN_CACHE, else
 // node_modules/.cache/porthole-rn, which CI can keep between runs; each run puts the packed agent
 // tarball into it and bundles with Metro as `react-native bundle` does.
+//
+// Every child process here is awaited, never run synchronously: a test that blocks its event loop
+// for minutes (Metro, hermesc) cannot see the inspector close its idle keep-alive connections (Node
+// answers a connection that sent no request within 60 s with a 408 and closes it), and its next
+// fetch would be written onto such a socket and read that stale 408.
 
 export const RN_VERSIONS = {
   'react-native': '0.88.1',
@@ -34,12 +40,14 @@ export interface ReactNativeApp {
   hermesc: string;
 }
 
+const run = promisify(execFile);
+
 /** The cached app with `tarball` installed in it and `entries` bundled for each variant (one Metro process). */
-export function reactNativeApp(
+export async function reactNativeApp(
   tarball: string,
   entries: Record<string, string>,
   builds: { entry: string; variants: Variant[] }[],
-): ReactNativeApp {
+): Promise<ReactNativeApp> {
   const agentDeps = JSON.parse(readFileSync(join(ROOT, 'agent/package.json'), 'utf8')).dependencies as Record<
     string,
     string
@@ -53,7 +61,7 @@ export function reactNativeApp(
   if (!cached) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch-rn', private: true, dependencies }));
-    npm(['install'], dir);
+    await npm(['install'], dir);
   }
   seconds.install = (Date.now() - t) / 1000;
 
@@ -62,7 +70,7 @@ export function reactNativeApp(
   const agentDir = join(dir, 'node_modules/@porthole/agent');
   rmSync(agentDir, { recursive: true, force: true });
   mkdirSync(agentDir, { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', agentDir, '--strip-components', '1']);
+  await run('tar', ['-xzf', tarball, '-C', agentDir, '--strip-components', '1']);
   seconds.agent = (Date.now() - t) / 1000;
 
   writeFileSync(
@@ -78,17 +86,18 @@ export function reactNativeApp(
 
   t = Date.now();
   const specs = builds.flatMap(({ entry, variants }) => variants.map((v) => `${entry}:${v}`));
-  const run = spawnSync(process.execPath, ['metro-build.cjs', ...specs], {
+  const metro = await run(process.execPath, ['metro-build.cjs', ...specs], {
     cwd: dir,
     encoding: 'utf8',
     // Cold, under load, Metro took 2 to 5 minutes per variant; warm (its cache in the temp dir), seconds.
     timeout: 2_400_000,
     maxBuffer: 64 * 1024 * 1024,
+  }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`Metro failed:\n${`${e.stderr ?? e.message}\n${e.stdout ?? ''}`.slice(-4000)}`);
   });
   seconds.bundle = (Date.now() - t) / 1000;
-  if (run.status !== 0) throw new Error(`Metro failed:\n${`${run.stderr}\n${run.stdout}`.slice(-4000)}`);
   const bundles: Record<string, string> = {};
-  for (const line of run.stdout.split('\n')) {
+  for (const line of metro.stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
     const { spec, out } = JSON.parse(line) as { spec: string; out: string };
     bundles[spec.replace(/\.js:/, ':').replace(/\.js$/, '')] = join(dir, out);
@@ -98,17 +107,29 @@ export function reactNativeApp(
 }
 
 /** hermesc as React Native's release build runs it (-O, bytecode); returns its errors. */
-export function compileWithHermes(app: ReactNativeApp, bundle: string): { status: number | null; errors: string[] } {
+export async function compileWithHermes(
+  app: ReactNativeApp,
+  bundle: string,
+): Promise<{ status: number | null; errors: string[] }> {
   const out = bundle.replace(/\.js$/, '.hbc');
-  const r = spawnSync(app.hermesc, ['-emit-binary', '-O', '-out', out, bundle], { encoding: 'utf8' });
-  return { status: r.status, errors: `${r.stderr}`.split('\n').filter((l) => /^\S+:\d+:\d+: error:/.test(l)) };
+  const r = await run(app.hermesc, ['-emit-binary', '-O', '-out', out, bundle], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
+    ({ stderr }) => ({ status: 0, stderr }),
+    (e: { code?: number | string; stderr?: string }) => ({
+      status: typeof e.code === 'number' ? e.code : null,
+      stderr: e.stderr ?? '',
+    }),
+  );
+  return { status: r.status, errors: r.stderr.split('\n').filter((l) => /^\S+:\d+:\d+: error:/.test(l)) };
 }
 
 /** The Node host (node-host.cjs) that runs a bundle with React Native's JS and shims of its native modules. */
 export const NODE_HOST = join(HERE, 'node-host.cjs');
 
-function npm(args: string[], cwd: string): void {
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+async function npm(args: string[], cwd: string): Promise<void> {
+  await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, npm_config_update_notifier: 'false' },

@@ -9,6 +9,7 @@ export function outlineLine(node: PanelNode, indent = node.d): string {
   if (node.name !== undefined && node.name !== '') parts.push(JSON.stringify(node.name));
   if (node.ref) parts.push(node.ref);
   if (node.level) parts.push(`level=${node.level}`);
+  if (node.testId) parts.push(`testID=${JSON.stringify(node.testId)}`);
   if (node.states) parts.push(...node.states);
   if (node.value !== undefined) parts.push(`value=${JSON.stringify(node.value)}`);
   if (node.url) parts.push(`-> ${node.url}`);

@@ -26,6 +26,8 @@ export const UiNodeSchema = z.object({
   states: z.array(text(24)).max(16).optional(),
   /** A heading's level. */
   level: z.number().int().min(1).max(9).optional(),
+  /** React Native's `testID` (or `nativeID`) of the element. */
+  testId: text(200).optional(),
   /** Element children not shown (past the depth asked for). */
   hidden: z.number().int().min(0).optional(),
 });

@@ -269,6 +269,31 @@ const modules = {
     disconnect() {},
     takeRecords: () => [],
   },
+  // The DOM-like reads of React Native's nodes (document, parentNode, textContent…): a root node per
+  // surface, nothing laid out.
+  NativeDOMCxx: {
+    linkRootNode: (rootTag) => ({ rootTag }),
+    compareDocumentPosition: () => 0,
+    getChildNodes: () => [],
+    getElementById: () => null,
+    getParentNode: () => null,
+    isConnected: () => true,
+    getBorderWidth: () => [0, 0, 0, 0],
+    getBoundingClientRect: () => [0, 0, 0, 0],
+    getInnerSize: () => [0, 0],
+    getScrollPosition: () => [0, 0],
+    getScrollSize: () => [0, 0],
+    getTagName: () => 'RN:View',
+    getTextContent: () => '',
+    hasPointerCapture: () => false,
+    releasePointerCapture() {},
+    setPointerCapture() {},
+    getOffset: () => [null, 0, 0],
+    measure: (_node, callback) => callback(0, 0, 0, 0, 0, 0),
+    measureInWindow: (_node, callback) => callback(0, 0, 0, 0),
+    measureLayout: (_node, _relative, _onFail, onSuccess) => onSuccess(0, 0, 0, 0),
+    setNativeProps() {},
+  },
   // Every native feature flag off.
   NativeReactNativeFeatureFlagsCxx: new Proxy({}, { get: () => () => false }),
   Appearance: withListeners({ getColorScheme: () => 'light' }),
@@ -283,6 +308,53 @@ const turboModuleProxy = (name) => {
   return null;
 };
 
+// Fabric, React Native's renderer's native side: shadow nodes as plain objects, each committed
+// tree kept by root tag. Layout is not computed (every measure is zero); events the app's own
+// handlers would get come from the agent's ui plugin, not from here.
+const fabricRoots = new Map();
+const cloned = (node, props, children) => ({
+  ...node,
+  props: props ? { ...node.props, ...props } : node.props,
+  children: children ?? [...node.children],
+});
+const nativeFabricUIManager = {
+  createNode: (tag, viewName, rootTag, props, instanceHandle) => ({
+    tag,
+    viewName,
+    rootTag,
+    props: props ?? {},
+    children: [],
+    instanceHandle,
+  }),
+  cloneNode: (node) => cloned(node),
+  cloneNodeWithNewChildren: (node) => cloned(node, undefined, []),
+  cloneNodeWithNewProps: (node, props) => cloned(node, props),
+  cloneNodeWithNewChildrenAndProps: (node, props) => cloned(node, props, []),
+  createChildSet: () => [],
+  appendChild: (parent, child) => void parent.children.push(child),
+  appendChildToSet: (set, child) => void set.push(child),
+  completeRoot: (rootTag, set) => void fabricRoots.set(rootTag, set),
+  measure: (_node, callback) => callback(0, 0, 0, 0, 0, 0),
+  measureInWindow: (_node, callback) => callback(0, 0, 0, 0),
+  measureLayout: (_node, _relative, _onFail, onSuccess) => onSuccess(0, 0, 0, 0),
+  configureNextLayoutAnimation() {},
+  sendAccessibilityEvent() {},
+  findShadowNodeByTag_DEPRECATED: () => null,
+  setNativeProps() {},
+  dispatchCommand() {},
+  findNodeAtPoint: (_node, _x, _y, callback) => callback(null),
+  compareDocumentPosition: () => 0,
+  getBoundingClientRect: () => [0, 0, 0, 0],
+  setIsJSResponder() {},
+  registerEventHandler() {},
+  // React's event priorities (its lanes: sync, continuous input, default, idle).
+  unstable_DiscreteEventPriority: 2,
+  unstable_ContinuousEventPriority: 8,
+  unstable_DefaultEventPriority: 32,
+  unstable_IdleEventPriority: 268435456,
+  unstable_getCurrentEventPriority: () => 32,
+};
+
 const levels = ['log', 'info', 'warn', 'error'];
 const context = vm.createContext({
   // The host functions a bridgeless React Native runtime installs.
@@ -293,6 +365,7 @@ const context = vm.createContext({
     { get: (_t, name) => (typeof name === 'string' ? turboModuleProxy(name) : undefined) },
   ),
   RN$registerCallableModule: (name, factory) => callables.set(name, factory),
+  nativeFabricUIManager,
   nativeLoggingHook: (message, level) => process.stdout.write(`[${levels[level] ?? level}] ${message}\n`),
   nativePerformanceNow: () => performance.now(),
   setTimeout,
@@ -315,5 +388,8 @@ process.on('uncaughtException', (e) => {
   process.exit(1);
 });
 vm.runInContext(readFileSync(bundlePath, 'utf8'), context, { filename: bundlePath });
-// A phone starts the app's root component; the bundle has run its index file by now.
+// A phone starts the app's root component (RN_HOST_APP names it) once the bundle ran its index file.
+if (process.env.RN_HOST_APP) {
+  context.RN$AppRegistry.runApplication(process.env.RN_HOST_APP, { rootTag: 1, initialProps: {}, fabric: true });
+}
 setTimeout(() => process.exit(0), Number(process.env.RN_HOST_MS ?? 20_000)).unref?.();

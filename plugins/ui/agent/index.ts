@@ -21,6 +21,7 @@ export interface UiOptions {
 
 interface PageGlobals {
   document?: Document;
+  navigator?: { product?: string };
   location?: Location;
   addEventListener?: (type: string, listener: () => void, options?: AddEventListenerOptions) => void;
 }
@@ -34,12 +35,15 @@ export function ui(options: UiOptions = {}) {
   return defineAgentPlugin(protocol, (ctx) => {
     const g = globalThis as PageGlobals;
     const doc = g.document?.documentElement ? g.document : undefined;
+    // React Native: the outline comes from React's host components (react-native/index.ts).
+    const native = !doc && g.navigator?.product === 'ReactNative';
     let source: Promise<UiSource> | undefined;
     const ui = (): Promise<UiSource> => {
       if (options.source) {
         const given = options.source;
         return (source ??= Promise.resolve(typeof given === 'function' ? given() : given));
       }
+      if (native) return (source ??= import('./react-native/index.js').then((m) => m.reactNativeSource()));
       if (!doc) return Promise.reject(noUi());
       return (source ??= import('./dom/index.js').then((m) => m.domSource()));
     };
@@ -58,7 +62,7 @@ export function ui(options: UiOptions = {}) {
         url: argv?.[1] ? `file://${argv[1]}` : '',
         title: '',
         readyState: 'complete',
-        runtime: options.source ? 'custom' : 'none',
+        runtime: options.source || native ? 'custom' : 'none',
       };
     };
     const report = () => {
@@ -93,7 +97,7 @@ export function ui(options: UiOptions = {}) {
     });
     ctx.handle('screenshot', async (params) => {
       if (options.screenshot && params.id === undefined) return await options.screenshot();
-      if (!doc && !options.source) {
+      if (!doc && !options.source && !native) {
         throw new RequestError(
           'handler-error',
           'this app has no DOM to capture (it runs in Node or another runtime without a page); give ui({ screenshot }) a function that returns { base64, mimeType }',
