@@ -149,6 +149,12 @@ const name = z.string().min(1).max(100);
 /** The most timeline entries one `timeline.query` answers (about 5 MB of JSON at most). */
 export const MAX_TIMELINE_PAGE = 20_000;
 
+export const ListedPluginsSchema = z.object({
+  all: z.boolean(),
+  plugins: z.array(z.object({ id: z.string(), offered: z.boolean(), enabled: z.boolean() })),
+});
+export type ListedPlugins = z.infer<typeof ListedPluginsSchema>;
+
 export const bridgeRequests = {
   /** The first request of every connection: everything the window shows at start. */
   'app.snapshot': { params: z.object({}), result: SnapshotSchema },
@@ -210,6 +216,16 @@ export const bridgeRequests = {
    * to open at once (within a minute).
    */
   'ui.newLink': { params: z.object({}), result: z.object({ path: z.string() }) },
+  /**
+   * Which plugins' tools MCP clients see: listed once an app offered the plugin to this inspector or
+   * the person enabled it here (`listed`); `all` when this inspector lists every plugin.
+   */
+  'mcp.plugins': { params: z.object({}), result: ListedPluginsSchema },
+  /** The person's switch: list a plugin's tools to agents although no app offered it (or stop). */
+  'mcp.enablePlugin': {
+    params: z.object({ id: z.string().min(1).max(64), enabled: z.boolean() }),
+    result: ListedPluginsSchema,
+  },
   /** The MCP bearer token, only when the user asks to reveal or copy it. */
   'mcp.token': { params: z.object({}), result: z.object({ token: z.string().optional() }) },
   /** Agent permissions: the policy, every tool's permission, the questions waiting, the session grants. */

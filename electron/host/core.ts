@@ -213,6 +213,7 @@ export class Core {
         history: this.history,
         mcp: this.mcp,
         permissions: this.permissions,
+        ...(options.listedPlugins === 'all' ? {} : { listing: this.pluginListing }),
         link: () => this.link.stats,
         storage: this.storage,
       },

@@ -10,6 +10,7 @@ import { connectInspector } from '../../client/inspector.js';
 import { connectMcpClient, connectModernClient } from '../mcp/mcp-testing.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { startTestCore, waitFor } from '../testing.js';
+import { BridgeClient } from '../ui-bridge/bridge-testing.js';
 import { LISTED_PLUGINS_FILE } from './plugin-listing.js';
 
 // Issue 37 §3: a plugin's tools are listed once an app offered the plugin to this inspector
@@ -92,15 +93,32 @@ describe('which plugins tools/list shows (real SDK clients, 1.x and v2)', () => 
     ]);
     expect(changed).toBe(seen);
 
-    // The user enables network in the window: listed, and said; disabled again: gone, and said.
-    first.core.pluginListing.setEnabled('network', true);
+    // The user enables network in the window (its bridge): listed, and said; disabled again: gone, and said.
+    const window = await BridgeClient.open(first);
+    defer(() => window.ws.close());
+    const shown = await window.request('mcp.plugins', {});
+    expect(shown.ok && shown.result).toMatchObject({
+      all: false,
+      plugins: expect.arrayContaining([
+        { id: 'console', offered: true, enabled: false },
+        { id: 'network', offered: false, enabled: false },
+      ]),
+    });
+    const on = await window.request('mcp.enablePlugin', { id: 'network', enabled: true });
+    expect(on.ok && on.result).toMatchObject({
+      plugins: expect.arrayContaining([{ id: 'network', offered: false, enabled: true }]),
+    });
     await waitFor(() => changed > seen, 'list_changed after enabling network');
     expect(prefixes((await legacy.client.listTools()).tools.map((t) => t.name))).toContain('network');
     const enabled = changed;
-    first.core.pluginListing.setEnabled('network', false);
+    await window.request('mcp.enablePlugin', { id: 'network', enabled: false });
     await waitFor(() => changed > enabled, 'list_changed after disabling network');
     expect(prefixes((await legacy.client.listTools()).tools.map((t) => t.name))).not.toContain('network');
+    const unknown = await window.request('mcp.enablePlugin', { id: 'nope', enabled: true });
+    expect(unknown.ok).toBe(false);
+    expect(JSON.stringify(unknown)).toMatch(/no \\"nope\\" plugin/);
     expect(() => first.core.pluginListing.setEnabled('nope', true)).toThrow(/no "nope" plugin/);
+    expect(JSON.parse(readFileSync(join(first.dataDir, LISTED_PLUGINS_FILE), 'utf8')).enabled).toEqual([]);
 
     // A restart on the same data dir remembers what apps offered, with no app connected.
     await legacy.close();

@@ -37,6 +37,12 @@ export interface BridgeMcp {
   onStatus(listener: (status: McpStatus) => void): () => void;
 }
 
+/** Which plugins' tools MCP clients see (provided by the core; absent when it lists every plugin). */
+export interface BridgePluginListing {
+  list(): { id: string; offered: boolean; enabled: boolean }[];
+  setEnabled(id: string, on: boolean): void;
+}
+
 /** Agent permissions (provided by the core). */
 export interface BridgePermissions {
   view(): PermissionsView;

@@ -9,6 +9,7 @@ import {
   bridgeRequests,
   ClientFrameSchema,
   isBridgeMethod,
+  type ListedPlugins,
   MAX_BRIDGE_FRAME_BYTES,
   type ServerFrame,
   type Snapshot,
@@ -22,7 +23,7 @@ import { describeIssues } from '../../../shared/zod-issues.js';
 import type { EventBus } from '../event-bus.js';
 import type { PluginHost } from '../plugin-host.js';
 import type { SessionRegistry } from '../sessions.js';
-import type { BridgeHistory, BridgeMcp, BridgePermissions, BridgeTools } from './services.js';
+import type { BridgeHistory, BridgeMcp, BridgePermissions, BridgePluginListing, BridgeTools } from './services.js';
 
 export interface UiBridgeDeps {
   version: string;
@@ -35,6 +36,8 @@ export interface UiBridgeDeps {
   history: BridgeHistory;
   mcp: BridgeMcp;
   permissions: BridgePermissions;
+  /** Which plugins' tools MCP clients see; absent when every plugin is listed. */
+  listing?: BridgePluginListing;
   /** The debuggee link's refusals (LAN pairing) and cut-offs. */
   link?: () => LinkStatus;
   /** Headless mode: who may open the window (a new UI key, and this window's one-time link back in). */
@@ -265,6 +268,15 @@ class Connection implements BridgeConnection {
       'history.clear': async () => ({ cleared: await history.clear() }),
       'mcp.status': () => deps.mcp.status(),
       'mcp.token': () => ({ token: deps.mcp.token() }),
+      'mcp.plugins': () => this.listedPlugins(),
+      'mcp.enablePlugin': ({ id, enabled }) => {
+        if (!deps.listing) throw new BridgeError('unavailable', 'this inspector lists every plugin to MCP clients');
+        if (!deps.listing.list().some((p) => p.id === id)) {
+          throw new BridgeError('not-found', `this inspector has no "${id}" plugin`);
+        }
+        deps.listing.setEnabled(id, enabled);
+        return this.listedPlugins();
+      },
       'ui.newLink': () => {
         if (!deps.access) {
           throw new BridgeError('unavailable', 'the desktop window needs no link: only headless windows open one');
@@ -284,6 +296,12 @@ class Connection implements BridgeConnection {
         return { settled: true };
       },
     };
+  }
+
+  private listedPlugins(): ListedPlugins {
+    const { listing, plugins } = this.deps;
+    if (listing) return { all: false, plugins: listing.list() };
+    return { all: true, plugins: plugins.list().map((d) => ({ id: d.protocol.id, offered: false, enabled: true })) };
   }
 
   private async panelCall(

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { ListedPlugins } from '../../../shared/bridge.js';
 import { useBridge } from '../bridge/context.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { httpConfigs, stdioConfigs, TOKEN_PLACEHOLDER } from '../mcp/configs.js';
@@ -81,6 +82,7 @@ export function McpView() {
         </dl>
         {error && <div className="banner error">{error}</div>}
       </section>
+      <ListedPluginsCard />
       <WindowAccess />
 
       <h2>Connect an AI agent</h2>
@@ -111,6 +113,50 @@ export function McpView() {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Which plugins' tools agents see: a plugin is listed once an app offered it to this inspector; the
+ * person can list one before that (or stop listing one they enabled).
+ */
+function ListedPluginsCard() {
+  const { client } = useBridge();
+  const tools = useMcp((s) => s.tools);
+  const [listed, setListed] = useState<ListedPlugins>();
+  const [error, setError] = useState<string>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again whenever the tool list changes (an app offered a plugin)
+  useEffect(() => {
+    client.request('mcp.plugins', {}).then(setListed, (e: Error) => setError(e.message));
+  }, [client, tools]);
+  if (!listed || listed.all) return null;
+  const enable = (id: string, enabled: boolean) =>
+    client.request('mcp.enablePlugin', { id, enabled }).then(setListed, (e: Error) => setError(e.message));
+  return (
+    <section className="card stack" aria-label="Plugins listed to agents" data-testid="listed-plugins">
+      <h2>Plugins listed to agents</h2>
+      <p className="muted">
+        Agents see a plugin's tools once an app has offered it to this inspector. Tick one to list its tools before any
+        app does. A client can narrow its list with <code>?plugins=</code> or <code>porthole mcp --plugins</code>.
+      </p>
+      <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        {listed.plugins.map((p) => (
+          <li key={p.id}>
+            <label className="row">
+              <input
+                type="checkbox"
+                checked={p.offered || p.enabled}
+                disabled={p.offered}
+                onChange={(e) => void enable(p.id, e.currentTarget.checked)}
+              />
+              <code>{p.id}</code>
+              {p.offered && <span className="muted small">offered by an app</span>}
+            </label>
+          </li>
+        ))}
+      </ul>
+      {error && <div className="banner error">{error}</div>}
+    </section>
   );
 }
 
