@@ -73,7 +73,12 @@ export class FunctionScanner {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./function-scan.mjs', import.meta.url), { workerData: WORKER_TAG });
+    const worker = new Worker(new URL('./function-scan.mjs', import.meta.url), {
+      workerData: WORKER_TAG,
+      execArgv: [], // plain JavaScript: none of the core's flags or loaders (tsx) apply
+      // An 8 MiB script (react-dom 7 times) parses within 256 MB; past this the worker dies, not the core.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
     worker.on('message', (message: { id: number; result: Tables | null }) => {
       if (message.id !== this.running?.id) return;
       const r = message.result;
@@ -110,6 +115,7 @@ export class FunctionScanner {
 
 /** function-scan.mjs listens only when started with this (not when another worker imports it). */
 const WORKER_TAG = 'porthole-function-scan';
+const WORKER_HEAP_MB = 512;
 
 /**
  * The functions of a generated script, for naming stack frames: a frame's name is the name of the
