@@ -1,5 +1,31 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { posix, resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+/**
+ * The core starts worker threads from plain `.mjs` files beside the TypeScript that starts them
+ * (`new URL('./x.mjs', import.meta.url)`, which works from source under tsx and vitest): each is
+ * copied as it is beside the chunk its starter lands in, where the same URL finds it.
+ */
+function workerFiles(workers: Record<string, string>): Plugin {
+  return {
+    name: 'porthole-worker-files',
+    generateBundle(_options, bundle) {
+      for (const [starter, worker] of Object.entries(workers)) {
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.includes(starter));
+        if (!chunk) this.error(`${starter} is in no chunk: where does ${worker} go?`);
+        this.emitFile({
+          type: 'asset',
+          fileName: posix.join(posix.dirname(chunk.fileName), posix.basename(worker)),
+          source: readFileSync(worker, 'utf8'),
+        });
+      }
+    },
+  };
+}
+
+const sourceMaps = resolve(import.meta.dirname, 'electron/host/source-maps');
 
 // `npm run build:electron`: the main process, the CLI (`cli.js`, for `porthole mcp` from the
 // desktop app), `porthole/client` (`client.js`) and the test integrations (`playwright.js`,
@@ -9,6 +35,7 @@ import { defineConfig } from 'electron-vite';
 // The window itself is built by renderer/vite.config.ts into out/renderer.
 export default defineConfig({
   main: {
+    plugins: [workerFiles({ [resolve(sourceMaps, 'function-names.ts')]: resolve(sourceMaps, 'function-scan.mjs') })],
     build: {
       outDir: 'out/main',
       sourcemap: true,

@@ -300,6 +300,7 @@ export class Core {
     await Promise.allSettled([this.link.close(), this.control.close()]);
     await this.history.flush();
     await this.persistence?.close();
+    this.plugins.sourceMaps.close();
   }
 }
 

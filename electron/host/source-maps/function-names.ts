@@ -1,44 +1,137 @@
-import { type Node, parse } from 'acorn';
+import { Worker } from 'node:worker_threads';
+
+/** What the worker (function-scan.mjs) finds in a script: see ScriptFunctions. */
+interface Tables {
+  lineStarts: Int32Array;
+  table: Int32Array;
+  names: string[];
+}
+
+export interface FunctionScannerOptions {
+  /** Longest one script may take to parse; past it the worker is ended and the script keeps the engine's names. Default 5 s. */
+  deadlineMs?: number;
+  /** Scripts waiting for the worker; scripts past it are not parsed (their frames keep the engine's names). Default 8. */
+  maxQueued?: number;
+}
+
+interface Job {
+  text: string;
+  resolve(functions: ScriptFunctions | undefined): void;
+}
+
+/**
+ * Parses scripts for their functions in one worker thread (function-scan.mjs), one script at a
+ * time, so that a large script never blocks the core's event loop. The worker starts with the
+ * first script, is ended when a parse runs past its deadline (the next script starts another) and
+ * when the scanner is closed; an idle worker does not keep the process alive.
+ */
+export class FunctionScanner {
+  private worker: Worker | undefined;
+  private readonly queue: Job[] = [];
+  private running: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
+  private nextId = 0;
+  private closed = false;
+  private readonly deadlineMs: number;
+  private readonly maxQueued: number;
+
+  constructor(options: FunctionScannerOptions = {}) {
+    this.deadlineMs = options.deadlineMs ?? 5000;
+    this.maxQueued = options.maxQueued ?? 8;
+  }
+
+  /** The script's functions; undefined when it does not parse, took too long, or waited behind too many. */
+  parse(text: string): Promise<ScriptFunctions | undefined> {
+    if (this.closed || this.queue.length >= this.maxQueued) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.queue.push({ text, resolve });
+      this.next();
+    });
+  }
+
+  /** Ends the worker; scripts being or waiting to be parsed keep the engine's names. */
+  close(): void {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.resolve(undefined);
+    this.finish(undefined);
+    this.stop();
+  }
+
+  private next(): void {
+    if (this.running || this.closed) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    const worker = this.start();
+    const id = ++this.nextId;
+    const timer = setTimeout(() => {
+      this.stop();
+      this.finish(undefined);
+    }, this.deadlineMs);
+    this.running = { ...job, id, timer };
+    worker.ref();
+    worker.postMessage({ id, text: job.text });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./function-scan.mjs', import.meta.url), {
+      workerData: WORKER_TAG,
+      execArgv: [], // plain JavaScript: none of the core's flags or loaders (tsx) apply
+      // An 8 MiB script (react-dom 7 times) parses within 256 MB; past this the worker dies, not the core.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    worker.on('message', (message: { id: number; result: Tables | null }) => {
+      if (message.id !== this.running?.id) return;
+      const r = message.result;
+      this.finish(r ? new ScriptFunctions(r.lineStarts, r.table, r.names) : undefined);
+    });
+    // A worker that failed or ended (a crash, out of memory): the script keeps the engine's names.
+    const lost = () => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.finish(undefined);
+    };
+    worker.on('error', lost);
+    worker.on('exit', lost);
+    this.worker = worker;
+    return worker;
+  }
+
+  private stop(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+  }
+
+  private finish(functions: ScriptFunctions | undefined): void {
+    const job = this.running;
+    if (!job) return;
+    this.running = undefined;
+    clearTimeout(job.timer);
+    this.worker?.unref(); // idle: ref'd again by the next script
+    job.resolve(functions);
+    this.next();
+  }
+}
+
+/** function-scan.mjs listens only when started with this (not when another worker imports it). */
+const WORKER_TAG = 'porthole-function-scan';
+const WORKER_HEAP_MB = 512;
 
 /**
  * The functions of a generated script, for naming stack frames: a frame's name is the name of the
  * function it is in, not of whatever stands at its position (a call's callee). Each function is
  * kept as four numbers (start, end, its parent, where its name is written), found by parsing the
- * script once with acorn; the name's place is then looked up in the source map.
+ * script once with acorn in a worker (FunctionScanner); the name's place is then looked up in the source map.
  */
 export class ScriptFunctions {
-  private constructor(
+  /** Made from what function-scan.mjs finds (FunctionScanner.parse). */
+  constructor(
     private readonly lineStarts: Int32Array,
     /** start, end, parent index (-1: none), name offset (-1: anonymous) per function, by start. */
     private readonly table: Int32Array,
     /** Each function's name as the script writes it ('' for an anonymous one). */
     private readonly names: readonly string[],
   ) {}
-
-  /** The script's functions, or undefined when it does not parse as a module nor as a script. */
-  static parse(text: string): ScriptFunctions | undefined {
-    let program: Node | undefined;
-    for (const sourceType of ['module', 'script'] as const) {
-      try {
-        program = parse(text, {
-          ecmaVersion: 'latest',
-          sourceType,
-          allowHashBang: true,
-          allowReturnOutsideFunction: sourceType === 'script',
-          allowAwaitOutsideFunction: true,
-          allowImportExportEverywhere: true,
-        });
-        break;
-      } catch {}
-    }
-    if (!program) return undefined;
-    const rows: number[] = [];
-    const names: string[] = [];
-    collect(program, rows, names, text);
-    const lines = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines.push(i + 1);
-    return new ScriptFunctions(Int32Array.from(lines), Int32Array.from(rows), names);
-  }
 
   /** About how many bytes this holds. */
   get bytes(): number {
@@ -86,66 +179,5 @@ export class ScriptFunctions {
       else hi = mid - 1;
     }
     return { line: lo + 1, column: offset - this.lineStarts[lo]! + 1 };
-  }
-}
-
-type AnyNode = Node & Record<string, unknown>;
-
-const isFunction = (n: AnyNode) =>
-  n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression';
-
-/** The node that names a function: its own id, else what it is assigned to (as JavaScript infers names). */
-function nameNode(fn: AnyNode, parent: AnyNode | undefined): AnyNode | undefined {
-  const id = fn.id as AnyNode | null | undefined;
-  if (id) return id;
-  if (!parent) return undefined;
-  const target = (n: AnyNode | undefined): AnyNode | undefined => {
-    if (!n) return undefined;
-    if (n.type === 'Identifier' || n.type === 'PrivateIdentifier' || n.type === 'Literal') return n;
-    if (n.type === 'MemberExpression' && !n.computed) return target(n.property as AnyNode);
-    return undefined;
-  };
-  switch (parent.type) {
-    case 'VariableDeclarator':
-      return parent.init === fn ? target(parent.id as AnyNode) : undefined;
-    case 'AssignmentExpression':
-    case 'AssignmentPattern':
-      return parent.right === fn ? target(parent.left as AnyNode) : undefined;
-    case 'Property':
-    case 'MethodDefinition':
-    case 'PropertyDefinition':
-      return parent.value === fn && !parent.computed ? target(parent.key as AnyNode) : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** A name as its own string, not a slice that keeps the whole script alive. */
-const own = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
-
-/** Every function in source order (pre-order: a parent before its children), without recursion. */
-function collect(program: Node, rows: number[], names: string[], text: string): void {
-  const stack: [AnyNode, AnyNode | undefined, number][] = [[program as AnyNode, undefined, -1]];
-  while (stack.length) {
-    const [node, parent, owner] = stack.pop()!;
-    let inside = owner;
-    if (isFunction(node)) {
-      inside = rows.length / 4;
-      const name = nameNode(node, parent);
-      rows.push(node.start, node.end, owner, name ? name.start : -1);
-      names.push(
-        !name ? '' : name.type === 'Literal' ? own(String(name.value)) : own(text.slice(name.start, name.end)),
-      );
-    }
-    const kids: AnyNode[] = [];
-    for (const key in node) {
-      if (key === 'type' || key === 'start' || key === 'end' || key === 'loc' || key === 'range') continue;
-      const v = node[key];
-      if (Array.isArray(v)) {
-        for (const x of v) if (x && typeof x === 'object' && typeof x.type === 'string') kids.push(x);
-      } else if (v && typeof v === 'object' && typeof (v as AnyNode).type === 'string') kids.push(v as AnyNode);
-    }
-    kids.sort((a, b) => a.start - b.start); // source order, so functions come out sorted by start
-    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k]!, node, inside]);
   }
 }

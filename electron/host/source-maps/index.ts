@@ -1,6 +1,7 @@
 import type { SourceFrame } from '../../../shared/host-plugin.js';
 import type { MemoryBudget, RecordStore } from '../../../shared/records.js';
 import type { SessionRegistry } from '../sessions.js';
+import { FunctionScanner } from './function-names.js';
 import { sourceAccessFor } from './source-access.js';
 import { SourceMapper, type SourceMapperLimits, type SourceText } from './source-mapper.js';
 
@@ -28,6 +29,8 @@ interface Held {
 export class SourceMapService {
   private readonly mappers = new Map<string, SourceMapper>();
   private readonly held: RecordStore<Held>;
+  /** One worker thread parses every session's scripts for their functions. */
+  private readonly scanner = new FunctionScanner();
 
   constructor(
     private readonly sessions: SessionRegistry,
@@ -61,6 +64,7 @@ export class SourceMapService {
   close(): void {
     for (const id of [...this.mappers.keys()]) this.reset(id);
     this.held.close();
+    this.scanner.close();
   }
 
   private mapper(sessionId: string): SourceMapper | undefined {
@@ -72,6 +76,7 @@ export class SourceMapService {
     const access = sourceAccessFor(session.info, session.connectionOrigin, this.options.folders ?? []);
     mapper = new SourceMapper(access, {
       ...this.options,
+      scanner: this.scanner,
       onLoaded: (script, bytes) => this.held.set(key(script), { sessionId, script, bytes }),
       onForgotten: (script) => this.held.delete(key(script)),
     });

@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SourceMapConsumer } from 'source-map-js';
 import type { SourceFrame } from '../../../shared/host-plugin.js';
-import { ScriptFunctions } from './function-names.js';
+import { FunctionScanner, type ScriptFunctions } from './function-names.js';
 
 /**
  * Where the inspector may look for one session's scripts and maps (source-access.ts decides it
@@ -33,6 +33,8 @@ export interface SourceMapperOptions extends SourceMapperLimits {
   onLoaded?(script: string, bytes: number): void;
   /** The map of `script` was let go (its place went to a newer script, or the mapper was cleared). */
   onForgotten?(script: string): void;
+  /** Parses scripts for their functions off the event loop (shared by a core's mappers); else the mapper has its own, ended by close(). */
+  scanner?: FunctionScanner;
 }
 
 interface Loaded {
@@ -49,7 +51,7 @@ export interface SourceText extends SourceFrame {
 }
 
 const SOURCE_TEXT_MAX = 4 * 1024 * 1024;
-/** Larger scripts are not parsed for their functions (about 0.3-0.5 s a MB): their frames keep the engine's names. */
+/** Larger scripts are not parsed for their functions (about 0.3-0.5 s a MB, in a worker): their frames keep the engine's names. */
 const FUNCTION_SCAN_MAX = 8 * 1024 * 1024;
 
 /** A parsed map holds about this many times its JSON's length (measured with source-map-js: 5.9×). */
@@ -68,12 +70,16 @@ const MAPPING_URL = /[#@]\s*sourceMappingURL=([^\s'"*]+)\s*(?:\*\/)?\s*$/;
 export class SourceMapper {
   private readonly scripts = new Map<string, Promise<Loaded | null>>();
   private readonly limits: Required<SourceMapperLimits>;
+  private readonly scanner: FunctionScanner;
+  private readonly ownScanner: boolean;
 
   constructor(
     private readonly access: SourceAccess,
     private readonly options: SourceMapperOptions = {},
   ) {
     this.limits = { maxScripts: 64, maxBytes: 32 * 1024 * 1024, timeoutMs: 3000, ...options };
+    this.ownScanner = !options.scanner;
+    this.scanner = options.scanner ?? new FunctionScanner();
   }
 
   /** The frame's place in the original source, or undefined when no map says. */
@@ -131,6 +137,12 @@ export class SourceMapper {
     for (const script of [...this.scripts.keys()]) this.drop(script);
   }
 
+  /** Lets every map go and ends the mapper's own function scanner (its worker thread). */
+  close(): void {
+    this.clear();
+    if (this.ownScanner) this.scanner.close();
+  }
+
   private drop(script: string): void {
     if (this.scripts.delete(script)) this.options.onForgotten?.(script);
   }
@@ -165,6 +177,13 @@ export class SourceMapper {
     return this.fromFolders(path ?? file);
   }
 
+  /** The script's functions beside its map (a frame is named after the function it is in), counted in its bytes. */
+  private async withFunctions(map: Parsed | null, script: string): Promise<Parsed | null> {
+    if (!map || script.length > FUNCTION_SCAN_MAX) return map;
+    const functions = await this.scanner.parse(script);
+    return functions ? { ...map, functions, bytes: map.bytes + functions.bytes } : map;
+  }
+
   private allowed(url: string): boolean {
     try {
       return this.access.origins.includes(new URL(url).origin);
@@ -177,24 +196,25 @@ export class SourceMapper {
     if (!/\.[cm]?js$/i.test(path)) return null; // maps belong to generated JavaScript
     const text = await readRegularFile(path, this.limits.maxBytes);
     const ref = mappingUrl(text);
-    if (!ref) return withFunctions(await this.fromFolders(path), text);
-    if (ref.startsWith('data:')) return withFunctions(parseMap(decodeDataUrl(ref), pathToFileURL(path).href), text);
+    if (!ref) return this.withFunctions(await this.fromFolders(path), text);
+    if (ref.startsWith('data:'))
+      return this.withFunctions(parseMap(decodeDataUrl(ref), pathToFileURL(path).href), text);
     const mapPath = resolve(dirname(path), decodeURIComponent(ref));
     const map = await readRegularFile(mapPath, this.limits.maxBytes);
-    return withFunctions(parseMap(map, pathToFileURL(mapPath).href), text);
+    return this.withFunctions(parseMap(map, pathToFileURL(mapPath).href), text);
   }
 
   private async loadHttp(url: string): Promise<Parsed | null> {
     const script = await this.fetchText(url);
     if (!script) return null;
     const ref = mappingUrl(script.text) ?? script.header ?? undefined;
-    if (!ref) return withFunctions(await this.fromFolders(new URL(url).pathname), script.text);
-    if (ref.startsWith('data:')) return withFunctions(parseMap(decodeDataUrl(ref), url), script.text);
+    if (!ref) return this.withFunctions(await this.fromFolders(new URL(url).pathname), script.text);
+    if (ref.startsWith('data:')) return this.withFunctions(parseMap(decodeDataUrl(ref), url), script.text);
     const mapUrl = new URL(ref, url);
     // A map on another origin is not the app's to fetch (nor one the script names somewhere else).
     if (mapUrl.origin !== new URL(url).origin || !this.allowed(mapUrl.href)) return null;
     const map = await this.fetchText(mapUrl.href);
-    return map ? withFunctions(parseMap(map.text, mapUrl.href), script.text) : null;
+    return map ? this.withFunctions(parseMap(map.text, mapUrl.href), script.text) : null;
   }
 
   private async fetchText(url: string): Promise<{ text: string; header: string | null } | undefined> {
@@ -284,13 +304,6 @@ function parseMap(text: string, mapUrl: string): Parsed {
     base: mapUrl,
     bytes: text.length * PARSED_MAP_BYTES_PER_CHAR,
   };
-}
-
-/** The script's functions beside its map (a frame is named after the function it is in), counted in its bytes. */
-function withFunctions(parsed: Parsed | null, script: string): Parsed | null {
-  if (!parsed || script.length > FUNCTION_SCAN_MAX) return parsed;
-  const functions = ScriptFunctions.parse(script);
-  return functions ? { ...parsed, functions, bytes: parsed.bytes + functions.bytes } : parsed;
 }
 
 /**

@@ -12,7 +12,7 @@ import { consoleProtocol } from '../../../plugins/console/protocol.js';
 import { RECORD_OVERHEAD_BYTES } from '../../../shared/records.js';
 import { cleanupAfterEach } from '../test-cleanup.js';
 import { helloFrame, RawPeer, startTestCore, waitFor } from '../testing.js';
-import { ScriptFunctions } from './function-names.js';
+import { FunctionScanner } from './function-names.js';
 import { PARSED_MAP_BYTES_PER_CHAR } from './index.js';
 
 // Source maps through the real link, the real console plugin and real HTTP servers: what the
@@ -152,7 +152,9 @@ describe('source maps: what the inspector fetches for whom', () => {
     // The map is held under the memory budget, about six times its text, with the script's functions (frame names).
     const held = t.core.budget.stats().stores['source-maps'];
     expect(held?.records).toBe(1);
-    const functions = ScriptFunctions.parse(script)!.bytes;
+    const scanner = new FunctionScanner();
+    defer(() => scanner.close());
+    const functions = (await scanner.parse(script))!.bytes;
     expect(functions).toBeGreaterThan(0);
     expect(held?.bytes).toBe(map.length * PARSED_MAP_BYTES_PER_CHAR + functions + RECORD_OVERHEAD_BYTES);
   });
