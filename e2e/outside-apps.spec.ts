@@ -8,7 +8,13 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
 import { packAgent, scratchApp } from './support/outside-app.js';
-import { ALL_VARIANTS, compileWithHermes, NODE_HOST, reactNativeApp } from './support/react-native-app.js';
+import {
+  ALL_VARIANTS,
+  compileWithHermes,
+  metroDevServer,
+  NODE_HOST,
+  reactNativeApp,
+} from './support/react-native-app.js';
 import { mcpClient } from './window.helpers.js';
 
 // The packed @porthole/agent tarball installed with npm into projects outside the repo, used there
@@ -194,21 +200,20 @@ createRoot(document.getElementById('root')).render(h(App));
 const RN_SETUP = /Put the agent in a file of its own, `porthole.js`:\n\n```js\n([^`]+)```/.exec(
   readFileSync(join(ROOT, 'docs/react-native.md'), 'utf8'),
 )![1]!;
-const RN_APP = `import React from 'react';
-import { AppRegistry, Text } from 'react-native';
+const RN_APP = `import { AppRegistry } from 'react-native';
+import App, { checkOut } from './App';
 import { agent } from './porthole';
 
 const { target } = globalThis.PORTHOLE_TEST ?? {};
 
-function App() {
-  return React.createElement(Text, null, 'hello');
-}
 AppRegistry.registerComponent('scratch', () => App);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const stop = agent.onStatus(async (status) => {
-  if (status.state !== 'connected' || !target) return;
+  if (status.state !== 'connected') return;
   stop();
+  checkOut({ total: -1 });
+  if (!target) return;
   const res = await fetch(target + '/rn-fetch', { headers: { 'x-test': 'rn' } });
   console.log('fetched', res.status, await res.text());
   const xhr = new XMLHttpRequest();
@@ -227,6 +232,19 @@ const stop = agent.onStatus(async (status) => {
   await sleep(500);
   agent.disconnect();
 });
+`;
+
+// App.js: the component, and a function that logs an error with its stack (line 5 of this file).
+const RN_APP_COMPONENT = `import React from 'react';
+import { Text } from 'react-native';
+
+export function checkOut(cart) {
+  if (cart.total < 0) console.error(new Error('the cart total is negative: ' + cart.total));
+}
+
+export default function App() {
+  return React.createElement(Text, null, 'hello');
+}
 `;
 
 // The app for the agent's UI: docs/react-native.md's porthole-ui.js as written, a counter and a
@@ -276,16 +294,22 @@ agent.onStatus((s) => s.state === 'connected' && console.log('ui app connected')
 `;
 
 let rn: Awaited<ReturnType<typeof reactNativeApp>> | undefined;
-/** The first React Native app's session (the UI app has the same app id). */
-let firstRnSession = '';
+/** The sessions of the React Native apps before the UI app (it has the same app id). */
+const earlierRnSessions = new Set<string>();
 
 test('a React Native app bundled by Metro (dev and release, Android and iOS), compiled by hermesc, run with the inspector', async () => {
   test.setTimeout(3_000_000);
   rn = await reactNativeApp(
     tarball,
-    { 'porthole.js': RN_SETUP, 'app.js': RN_APP, 'porthole-ui.js': RN_UI_SETUP, 'ui-app.js': RN_UI_APP },
+    {
+      'porthole.js': RN_SETUP,
+      'index.js': RN_APP,
+      'App.js': RN_APP_COMPONENT,
+      'porthole-ui.js': RN_UI_SETUP,
+      'ui-app.js': RN_UI_APP,
+    },
     [
-      { entry: 'app.js', variants: ALL_VARIANTS },
+      { entry: 'index.js', variants: ALL_VARIANTS },
       { entry: 'ui-app.js', variants: ['android:release'] },
     ],
   );
@@ -293,7 +317,7 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
     `React Native scratch app: install ${rn.cached ? 'cached' : `${rn.seconds.install} s`}, bundles ${rn.seconds.bundle} s`,
   );
   for (const variant of ALL_VARIANTS) {
-    const bundle = rn.bundles[`app:${variant}`]!;
+    const bundle = rn.bundles[`index:${variant}`]!;
     expect(statSync(bundle).size, variant).toBeGreaterThan(100_000);
     const code = readFileSync(bundle, 'utf8');
     // Only React Native's parts of the agent: no interception library, no RE2, no Node taps.
@@ -304,7 +328,7 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
   }
 
   const mcp = await mcpClient(inspector);
-  const host = execFile(process.execPath, [NODE_HOST, rn.bundles['app:android:release']!, 'android'], {
+  const host = execFile(process.execPath, [NODE_HOST, rn.bundles['index:android:release']!, 'android'], {
     cwd: rn.dir,
     encoding: 'utf8',
     timeout: 120_000,
@@ -337,7 +361,7 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
           r.structuredContent as { sessions: { id: string; app: { id: string }; device: Record<string, string> }[] }
         ).sessions.find((s) => s.app.id === 'com.example.shop')!;
       });
-    firstRnSession = session.id;
+    earlierRnSessions.add(session.id);
     expect(session.device).toMatchObject({ platform: 'react-native', name: 'Porthole Node host (Android 14)' });
     expect(session.device.id).toMatch(/^rn-/);
     expect(session.device.runtime).toMatch(/^React Native 0\.88\.1 on android 34/);
@@ -402,6 +426,89 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
   }
 });
 
+test("a React Native dev build from Metro's dev server: console stacks mapped to the app's files by Metro's source maps", async () => {
+  test.setTimeout(300_000);
+  test.skip(!rn, 'the Metro run above did not build the app');
+  const started = Date.now();
+  const metro = await metroDevServer(rn!);
+  // As a phone in development loads it (Metro builds it on this first request).
+  const bundleUrl = `${metro.origin}/index.bundle?platform=android&dev=true&minify=false`;
+  const mcp = await mcpClient(inspector);
+  const before = new Set<string>();
+  const sessions = async () => {
+    const r = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
+    return (
+      r.structuredContent as {
+        sessions: { id: string; app: { id: string }; device: { devServer?: string } }[];
+      }
+    ).sessions;
+  };
+  for (const s of await sessions()) before.add(s.id);
+  const host = execFile(process.execPath, [NODE_HOST, bundleUrl, 'android'], {
+    cwd: rn!.dir,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: {
+      ...process.env,
+      RN_HOST_MS: '200000',
+      // The bundle's host is the agent's default inspector host: 127.0.0.1:7360, here the test's inspector.
+      RN_HOST_REVERSE: JSON.stringify({ 'ws://127.0.0.1:7360': inspector.info.debuggeeUrl }),
+    },
+  });
+  let stdout = '';
+  host.stdout?.on('data', (d) => (stdout += d));
+  host.stderr?.on('data', (d) => (stdout += d));
+  try {
+    let sessionId = '';
+    await expect
+      .poll(
+        async () => {
+          const found = (await sessions()).find((s) => s.app.id === 'com.example.shop' && !before.has(s.id));
+          sessionId = found?.id ?? '';
+          if (found) earlierRnSessions.add(found.id);
+          return found?.device.devServer;
+        },
+        { timeout: 200_000, message: `no dev session:\n${stdout.slice(-3000)}` },
+      )
+      .toBe(metro.origin);
+
+    const errors = async () => {
+      const r = await mcp.client.callTool({ name: 'console_list_errors', arguments: { sessionId } });
+      return (r.structuredContent as { groups: { text: string; site?: string; lastSeq: number }[] }).groups;
+    };
+    // The group's place is the original one: App.js, where checkOut logs, as a file on this machine.
+    const appFile = join(rn!.dir, 'App.js');
+    await expect
+      .poll(
+        async () =>
+          (await errors()).find((g) => g.text.includes('the cart total is negative: -1'))?.site?.replace(/:\d+$/, ''),
+        { timeout: 30_000 },
+      )
+      .toBe(`${appFile}:5`);
+    const group = (await errors()).find((g) => g.text.includes('the cart total is negative: -1'))!;
+    const message = await mcp.client.callTool({
+      name: 'console_get_message',
+      arguments: { sessionId, seq: group.lastSeq },
+    });
+    const { stack } = message.structuredContent as {
+      stack: { fn?: string; file: string; line: number; mapped?: { fn?: string; file: string; line: number } }[];
+    };
+    // As the app threw it: the bundle Metro served, at its own line; mapped: the function, file and line written.
+    expect(stack[0]).toMatchObject({ fn: 'checkOut', file: expect.stringContaining(`${metro.origin}/index.bundle`) });
+    expect(stack[0]!.line).toBeGreaterThan(1000);
+    expect(stack[0]!.mapped).toMatchObject({ fn: 'checkOut', file: appFile, line: 5 });
+    // Its caller, index.js line 13, where the app calls checkOut once it is connected.
+    expect(stack[1]!.mapped).toMatchObject({ file: join(rn!.dir, 'index.js'), line: 13 });
+    // The app's own console (React Native's, through LogBox in a dev build) still printed it.
+    expect(stdout).toContain('the cart total is negative: -1');
+    console.log(`React Native dev run with Metro's server: ${(Date.now() - started) / 1000} s`);
+  } finally {
+    host.kill();
+    metro.stop();
+    await mcp.close();
+  }
+});
+
 test("a React Native app's UI on React Native's renderer: ui_snapshot, ui_act (press, type, switch), react_tree", async () => {
   test.setTimeout(120_000);
   test.skip(!rn, 'the Metro run above did not build the app');
@@ -433,7 +540,7 @@ test("a React Native app's UI on React Native's renderer: ui_snapshot, ui_act (p
         async () => {
           const r = await mcp.client.callTool({ name: 'inspector_list_sessions', arguments: {} });
           const { sessions } = r.structuredContent as { sessions: { id: string; app: { id: string } }[] };
-          sessionId = sessions.find((s) => s.app.id === 'com.example.shop' && s.id !== firstRnSession)?.id ?? '';
+          sessionId = sessions.find((s) => s.app.id === 'com.example.shop' && !earlierRnSessions.has(s.id))?.id ?? '';
           return sessionId && stdout.includes('ui app connected');
         },
         { timeout: 60_000 },

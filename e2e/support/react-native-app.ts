@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,7 +80,7 @@ export async function reactNativeApp(
   writeFileSync(join(dir, 'babel.config.js'), "module.exports = { presets: ['module:@react-native/babel-preset'] };\n");
   writeFileSync(join(dir, 'app.json'), JSON.stringify({ name: 'scratch', displayName: 'Scratch' }));
   for (const [name, text] of Object.entries(entries)) writeFileSync(join(dir, name), text);
-  copyFileSync(join(HERE, 'metro-build.cjs'), join(dir, 'metro-build.cjs'));
+  for (const script of ['metro-build.cjs', 'metro-serve.cjs']) copyFileSync(join(HERE, script), join(dir, script));
   rmSync(join(dir, 'build'), { recursive: true, force: true });
   mkdirSync(join(dir, 'build'));
 
@@ -123,6 +123,38 @@ export async function compileWithHermes(
     }),
   );
   return { status: r.status, errors: r.stderr.split('\n').filter((l) => /^\S+:\d+:\d+: error:/.test(l)) };
+}
+
+/**
+ * Metro's dev server for the app (metro-serve.cjs: `Metro.runServer` with the app's config) on
+ * 127.0.0.1 and a free port; `stop()` ends it. It builds a bundle when one is first asked for.
+ */
+export async function metroDevServer(app: ReactNativeApp): Promise<{ origin: string; stop(): void }> {
+  const child = spawn(process.execPath, ['metro-serve.cjs'], { cwd: app.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => void child.kill();
+  let output = '';
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Metro did not listen within 60 s:\n${output}`)), 60_000);
+      child.stderr.on('data', (d) => (output += d));
+      child.stdout.on('data', (d) => {
+        output += d;
+        const m = /\{"port":(\d+)\}/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`Metro exited (${code}):\n${output}`));
+      });
+    });
+    return { origin: `http://127.0.0.1:${port}`, stop };
+  } catch (e) {
+    stop();
+    throw e;
+  }
 }
 
 /** The Node host (node-host.cjs) that runs a bundle with React Native's JS and shims of its native modules. */

@@ -18,7 +18,7 @@ describe('drop counts across restarts', () => {
   const defer = cleanupAfterEach();
 
   it('the tools and the window say how much was dropped before a kill -9 and a clean stop', {
-    timeout: 60_000,
+    timeout: 240_000,
   }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-drops-'));
     defer(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -49,7 +49,9 @@ export async function servedInspector(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exit;
   });
-  await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 30_000);
+  // A guard against a start that hangs, not a speed check: under the whole suite on two cores a
+  // restart that replays a data dir has taken over 30 s with nothing printed yet.
+  await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 90_000);
   const mcpUrl = /MCP endpoint: +(\S+)/.exec(out)![1]!;
   const uiUrl = new URL(/UI: +(\S+)/.exec(out)![1]!);
   const mcp = await connectMcpClient('http', { mcpUrl, dataDir: options.dataDir });

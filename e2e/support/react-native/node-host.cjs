@@ -1,5 +1,7 @@
 // Runs a Metro bundle of a React Native app under Node, as the native side of React Native would:
-// node node-host.cjs <bundle.js> <android|ios>
+// node node-host.cjs <bundle.js | http://<metro>/index.bundle?platform=…&dev=true> <android|ios>
+// A URL is fetched from Metro's dev server as a phone in development does; the script then runs
+// under that URL (its stack frames name it) and SourceCode.scriptURL is that URL.
 //
 // Real: the whole bundle as Metro made it (React Native's own polyfills and InitializeCore, its
 // XMLHttpRequest, whatwg-fetch, WebSocket, Blob and FileReader classes, Platform, the app and the
@@ -15,6 +17,7 @@ const vm = require('node:vm');
 const WebSocket = require('ws');
 
 const [bundlePath, platform = 'android'] = process.argv.slice(2);
+const fromServer = /^https?:\/\//.test(bundlePath);
 const rnVersion = JSON.parse(
   readFileSync(require.resolve('react-native/package.json', { paths: [process.cwd()] }), 'utf8'),
 ).version;
@@ -216,8 +219,9 @@ const modules = {
   PlatformConstants,
   SourceCode: {
     getConstants: () => ({
-      scriptURL:
-        process.env.RN_SCRIPT_URL ?? `http://localhost:8081/index.bundle?platform=${platform}&dev=false&minify=true`,
+      scriptURL: fromServer
+        ? bundlePath
+        : `http://localhost:8081/index.bundle?platform=${platform}&dev=false&minify=true`,
     }),
   },
   DeviceInfo: { getConstants: () => ({ Dimensions: { window: screen, screen }, isIPhoneX_deprecated: false }) },
@@ -387,9 +391,20 @@ process.on('uncaughtException', (e) => {
   process.stderr.write(`host: uncaught ${e.stack}\n`);
   process.exit(1);
 });
-vm.runInContext(readFileSync(bundlePath, 'utf8'), context, { filename: bundlePath });
-// A phone starts the app's root component (RN_HOST_APP names it) once the bundle ran its index file.
-if (process.env.RN_HOST_APP) {
-  context.RN$AppRegistry.runApplication(process.env.RN_HOST_APP, { rootTag: 1, initialProps: {}, fabric: true });
-}
-setTimeout(() => process.exit(0), Number(process.env.RN_HOST_MS ?? 20_000)).unref?.();
+(async () => {
+  const code = fromServer
+    ? await fetch(bundlePath, { signal: AbortSignal.timeout(180_000) }).then((r) => {
+        if (!r.ok) throw new Error(`${bundlePath}: HTTP ${r.status}`);
+        return r.text();
+      })
+    : readFileSync(bundlePath, 'utf8');
+  vm.runInContext(code, context, { filename: bundlePath });
+  // A phone starts the app's root component (RN_HOST_APP names it) once the bundle ran its index file.
+  if (process.env.RN_HOST_APP) {
+    context.RN$AppRegistry.runApplication(process.env.RN_HOST_APP, { rootTag: 1, initialProps: {}, fabric: true });
+  }
+  setTimeout(() => process.exit(0), Number(process.env.RN_HOST_MS ?? 20_000)).unref?.();
+})().catch((e) => {
+  process.stderr.write(`host: ${e.stack}\n`);
+  process.exit(1);
+});

@@ -10,7 +10,8 @@ import type { SourceAccess } from './source-mapper.js';
  *   origin only — the page's own, as the browser stated it;
  * - another app on this machine (Node, Electron, React Native through a simulator): the origins it
  *   declared in its hello (its page URL, its `devServer`), and, unless it runs in a browser or on a
- *   phone, its files on this disk;
+ *   phone, its files on this disk; a React Native app's maps (Metro's) name its files by their
+ *   absolute paths on this machine, and its frames are mapped to those paths;
  * - anything else only from maps in the folders the user pointed at (`--source-maps <dir>`).
  */
 export function sourceAccessFor(
@@ -27,7 +28,13 @@ export function sourceAccessFor(
   const { device } = info;
   const declared = [device.page?.url, device.devServer].map(httpOrigin).filter((o): o is string => !!o);
   const onThisDisk = device.platform !== 'browser' && device.platform !== 'react-native';
-  return { origins: [...new Set(declared)], disk: onThisDisk, folders };
+  const metro = device.platform === 'react-native';
+  return {
+    origins: [...new Set(declared)],
+    disk: onThisDisk,
+    folders,
+    ...(metro ? { absoluteSourcesAreFiles: true } : {}),
+  };
 }
 
 /** `scheme://host:port` of an http(s) URL, or undefined for anything else (`null`, `file:`, garbage). */

@@ -17,6 +17,11 @@ export interface SourceAccess {
   disk: boolean;
   /** Folders the user pointed at (`--source-maps <dir>`): maps of anything else are looked up there by name. */
   folders: readonly string[];
+  /**
+   * A fetched map's absolute source paths are files on this machine, not paths on its origin:
+   * Metro writes them so (`/Users/me/shop/App.js`), and serves on this machine.
+   */
+  absoluteSourcesAreFiles?: boolean;
 }
 
 export interface SourceMapperLimits {
@@ -209,12 +214,13 @@ export class SourceMapper {
     if (!script) return null;
     const ref = mappingUrl(script.text) ?? script.header ?? undefined;
     if (!ref) return this.withFunctions(await this.fromFolders(new URL(url).pathname), script.text);
-    if (ref.startsWith('data:')) return this.withFunctions(parseMap(decodeDataUrl(ref), url), script.text);
+    const files = this.access.absoluteSourcesAreFiles === true;
+    if (ref.startsWith('data:')) return this.withFunctions(parseMap(decodeDataUrl(ref), url, files), script.text);
     const mapUrl = new URL(ref, url);
     // A map on another origin is not the app's to fetch (nor one the script names somewhere else).
     if (mapUrl.origin !== new URL(url).origin || !this.allowed(mapUrl.href)) return null;
     const map = await this.fetchText(mapUrl.href);
-    return map ? this.withFunctions(parseMap(map.text, mapUrl.href), script.text) : null;
+    return map ? this.withFunctions(parseMap(map.text, mapUrl.href, files), script.text) : null;
   }
 
   private async fetchText(url: string): Promise<{ text: string; header: string | null } | undefined> {
@@ -296,14 +302,28 @@ function decodeDataUrl(url: string): string {
   return meta.endsWith(';base64') ? Buffer.from(data, 'base64').toString('utf8') : decodeURIComponent(data);
 }
 
-function parseMap(text: string, mapUrl: string): Parsed {
+function parseMap(text: string, mapUrl: string, absoluteSourcesAreFiles = false): Parsed {
+  const raw = JSON.parse(text);
+  if (absoluteSourcesAreFiles) pathsToFileUrls(raw);
   // Given the map's URL, the consumer resolves sources (and sourceRoot) against it.
   const Consumer = SourceMapConsumer as unknown as new (raw: unknown, url: string) => SourceMapConsumer;
   return {
-    consumer: new Consumer(JSON.parse(text), mapUrl),
+    consumer: new Consumer(raw, mapUrl),
     base: mapUrl,
     bytes: text.length * PARSED_MAP_BYTES_PER_CHAR,
   };
+}
+
+/** A map's (and its sections') absolute source paths as file: URLs, which no map URL resolves away. */
+function pathsToFileUrls(map: unknown, depth = 0): void {
+  if (!map || typeof map !== 'object' || depth > 2) return;
+  const { sources, sections } = map as { sources?: unknown; sections?: unknown };
+  if (Array.isArray(sources)) {
+    (map as { sources: unknown[] }).sources = sources.map((s) =>
+      typeof s === 'string' && isAbsolute(s) && !/^[/\\]{2}/.test(s) ? pathToFileURL(s).href : s,
+    );
+  }
+  if (Array.isArray(sections)) for (const section of sections) pathsToFileUrls(section?.map, depth + 1);
 }
 
 /**

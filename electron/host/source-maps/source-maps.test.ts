@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleHost } from '../../../plugins/console/host/host-api.js';
@@ -208,6 +208,36 @@ describe('source maps: what the inspector fetches for whom', () => {
     expect(victim.hits).toEqual([]);
     expect(stack?.[0]?.mapped).toMatchObject({ line: mappedLine });
     expect(stack?.[1]?.mapped).toBeUndefined();
+  });
+
+  it("maps a React Native app's frames to the files Metro's sectioned map names by absolute path", async () => {
+    const t = await startTestCore({ plugins: [consoleHost] });
+    defer(() => t.stop());
+    // As Metro's dev server writes them: the map beside the bundle's URL, sources as absolute paths.
+    const raw = JSON.parse(map) as { sources: string[] };
+    raw.sources = raw.sources.map((s) => resolve(dirname(OUT), s));
+    const sectioned = JSON.stringify({ version: 3, sections: [{ offset: { line: 0, column: 0 }, map: raw }] });
+    const metro = await countingServer((path) =>
+      path === '/index.bundle'
+        ? {
+            type: 'application/javascript',
+            body: `${script}\n//# sourceMappingURL=/index.map?platform=android&dev=true`,
+          }
+        : path === '/index.map'
+          ? { type: 'application/json', body: sectioned }
+          : undefined,
+    );
+    defer(metro.close);
+    const stack = await stackOf(
+      t,
+      {
+        url: t.urls.debuggeeUrl,
+        hello: { device: { id: 'emu', name: 'Emulator', platform: 'react-native', devServer: metro.origin } },
+      },
+      [`${metro.origin}/index.bundle?platform=android&dev=true`],
+    );
+    expect(metro.hits).toEqual(['/index.bundle', '/index.map']);
+    expect(stack?.[0]?.mapped).toMatchObject({ file: SOURCE, line: mappedLine });
   });
 
   it('lets the maps of a session go from the budget when it reconnects or is cleared', async () => {
