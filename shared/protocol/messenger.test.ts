@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from './codec.js';
 import type { SessionFrame } from './messages.js';
-import { Messenger, RequestError } from './messenger.js';
+import { Messenger, RequestError, SYNC_METHOD } from './messenger.js';
 
 /** Two messengers joined back to back through the real codec, as two ends of a link. */
 function pair(
@@ -48,6 +48,14 @@ describe('Messenger', () => {
     const results = await Promise.all([1, 2, 3].map((n) => a.request('example', 'double', { n })));
     expect(results).toEqual([{ doubled: 2 }, { doubled: 4 }, { doubled: 6 }]);
     expect(a.inFlight).toBe(0);
+  });
+
+  it('answers the $sync barrier itself (no handler sees it); sync() never rejects', async () => {
+    const seen: string[] = [];
+    const { a } = pair({ handler: (method) => seen.push(method) });
+    await expect(a.request('example', SYNC_METHOD)).resolves.toBeNull();
+    expect(seen).toEqual([]);
+    await expect(a.sync('network', 50)).resolves.toBeUndefined(); // refused: not active there
   });
 
   it('fails with distinct codes: plugin-not-active, no-handler, handler-error, timeout', async () => {

@@ -6,6 +6,12 @@ import { RequestError } from './request-error.js';
 
 export { RequestError };
 
+/**
+ * A request no plugin sees: each side answers it at once, so its reply comes after everything that
+ * side sent before it (an agent flushes its queued notifications before any reply). A barrier.
+ */
+export const SYNC_METHOD = '$sync';
+
 export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -112,6 +118,11 @@ export class Messenger {
     });
   }
 
+  /** Resolves once the peer has sent everything it sent before this call's reply; never rejects. */
+  async sync(plugin: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    await this.request(plugin, SYNC_METHOD, undefined, { timeoutMs, signal }).catch(() => {});
+  }
+
   notify(plugin: string, method: string, params?: unknown, attached?: Attached): void {
     if (this.gone !== undefined) throw new RequestError('peer-gone', this.gone);
     if (!this.options.isPluginActive(plugin)) {
@@ -178,6 +189,7 @@ export class Messenger {
     if (!this.options.isPluginActive(plugin)) {
       return this.reply(id, new RequestError('plugin-not-active', `plugin "${plugin}" is not active here`));
     }
+    if (method === SYNC_METHOD) return this.reply(id, undefined, null);
     const controller = new AbortController();
     this.handling.set(id, controller);
     try {

@@ -234,6 +234,8 @@ export class ToolService {
     const gate = await ask(call.id, toolArgs, pluginContext);
     if (gate.input) return this.waitForInput(call.id, gate.input);
     if (!gate.allowed) return this.finish(call.id, refused(gate));
+    // What the app did before this call may still wait in its agent's batch: answer after it is in.
+    await this.deps.sessions.get(routing.session.id)?.link?.messenger.sync(tool.plugin, SYNC_WAIT_MS, signal);
     return this.finish(call.id, {
       ...(await executeTool(tool.definition, toolArgs, pluginContext)),
       decision: gate.decision,
@@ -281,6 +283,9 @@ export class ToolService {
     return { callId, ...outcome };
   }
 }
+
+/** How long a tool waits for the app's queued notifications; an app busy longer is answered from what is in. */
+const SYNC_WAIT_MS = 300;
 
 /** The longest name a tool can have (`^[a-zA-Z0-9_-]{1,64}$`). */
 const MAX_TOOL_NAME_CHARS = 64;
