@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { JsonTree } from '../../../renderer/src/components/JsonTree.js';
+import { PreserveLogBox, usePreserveLog } from '../../../renderer/src/components/PreserveLog.js';
 import {
   type PanelEvent,
   type PanelProps,
@@ -50,7 +51,7 @@ export default function ConsolePanel({ session }: PanelProps) {
   const version = useSyncExternalStore(model.subscribe, model.getVersion);
   const [levels, setLevels] = useState<ReadonlySet<Level>>(() => new Set(LEVELS));
   const [text, setText] = useState('');
-  const [preserve, setPreserve] = useState(() => globalThis.localStorage?.getItem(PRESERVE_KEY) !== 'false');
+  const { preserve, choose: choosePreserve, reveal: revealEarlierLoads } = usePreserveLog(PRESERVE_KEY);
   const [selected, setSelected] = useState<string>();
   const [pane, setPane] = useState<Pane>();
   const [groups, setGroups] = useState<ReadonlyMap<number, boolean>>(() => new Map());
@@ -239,7 +240,7 @@ export default function ConsolePanel({ session }: PanelProps) {
     if (textFilter(text) && !textFilter(text)?.(row.text)) setText('');
     const headers = model.ancestors(row.seq);
     const latest = model.latestLoad();
-    if (!preserve && latest !== undefined && row.seq < latest) setPreserve(true);
+    if (!preserve && latest !== undefined && row.seq < latest) revealEarlierLoads();
     if (headers.length > 0)
       setGroups((g) => {
         const next = new Map(g);
@@ -296,18 +297,12 @@ export default function ConsolePanel({ session }: PanelProps) {
           onChange={(e) => setText(e.target.value)}
           data-testid="console-filter"
         />
-        <label className="con-preserve">
-          <input
-            type="checkbox"
-            checked={preserve}
-            onChange={(e) => {
-              setPreserve(e.target.checked);
-              globalThis.localStorage?.setItem(PRESERVE_KEY, String(e.target.checked));
-            }}
-            data-testid="console-preserve"
-          />
-          Preserve log
-        </label>
+        <PreserveLogBox
+          preserve={preserve}
+          choose={choosePreserve}
+          className="con-preserve"
+          testId="console-preserve"
+        />
         <button type="button" onClick={() => void clear()} data-testid="console-clear">
           Clear
         </button>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { PreserveLogBox, usePreserveLog } from '../../../renderer/src/components/PreserveLog.js';
 import { Splitter } from '../../../renderer/src/components/Splitter.js';
 import {
   type PanelEvent,
@@ -63,7 +64,7 @@ export default function NetworkPanel({ session }: PanelProps) {
   const [loaded, setLoaded] = useState(false);
   const [progress, setProgress] = useState<{ loaded: number; total: number }>();
   const [detailWidth, setDetailWidth] = useState(storedDetailWidth);
-  const [preserve, setPreserve] = useState(() => globalThis.localStorage?.getItem(PRESERVE_KEY) !== 'false');
+  const { preserve, choose: choosePreserve, reveal: revealEarlierLoads } = usePreserveLog(PRESERVE_KEY);
   /** Loads the person opened or closed (by number); otherwise only the current one is open. */
   const [loadsOpen, setLoadsOpen] = useState<ReadonlyMap<number, boolean>>(() => new Map());
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string }>();
@@ -290,7 +291,7 @@ export default function NetworkPanel({ session }: PanelProps) {
     // Its load is shown and opened.
     const load = model.get(id)?.load;
     if (load !== undefined) {
-      if (!preserve && latest !== undefined && load < latest) setPreserve(true);
+      if (!preserve && latest !== undefined && load < latest) revealEarlierLoads();
       setLoadsOpen((m) => new Map(m).set(load, true));
     }
     setSelectedId(id);
@@ -319,7 +320,7 @@ export default function NetworkPanel({ session }: PanelProps) {
     setQueryText('');
     setSearch(undefined);
     setZoom(undefined);
-    if (!preserve && latest !== undefined && load < latest) setPreserve(true);
+    if (!preserve && latest !== undefined && load < latest) revealEarlierLoads();
     const all = model.all();
     const loads = new Set(all.flatMap((r) => (r.load === undefined ? [] : [r.load])));
     const first = all.find((r) => r.load === load);
@@ -437,18 +438,13 @@ export default function NetworkPanel({ session }: PanelProps) {
             shown={rows.length}
             total={model.size}
           >
-            <label className="net-preserve" title="Keep the requests of earlier page loads (each under its load)">
-              <input
-                type="checkbox"
-                checked={preserve}
-                onChange={(e) => {
-                  setPreserve(e.target.checked);
-                  globalThis.localStorage?.setItem(PRESERVE_KEY, String(e.target.checked));
-                }}
-                data-testid="network-preserve"
-              />
-              Preserve log
-            </label>
+            <PreserveLogBox
+              preserve={preserve}
+              choose={choosePreserve}
+              className="net-preserve"
+              title="Keep the requests of earlier page loads (each under its load)"
+              testId="network-preserve"
+            />
             <SearchBox state={search} onSearch={(q) => void runSearch(q)} onClear={() => setSearch(undefined)} />
             <ColumnMenu
               columns={COLUMNS}
