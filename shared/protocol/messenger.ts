@@ -118,9 +118,17 @@ export class Messenger {
     });
   }
 
-  /** Resolves once the peer has sent everything it sent before this call's reply; never rejects. */
-  async sync(plugin: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    await this.request(plugin, SYNC_METHOD, undefined, { timeoutMs, signal }).catch(() => {});
+  /**
+   * Resolves once the peer has sent everything it sent before the reply, or the wait ended; never
+   * rejects. Answers the peer-gone error when the link went away meanwhile.
+   */
+  async sync(plugin: string, timeoutMs: number, signal?: AbortSignal): Promise<RequestError | undefined> {
+    try {
+      await this.request(plugin, SYNC_METHOD, undefined, { timeoutMs, signal });
+    } catch (e) {
+      if (e instanceof RequestError && e.code === 'peer-gone') return e;
+    }
+    return undefined;
   }
 
   notify(plugin: string, method: string, params?: unknown, attached?: Attached): void {

@@ -4,6 +4,7 @@ import type { CallSurface, PluginToolContext, ToolCallContext, ToolDefinition } 
 import { ToolResult } from '../../../shared/tool-result.js';
 import {
   closestName,
+  describeRequestError,
   executeTool,
   parseToolArguments,
   quoteName,
@@ -235,7 +236,13 @@ export class ToolService {
     if (gate.input) return this.waitForInput(call.id, gate.input);
     if (!gate.allowed) return this.finish(call.id, refused(gate));
     // What the app did before this call may still wait in its agent's batch: answer after it is in.
-    await this.deps.sessions.get(routing.session.id)?.link?.messenger.sync(tool.plugin, SYNC_WAIT_MS, signal);
+    const link = this.deps.sessions.get(routing.session.id)?.link;
+    const gone = await link?.messenger.sync(tool.plugin, SYNC_WAIT_MS, signal);
+    if (gone && tool.definition.worksWhenDisconnected !== true)
+      return this.finish(call.id, {
+        ...failed(describeRequestError(gone, routing.session.id)),
+        decision: gate.decision,
+      });
     return this.finish(call.id, {
       ...(await executeTool(tool.definition, toolArgs, pluginContext)),
       decision: gate.decision,
