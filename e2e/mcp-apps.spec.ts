@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from 'esbuild';
@@ -16,7 +17,7 @@ async function hostScript(): Promise<string> {
     stdin: {
       contents: `
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
-window.showApp = async (html, args, result) => {
+window.showApp = async (html, args, result, theme) => {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.title = 'MCP App';
@@ -24,7 +25,7 @@ window.showApp = async (html, args, result) => {
   frame.srcdoc = html;
   document.body.append(frame);
   const bridge = new AppBridge(null, { name: 'porthole-e2e-host', version: '1.0.0' }, { serverTools: {} }, {
-    hostContext: { theme: 'light', displayMode: 'inline', platform: 'desktop' },
+    hostContext: { theme, displayMode: 'inline', platform: 'desktop' },
   });
   bridge.oncalltool = (params) => window.portholeCallTool(params.name, params.arguments ?? {});
   bridge.onsizechange = ({ height }) => { if (height) frame.style.height = height + 'px'; };
@@ -48,6 +49,17 @@ window.showApp = async (html, args, result) => {
   return result.outputFiles[0]!.text;
 }
 
+/** axe-core over the host page and the view in its frame: no critical or serious violation. */
+async function expectNoSeriousViolations(target: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page: target })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, what).toEqual([]);
+}
+
 const RENDERS_APPS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 
 test('the network list and the error groups render as MCP Apps from real tool results', async ({ page, browser }) => {
@@ -63,7 +75,8 @@ test('the network list and the error groups render as MCP Apps from real tool re
     { name: 'e2e-apps-host', version: '1.0.0' },
     RENDERS_APPS,
   );
-  const host = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  const hostContext = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const host = await hostContext.newPage();
   const pageErrors: string[] = [];
   host.on('pageerror', (e) => pageErrors.push(e.message));
   try {
@@ -108,15 +121,20 @@ test('the network list and the error groups render as MCP Apps from real tool re
       return call(name, args);
     });
     const script = await hostScript();
-    const show = async (target: Page, uri: string, tool: string) => {
+    const show = async (target: Page, uri: string, tool: string, theme: 'light' | 'dark' = 'light') => {
       await target.setContent('<!doctype html><html lang="en"><head><title>host</title></head><body></body></html>');
       await target.addScriptTag({ content: script });
       const html = await read(uri);
       const result = await call(tool, {});
       await target.evaluate(
-        ([h, r]) =>
-          (window as unknown as { showApp(h: string, a: object, r: unknown): Promise<void> }).showApp(h, {}, r),
-        [html, result] as const,
+        ([h, r, t]) =>
+          (window as unknown as { showApp(h: string, a: object, r: unknown, t: string): Promise<void> }).showApp(
+            h,
+            {},
+            r,
+            t,
+          ),
+        [html, result, theme] as const,
       );
       await target.waitForFunction(() => (window as unknown as { appInitialized?: boolean }).appInitialized === true);
       return target.frameLocator('iframe');
@@ -141,6 +159,7 @@ test('the network list and the error groups render as MCP Apps from real tool re
     await expect(detail).toContainText('content-type');
     expect(calledBack).toEqual(['network_get_transaction']);
     await host.screenshot({ path: test.info().outputPath('mcp-app-network.png') });
+    await expectNoSeriousViolations(host, 'network requests, light');
 
     // The error groups: the console's error, its count, opened to its last occurrence.
     const errors = await show(host, consoleUri!, 'console_list_errors');
@@ -152,9 +171,21 @@ test('the network list and the error groups render as MCP Apps from real tool re
     await expect(errors.getByTestId('mcp-app-message')).toContainText('checkout failed: HTTP 500 from /api/checkout');
     expect(calledBack).toEqual(['network_get_transaction', 'console_get_message']);
     await host.screenshot({ path: test.info().outputPath('mcp-app-console.png') });
+    await expectNoSeriousViolations(host, 'console errors, light');
+
+    // Both views in the dark theme the host asks for: readable, and axe-core clean too.
+    const dark = await show(host, networkUri!, 'network_list_transactions', 'dark');
+    await expect(dark.getByTestId('network-row')).toHaveCount(2);
+    await expect(dark.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await dark.getByTestId('network-row').nth(1).click();
+    await expect(dark.getByTestId('mcp-app-detail')).toContainText('500 Internal Server Error');
+    await expectNoSeriousViolations(host, 'network requests, dark');
+    await host.screenshot({ path: test.info().outputPath('mcp-app-network-dark.png') });
+    await show(host, consoleUri!, 'console_list_errors', 'dark');
+    await expectNoSeriousViolations(host, 'console errors, dark');
     expect(pageErrors).toEqual([]);
   } finally {
-    await host.close();
+    await hostContext.close();
     await mcp.close();
     await served.close();
     await inspector.stop();
