@@ -44,8 +44,6 @@ export const MCP_APPS: readonly McpApp[] = [
   },
 ];
 
-export { EXTENSION_ID as MCP_APPS_EXTENSION, RESOURCE_MIME_TYPE as MCP_APP_MIME_TYPE };
-
 /** What the server declares: it serves the extension's HTML views. */
 export const MCP_APPS_SERVER_EXTENSION = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 
