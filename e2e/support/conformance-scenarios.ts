@@ -1,5 +1,6 @@
 // Which server scenarios of the MCP conformance suite test what Porthole serves. Porthole declares
-// the `tools` capability (with listChanged) and nothing else, over Streamable HTTP on 127.0.0.1:
+// the `tools` capability (with listChanged), and `resources` with the MCP Apps extension for its
+// two ui:// views only (no templates, no subscriptions), over Streamable HTTP on 127.0.0.1:
 // every scenario about that must pass. A scenario the suite lists that is in neither list fails the
 // test until someone decides where it belongs. There is no list of known failures.
 
@@ -9,6 +10,8 @@ export const APPLIES = new Set([
   'server-session-lifecycle',
   'ping',
   'tools-list',
+  'resources-list',
+  'sep-2164-resource-not-found',
   'server-sse-polling',
   'server-sse-multiple-streams',
   'dns-rebinding-protection',
@@ -27,13 +30,13 @@ export const DOES_NOT_APPLY: Record<string, string> = {
   'logging-set-level': 'no `logging` capability',
   'tools-call-with-logging': 'no `logging` capability',
   'completion-complete': 'no `completions` capability',
-  'resources-list': 'no `resources` capability',
-  'resources-read-text': 'no `resources` capability',
-  'resources-read-binary': 'no `resources` capability',
-  'resources-templates-read': 'no `resources` capability',
-  'resources-subscribe': 'no `resources` capability',
-  'resources-unsubscribe': 'no `resources` capability',
-  'sep-2164-resource-not-found': 'no `resources` capability',
+  'resources-read-text':
+    "reads the suite's fixture resources (test://…); Porthole serves only its MCP App views (electron/host/mcp/mcp-apps.test.ts)",
+  'resources-read-binary':
+    "reads the suite's fixture resources (test://…); Porthole serves only its MCP App views (electron/host/mcp/mcp-apps.test.ts)",
+  'resources-templates-read': 'no resource templates',
+  'resources-subscribe': 'no resource subscriptions (the views do not change while it runs)',
+  'resources-unsubscribe': 'no resource subscriptions (the views do not change while it runs)',
   'prompts-list': 'no `prompts` capability',
   'prompts-get-simple': 'no `prompts` capability',
   'prompts-get-with-args': 'no `prompts` capability',
@@ -81,11 +84,11 @@ export const CHECKS_THAT_DO_NOT_APPLY: { scenario: string; check: string; messag
     message: /^Not testable: server does not list the diagnostic tool 'test_logging_tool'/,
     reason: 'needs the fixture tool test_logging_tool (no `logging` capability)',
   },
-  ...['prompts-list', 'resources-list', 'resources-templates-list'].map((list) => ({
+  ...['prompts-list', 'resources-templates-list'].map((list) => ({
     scenario: 'caching',
     check: `sep-2549-${list}-caching-hints`,
     message: /returned JSON-RPC error -32601: Method not found$/,
-    reason: `${list.replace(/-(?=list)/, '/').replace('templates-', 'templates/')} is not served (no such capability): -32601 is the right answer`,
+    reason: `${list.replace(/-(?=list)/, '/').replace('templates-', 'templates/')} is not served: -32601 is the right answer`,
   })),
 ];
 

@@ -590,7 +590,7 @@ export type MockConfigView = z.infer<typeof MockConfigViewSchema>;
 
 // ─── What the host answers (MCP tools and the panel) ──────────────────────────
 
-export const SortOrderSchema = z.enum(['newest', 'oldest']);
+export const SortOrderSchema = z.enum(['newest', 'oldest']).describe('Which come first.');
 
 export const PageQuerySchema = z.object({
   filter: TransactionFilterSchema.optional(),
@@ -776,10 +776,10 @@ export type Message = z.infer<typeof MessageSchema>;
 /** Which messages of one connection to list. */
 export const MessageQuerySchema = z.object({
   transactionId: id.describe('A WebSocket or event stream, from network_list_transactions.'),
-  direction: z.enum(['sent', 'received']).optional(),
+  direction: z.enum(['sent', 'received']).optional().describe('One way only.'),
   since: z.number().optional().describe('At or after (ms since the epoch).'),
   text: z.string().min(1).max(1000).optional().describe('Only messages containing this (case-insensitive).'),
-  limit: z.number().int().min(1).max(1000).default(50),
+  limit: z.number().int().min(1).max(1000).default(50).describe('Per page.'),
   cursor: z.string().max(64).optional().describe('nextCursor of the previous page.'),
 });
 export type MessageQuery = z.input<typeof MessageQuerySchema>;

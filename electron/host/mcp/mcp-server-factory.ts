@@ -3,6 +3,7 @@ import {
   INVALID_PARAMS,
   type JSONRPCRequest,
   type ListToolsResult,
+  ResourceNotFoundError,
   type Result,
   Server,
   type ServerContext,
@@ -24,6 +25,14 @@ import type { ToolResult } from '../../../shared/tool-result.js';
 import { ASK_FORM, askAnswerOf, type ClientAsker } from '../permissions/permissions.js';
 import type { ToolService } from '../tools/tool-service.js';
 import { VERSION } from '../version.js';
+import {
+  appUris,
+  listAppResources,
+  MCP_APPS_SERVER_EXTENSION,
+  readAppResource,
+  rendersApps,
+  uiMetaOf,
+} from './mcp-apps.js';
 
 /** The protocol era a server instance serves: `legacy` is 2025-06-18 / 2025-11-25 (sessions), `modern` 2026-07-28. */
 export type McpEra = 'legacy' | 'modern';
@@ -103,20 +112,25 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 export function listTools(
   tools: ToolService,
   client?: ClientInfo,
-  { plugins, surface }: { plugins?: readonly string[]; surface?: McpSurface } = {},
+  { plugins, surface, apps = false }: { plugins?: readonly string[]; surface?: McpSurface; apps?: boolean } = {},
 ): ListToolsResult {
   return {
-    tools: tools.listedFor(client, plugins, surface !== undefined && getsRawValue(surface)).map(({ info }) => ({
-      name: info.name,
-      title: info.title,
-      description: info.description,
-      inputSchema: info.inputSchema as ListToolsResult['tools'][number]['inputSchema'],
-      ...(info.outputSchema
-        ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
-        : {}),
-      annotations: wireAnnotations(info.annotations),
-      ...(info._meta ? { _meta: info._meta } : {}),
-    })),
+    tools: tools.listedFor(client, plugins, surface !== undefined && getsRawValue(surface)).map(({ info }) => {
+      // A tool with a view carries it for clients that render MCP Apps (mcp-apps.ts).
+      const ui = apps ? uiMetaOf(info.name) : undefined;
+      const meta = ui ? { ...info._meta, ...ui } : info._meta;
+      return {
+        name: info.name,
+        title: info.title,
+        description: info.description,
+        inputSchema: info.inputSchema as ListToolsResult['tools'][number]['inputSchema'],
+        ...(info.outputSchema
+          ? { outputSchema: info.outputSchema as ListToolsResult['tools'][number]['inputSchema'] }
+          : {}),
+        annotations: wireAnnotations(info.annotations),
+        ...(meta ? { _meta: meta } : {}),
+      };
+    }),
   };
 }
 
@@ -229,7 +243,10 @@ export function mcpToolCall(
 export function createMcpServer(tools: ToolService, options: McpServerOptions): McpToolsServer {
   const server = new ToolsServer(
     { ...SERVER_INFO },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, extensions: MCP_APPS_SERVER_EXTENSION },
+      instructions: INSTRUCTIONS,
+    },
   );
   const client = (): ClientInfo | undefined => {
     const info = server.getClientVersion();
@@ -293,7 +310,23 @@ export function createMcpServer(tools: ToolService, options: McpServerOptions): 
   server.setRequestHandler('tools/call', () => {
     throw new Error('not reached: tools/call is answered by rawCall');
   });
-  server.setRequestHandler('tools/list', () => listTools(tools, client(), options));
+  const apps = () => rendersApps(server.getClientCapabilities());
+  server.setRequestHandler('tools/list', () => listTools(tools, client(), { ...options, apps: apps() }));
+  // The plugins' panels as MCP Apps: listed for the tools this client sees, readable by any client.
+  server.setRequestHandler('resources/list', () => {
+    const listed = tools.listedFor(client(), options.plugins, getsRawValue(options.surface));
+    return listAppResources(new Set(listed.map((tool) => tool.name)));
+  });
+  server.setRequestHandler('resources/read', async (request) => {
+    const read = await readAppResource(request.params.uri);
+    if (!read) {
+      throw new ResourceNotFoundError(
+        request.params.uri,
+        `no resource ${request.params.uri}; Porthole serves ${appUris().join(', ')} (resources/list lists them)`,
+      );
+    }
+    return read;
+  });
 
   if (options.era === 'modern') return { server, client, dispose: () => void server.close().catch(() => {}) };
 

@@ -38,8 +38,10 @@ export async function connectMcpClient(
   kind: McpTransportKind,
   target: { mcpUrl: string; dataDir: string; token?: string /** stdio: `--plugins` */; plugins?: string },
   client = { name: 'porthole-test-client', version: '1.2.3' },
+  /** What the client declares (`extensions` for MCP Apps, `elicitation`…). */
+  capabilities?: Record<string, unknown>,
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
-  const mcp = new Client(client);
+  const mcp = new Client(client, capabilities && { capabilities });
   let stderr = '';
   if (kind === 'http') {
     await mcp.connect(new StreamableHTTPClientTransport(new URL(target.mcpUrl), httpOptions(target)));
@@ -60,8 +62,13 @@ export async function connectModernClient(
   kind: McpTransportKind,
   target: { mcpUrl: string; dataDir: string; token?: string /** stdio: `--plugins` */; plugins?: string },
   client = { name: 'porthole-modern-client', version: '2.0.0' },
+  /** What the client declares (`extensions` for MCP Apps, `elicitation`…). */
+  capabilities?: Record<string, unknown>,
 ): Promise<{ client: ModernClient; stderr: () => string; close(): Promise<void> }> {
-  const mcp = new ModernClient(client, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const mcp = new ModernClient(client, {
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    ...(capabilities && { capabilities }),
+  });
   let stderr = '';
   if (kind === 'http') {
     await mcp.connect(new ModernHttpTransport(new URL(target.mcpUrl), httpOptions(target)));

@@ -1,3 +1,4 @@
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,20 @@ describe('tools/list fits a context window (a real SDK client over HTTP)', () =>
       .join(', ');
     expect(size, `tools/list is ${kb(size)}: ${perTool}`).toBeLessThan(CAP);
     expect(listed.tools.length, 'tools in tools/list').toBeLessThanOrEqual(MAX_TOOLS);
+
+    // A client that renders MCP Apps also gets each view's `_meta.ui` (mcp-apps.ts): still in the cap.
+    const rendering = await connectMcpClient(
+      'http',
+      { mcpUrl: t.urls.mcpUrl, dataDir: t.dataDir, token: t.core.mcp.token() },
+      undefined,
+      { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+    );
+    defer(() => rendering.close());
+    const withApps = Buffer.byteLength(JSON.stringify(await rendering.client.listTools()));
+    // The views' two `_meta.ui` lines, which the spec puts in tools/list for such hosts only, may
+    // take it just past the cap (99 bytes when they were added): they are allowed 256 bytes.
+    expect(withApps - size, 'bytes the views add').toBeLessThan(200);
+    expect(withApps, `tools/list for a client that renders MCP Apps is ${kb(withApps)}`).toBeLessThan(CAP + 256);
 
     // Loadable as sent by a strict validator (unknown keywords, formats or misplaced limits fail).
     const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));

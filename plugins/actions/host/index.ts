@@ -140,7 +140,7 @@ const actionsRun = tool({
     name: z.string().min(1).max(100).describe('From actions_list.'),
     args: z.record(z.string(), z.unknown()).default({}).describe('As its params schema says.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   describeChange: ({ name, args }) => `Run the app's action "${name}" with ${JSON.stringify(args).slice(0, 500)}`,
   askWhen: {
     what: 'actions the app marks destructive',

@@ -149,7 +149,7 @@ export const listActions = tool({
     since: z.number().int().optional().describe('After this seq'),
     before: z.number().int().optional().describe('Before this seq'),
     type: z.string().optional().describe('Type contains'),
-    limit: z.number().int().min(1).max(200).default(20),
+    limit: z.number().int().min(1).max(200).default(20).describe('Per page.'),
   }),
   output: z.object({
     actions: z.array(z.unknown()),
@@ -219,7 +219,7 @@ export const dispatch = tool({
   description: 'Dispatch an action, set top-level keys, jump back to an action, invalidate/refetch queries.',
   input: z.object({
     store,
-    mode: z.enum(MODES).default('dispatch'),
+    mode: z.enum(MODES).default('dispatch').describe('How to apply action.'),
     action: z
       .unknown()
       .optional()

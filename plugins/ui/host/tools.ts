@@ -40,7 +40,7 @@ export const uiAct = tool({
     submit: z.boolean().optional().describe('fill, then Enter.'),
     dialog: z.enum(['accept', 'dismiss']).optional().describe('alert/confirm/prompt answer.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   describeChange: ({ action, ref, value }) =>
     `${action}${ref ? ` ${ref}` : ''}${value !== undefined ? ` ${JSON.stringify(value).slice(0, 200)}` : ''} in the app`,
   handler: (args, { instance, signal, client, surface }) => instance.act(args, client?.name ?? surface, signal),
@@ -55,7 +55,7 @@ export const uiNavigate = tool({
     to: z.string().min(1).max(4000).describe('reload, back, forward, or a URL.'),
     timeoutMs: timeout(15_000),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   describeChange: ({ to }) => (to === 'reload' ? 'Reload the page' : `Navigate the page: ${to.slice(0, 300)}`),
   handler: ({ to, timeoutMs }, { instance, signal, client, surface }) =>
     instance.navigate(to, timeoutMs, client?.name ?? surface, signal),
@@ -87,7 +87,7 @@ export const uiEvaluate = tool({
     expression: z.string().min(1).max(100_000).describe('Code.'),
     timeoutMs: timeout(5000),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   defaultPermission: 'ask',
   describeChange: ({ expression }) => `Run this code in the app: ${expression.slice(0, 2000)}`,
   handler: ({ expression, timeoutMs }, { instance, signal, client, surface }) =>
