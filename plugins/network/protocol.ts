@@ -495,6 +495,10 @@ export const MockActionSchema = z.discriminatedUnion('type', [
     statusText: z.string().max(200).optional(),
     headers: z.record(z.string().min(1).max(200), z.string().max(8192)).optional(),
     body: MockBodySchema.optional(),
+    trailers: z
+      .record(z.string().min(1).max(200), z.string().max(8192))
+      .optional()
+      .describe('node:http2 only: sent after the body (gRPC: grpc-status, grpc-message).'),
     delayMs,
     bytesPerSecond: z.number().int().min(1).optional().describe('Send the body this slowly.'),
     cut: z
