@@ -193,6 +193,95 @@ describe('node:http2', () => {
     expect(reached.splice(0)).toEqual(['POST /mocked?a=1', 'GET /real', 'GET /broken']);
   });
 
+  it("records a gRPC answer's trailers (grpc-status, grpc-message); a status other than 0 is a failure", async () => {
+    // A tiny gRPC server over node:http2: a length-prefixed message, then the status in trailers.
+    const server = createServer();
+    server.on('stream', (stream, headers) => {
+      stream.resume();
+      stream.on('end', () => {
+        const fail = headers[':path'] === '/shop.Carts/Fail';
+        const message = Buffer.from(fail ? '' : '{"total":42}');
+        stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+        stream.once('wantTrailers', () =>
+          stream.sendTrailers(
+            fail ? { 'grpc-status': '5', 'grpc-message': 'no%20such%20cart' } : { 'grpc-status': '0' },
+          ),
+        );
+        const prefix = Buffer.alloc(5);
+        prefix.writeUInt32BE(message.length, 1);
+        stream.end(Buffer.concat([prefix, message]));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    defer(() => new Promise<void>((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const unary = (path: string) =>
+      new Promise<unknown>((resolve) => {
+        const session = connect(url);
+        const stream = session.request({
+          ':method': 'POST',
+          ':path': path,
+          'content-type': 'application/grpc',
+          te: 'trailers',
+        });
+        const chunks: Buffer[] = [];
+        let trailers: unknown;
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('trailers', (t) => {
+          trailers = { status: t['grpc-status'], message: t['grpc-message'] };
+        });
+        stream.on('end', () => {
+          session.close();
+          resolve({ trailers, bytes: Buffer.concat(chunks).toString('base64') });
+        });
+        stream.end(Buffer.from([0, 0, 0, 0, 2, 0x7b, 0x7d]));
+      });
+    const run = async () => [await unary('/shop.Carts/Get'), await unary('/shop.Carts/Fail')];
+    const without = await run();
+    const d = await startNetworkDebuggee();
+    defer(() => d.stop());
+    expect(await run()).toEqual(without);
+    expect(without.map((r) => (r as { trailers: unknown }).trailers)).toEqual([
+      { status: '0', message: undefined },
+      { status: '5', message: 'no%20such%20cart' },
+    ]);
+    await waitFor(
+      () =>
+        d.host.transactions({ urlContains: '/shop.Carts/' }).filter((t) => t.state !== 'pending').length === 2 ||
+        undefined,
+      'two calls',
+    );
+    const [ok, fail] = d.host.transactions({ urlContains: '/shop.Carts/' }).sort((a, b) => a.seq - b.seq);
+    expect(ok).toMatchObject({
+      state: 'complete',
+      grpc: { status: 0 },
+      response: { trailers: [{ name: 'grpc-status', value: '0' }] },
+    });
+    expect(fail).toMatchObject({ state: 'complete', grpc: { status: 5, message: 'no such cart' } });
+    expect(fail!.response?.trailers).toEqual([
+      { name: 'grpc-status', value: '5' },
+      { name: 'grpc-message', value: 'no%20such%20cart' },
+    ]);
+    // The answers carry them; a status other than 0 counts as failed (failedOnly, the timeline).
+    const got = await d.mcp.call('network_get_transaction', { id: fail!.id });
+    expect(got.structuredContent).toMatchObject({
+      transaction: { response: { trailers: fail!.response!.trailers }, grpc: fail!.grpc },
+    });
+    const failed = await d.mcp.call('network_list_transactions', { urlContains: '/shop.Carts/', failedOnly: true });
+    const listed = (failed.structuredContent as { transactions: { id: string; grpc?: unknown }[] }).transactions;
+    expect(listed).toMatchObject([{ id: fail!.id, grpc: { status: 5, message: 'no such cart' } }]);
+    const timeline = d.host.timeline!({ limit: 100 }).entries.filter((e) => e.summary.includes('/shop.Carts/'));
+    expect(timeline.map((e) => e.level)).toEqual(['info', 'error']);
+    expect(timeline[1]?.summary).toContain('→ 200 with gRPC status 5 (no such cart)');
+    // HAR: the trailers as the response's `_trailers`, read back on import.
+    const har = d.host.exportHar({ urlContains: '/shop.Carts/' });
+    expect((har.log.entries[1]!.response as { _trailers?: unknown })._trailers).toEqual(fail!.response!.trailers);
+    d.host.clear();
+    d.host.importHar(har);
+    const back = d.host.transactions({ urlContains: '/shop.Carts/Fail' })[0];
+    expect(back).toMatchObject({ grpc: fail!.grpc, response: { trailers: fail!.response!.trailers } });
+  });
+
   it('records a gRPC-js unary call and its failure status', async () => {
     const json = {
       serialize: (v: unknown) => Buffer.from(JSON.stringify(v)),

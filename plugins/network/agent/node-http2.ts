@@ -40,6 +40,7 @@ interface Followed {
   /** The answer's end was pushed; the outcome is given a tick later. */
   ended: boolean;
   done: boolean;
+  trailers?: RawHeaders;
 }
 
 type Stream = (...args: unknown[]) => unknown;
@@ -134,7 +135,7 @@ export function installHttp2Tap(hub: Hub): void {
             // The error the app gets, when the stream was destroyed with one (a mock rule's ECONNRESET).
             const error = (this as { errored?: unknown }).errored ?? resetError(code);
             if (code) f.obs.fail(error, false, body && { body: { ...body, cut: true } });
-            else f.obs.complete({ body });
+            else f.obs.complete({ body, trailers: f.trailers });
           });
         } else if (!f.done && chunk instanceof Uint8Array) {
           f.resBody.add(chunk, true);
@@ -181,6 +182,8 @@ export function installHttp2Tap(hub: Hub): void {
         remoteAddress: f.session.socket?.remoteAddress,
         remotePort: f.session.socket?.remotePort,
       });
+    } else if (event === 'trailers') {
+      f.trailers = plainHeaders((arg ?? {}) as Record<string, string | string[] | undefined>);
     } else if (f.ended) {
       // the outcome is on its way
     } else if (event === 'error') {

@@ -108,6 +108,8 @@ export interface SeenEnd {
   endedAt?: number;
   /** How a WebSocket closed. */
   close?: SeenClose;
+  /** HTTP/2 trailers (gRPC's grpc-status, grpc-message). */
+  trailers?: RawHeaders;
 }
 
 export interface SeenClose {
