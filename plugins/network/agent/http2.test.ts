@@ -119,14 +119,24 @@ describe('node:http2', () => {
           let head: Record<string, unknown> = {};
           let trailers: unknown;
           const chunks: Buffer[] = [];
+          const order: string[] = [];
+          const first = (event: string) => !order.includes(event) && order.push(event);
           stream.on('response', (h) => {
+            first('response');
             head = { status: h[':status'], served: h['x-served'], rule: h['x-rule'], type: h['content-type'] };
           });
           stream.on('trailers', (t) => {
+            first('trailers');
             trailers = { check: t['x-check'] };
           });
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => resolve({ ...head, trailers, text: Buffer.concat(chunks).toString() }));
+          stream.on('data', (c: Buffer) => {
+            first('data');
+            chunks.push(c);
+          });
+          stream.on('end', () => {
+            first('end');
+            resolve({ ...head, trailers, text: Buffer.concat(chunks).toString(), order });
+          });
           stream.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code, message: e.message }));
           stream.end(body);
         });
@@ -165,6 +175,7 @@ describe('node:http2', () => {
         type: 'application/json',
         trailers: { check: 'done' },
         text: '{"from":"rule"}',
+        order: ['response', 'data', 'trailers', 'end'],
       },
       without[1],
       { error: 'ECONNRESET', message: 'reset by the rule' },

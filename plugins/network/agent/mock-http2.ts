@@ -159,18 +159,24 @@ async function serve(http2: NodeHttp2, s: ServerStream, answer: Http2Answer, cli
   }
 }
 
-/** Two connected in-memory streams (Node 20 has no stream.duplexPair). */
+/**
+ * Two connected in-memory streams (Node 20 has no stream.duplexPair). Each write arrives in a task of
+ * its own, as a socket's reads do: arriving at once, a stream's DATA would reach the app before its
+ * 'response' event.
+ */
 function pipePair(Duplex: DuplexCtor): [object, object] {
   const ends: InstanceType<DuplexCtor>[] = [];
   const end = (other: () => InstanceType<DuplexCtor>) =>
     new Duplex({
       read() {},
       write(chunk: unknown, _encoding: unknown, done: () => void) {
-        other().push(chunk);
+        const to = other();
+        setImmediate(() => to.push(chunk));
         done();
       },
       final(done: () => void) {
-        other().push(null);
+        const to = other();
+        setImmediate(() => to.push(null));
         done();
       },
       destroy(error: Error | null, done: (e: Error | null) => void) {
