@@ -181,9 +181,23 @@ describe('node:http2', () => {
       { error: 'ECONNRESET', message: 'reset by the rule' },
     ]);
     expect(reached.splice(0)).toEqual(['GET /real']); // the rules' requests never reached the server
+    // A session closed right after its request lets the stream end, as with a server: the rule's answer comes.
+    const closing = connect(url);
+    const late = closing.request({ ':method': 'POST', ':path': '/mocked?a=2' });
+    late.end('x');
+    closing.close();
+    const lateAnswer = await new Promise<unknown>((resolve) => {
+      let status: unknown;
+      const chunks: Buffer[] = [];
+      late.on('response', (h) => (status = h[':status']));
+      late.on('data', (c: Buffer) => chunks.push(c));
+      late.on('end', () => resolve({ status, text: Buffer.concat(chunks).toString() }));
+      late.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }));
+    });
+    expect(lateAnswer).toEqual({ status: 203, text: '{"from":"rule"}' });
     await waitFor(
-      () => d.host.transactions({ urlContains: url }).filter((t) => t.state !== 'pending').length === 3 || undefined,
-      'three streams',
+      () => d.host.transactions({ urlContains: url }).filter((t) => t.state !== 'pending').length === 4 || undefined,
+      'four streams',
     );
     const [rec, real, fail] = d.host.transactions({ urlContains: url }).sort((a, b) => a.seq - b.seq);
     expect(rec).toMatchObject({
@@ -197,7 +211,7 @@ describe('node:http2', () => {
     expect(real).toMatchObject({ state: 'complete', response: { status: 200 }, remoteAddress: '127.0.0.1' });
     expect(real!.mock).toBeUndefined();
     expect(fail).toMatchObject({ state: 'failed', mock: { ruleId: broken.rule.id }, error: { code: 'ECONNRESET' } });
-    expect(d.host.mockConfig().hits).toEqual({ [answered.rule.id]: 1, [broken.rule.id]: 1 });
+    expect(d.host.mockConfig().hits).toEqual({ [answered.rule.id]: 2, [broken.rule.id]: 1 });
 
     await d.host.setMockingEnabled(false);
     expect(await run()).toEqual(without);

@@ -14,6 +14,7 @@ type Headers = Record<string, string | string[] | number | undefined>;
 interface Session {
   on(event: string, listener: (...a: unknown[]) => void): unknown;
   once(event: string, listener: (...a: unknown[]) => void): unknown;
+  close(): void;
   destroy(): void;
   closed?: boolean;
   destroyed?: boolean;
@@ -87,7 +88,7 @@ export function matchable(session: object, headers: unknown): MatchableRequest |
 
 /**
  * The session a rule's answer comes from, for the app's `session`: made with the first answer and
- * destroyed with the app's session. `answer` is queued for the next stream opened on it.
+ * closed with the app's session. `answer` is queued for the next stream opened on it.
  */
 export function answeringSession(
   session: Session,
@@ -111,7 +112,8 @@ export function answeringSession(
     server.emit('connection', far);
     made.session = http2.connect(`${origin.scheme}://${origin.authority}`, { createConnection: () => near });
     made.session.on('error', () => {});
-    session.once('close', () => made.session.destroy());
+    // As a session's close() lets its open streams end: the answers in flight still come.
+    session.once('close', () => made.session.close());
     lines.set(session, (line = made));
   }
   const entry: Line['queue'][number] = { answer };

@@ -16,7 +16,10 @@ interface NodeHttp2 {
 interface Http2Session {
   on(event: string, listener: (...a: unknown[]) => void): unknown;
   once(event: string, listener: (...a: unknown[]) => void): unknown;
+  close(): void;
   destroy(): void;
+  closed?: boolean;
+  destroyed?: boolean;
   socket?: { remoteAddress?: string; remotePort?: number } | null;
 }
 
@@ -71,7 +74,8 @@ export function installHttp2Tap(hub: Hub): void {
 
   /** The session that answers for a mock rule, while one matches. */
   const mocked = (session: Http2Session, headers: unknown) => {
-    if (!hub.mockHttp2) return undefined;
+    // A closed session's request() throws, as without Porthole.
+    if (!hub.mockHttp2 || session.closed || session.destroyed) return undefined;
     try {
       const request = matchable(session, headers);
       const answer = request && hub.mockHttp2(request);
