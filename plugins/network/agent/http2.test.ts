@@ -195,9 +195,33 @@ describe('node:http2', () => {
       late.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }));
     });
     expect(lateAnswer).toEqual({ status: 203, text: '{"from":"rule"}' });
+    // A body cut part-way with a reset: the app gets the first bytes, then the stream's reset.
+    const cut = await d.host.addMockRule({
+      match: { url: { kind: 'contains', value: '/cut' } },
+      action: {
+        type: 'respond',
+        status: 200,
+        body: { type: 'text', text: 'abcdef' },
+        cut: { afterBytes: 3, end: 'reset' },
+      },
+    });
+    const cutSession = connect(url);
+    const cutStream = cutSession.request({ ':path': '/cut' });
+    cutStream.end();
+    const cutAnswer = await new Promise<unknown>((resolve) => {
+      const chunks: Buffer[] = [];
+      cutStream.on('data', (c: Buffer) => chunks.push(c));
+      cutStream.on('end', () => resolve({ text: Buffer.concat(chunks).toString() }));
+      cutStream.on('error', (e: NodeJS.ErrnoException) =>
+        resolve({ text: Buffer.concat(chunks).toString(), error: e.code }),
+      );
+    });
+    cutSession.close();
+    expect(cutAnswer).toEqual({ text: 'abc', error: 'ERR_HTTP2_STREAM_ERROR' });
+    await d.host.removeMockRule(cut.rule.id);
     await waitFor(
-      () => d.host.transactions({ urlContains: url }).filter((t) => t.state !== 'pending').length === 4 || undefined,
-      'four streams',
+      () => d.host.transactions({ urlContains: url }).filter((t) => t.state !== 'pending').length === 5 || undefined,
+      'five streams',
     );
     const [rec, real, fail] = d.host.transactions({ urlContains: url }).sort((a, b) => a.seq - b.seq);
     expect(rec).toMatchObject({
@@ -211,7 +235,7 @@ describe('node:http2', () => {
     expect(real).toMatchObject({ state: 'complete', response: { status: 200 }, remoteAddress: '127.0.0.1' });
     expect(real!.mock).toBeUndefined();
     expect(fail).toMatchObject({ state: 'failed', mock: { ruleId: broken.rule.id }, error: { code: 'ECONNRESET' } });
-    expect(d.host.mockConfig().hits).toEqual({ [answered.rule.id]: 2, [broken.rule.id]: 1 });
+    expect(d.host.mockConfig().hits).toEqual({ [answered.rule.id]: 2, [broken.rule.id]: 1, [cut.rule.id]: 1 });
 
     await d.host.setMockingEnabled(false);
     expect(await run()).toEqual(without);
