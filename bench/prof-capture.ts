@@ -1,6 +1,7 @@
 // Profiling helper (not a bench scenario): N captured requests of one kind, for `node --cpu-prof`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
 import { connect } from '../agent/connection.js';
 import { waitFor } from '../electron/host/testing.js';
 import { network } from '../plugins/network/agent/index.js';
@@ -33,6 +34,28 @@ const fns: Record<string, () => Promise<void>> = {
     await (await fetch(`${base}/items`)).text();
   },
 };
+// `ws`: the network-sockets bench's small echo (the `ws` package), one message and its echo per call.
+const wss = new WebSocketServer({ server });
+wss.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(data, { binary })));
+const SMALL = JSON.stringify({ type: 'chat', room: 'lobby', text: 'hello there', at: 1 });
+let socket: WebSocket | undefined;
+fns.ws = async () => {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    socket = new WebSocket(`ws://${base.slice('http://'.length)}/echo`);
+    await new Promise((resolve, reject) => socket!.once('open', resolve).once('error', reject));
+  }
+  const ws = socket;
+  await new Promise<void>((resolve) => {
+    ws.once('message', () => resolve());
+    ws.send(SMALL);
+  });
+};
+/** A block's socket is closed at its end: the transaction completes (settle waits for it). */
+const closeSocket = async () => {
+  const ws = socket;
+  socket = undefined;
+  if (ws) await new Promise((resolve) => ws.once('close', resolve).close());
+};
 const fn = fns[kind]!;
 const core = await coreProcess('niced');
 const plugin = network({ maxBodyBytes: 4 << 20 });
@@ -47,11 +70,13 @@ if (process.argv[4] === 'ab') {
     await core.call('settle');
     const c = process.cpuUsage();
     for (let i = 0; i < N; i++) await fn();
+    await closeSocket();
     await new Promise((r) => setTimeout(r, 15));
     const u = process.cpuUsage(c);
     return (u.user + u.system) / N;
   };
   for (let i = 0; i < 300; i++) await fn();
+  await closeSocket();
   const plain: number[] = [];
   const captured: number[] = [];
   for (let r = 0; r < 12; r++) {
@@ -74,6 +99,7 @@ if (process.argv[4] === 'ab') {
 }
 if (!capture) hub().sinks.clear();
 for (let i = 0; i < 500; i++) await fn();
+await closeSocket();
 await core.call('settle');
 const session = process.env.PROF ? new (await import('node:inspector')).Session() : undefined;
 const post = (m: string, params?: object) =>
@@ -89,6 +115,7 @@ if (session) {
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 for (let i = 0; i < N; i++) await fn();
+await closeSocket();
 await new Promise((r) => setTimeout(r, 15));
 const cpu = process.cpuUsage(c0);
 if (session)
@@ -106,4 +133,6 @@ plugin.dispose();
 agent.disconnect();
 await core.stop();
 keepAlive.destroy();
+socket?.terminate();
+wss.close();
 server.close();

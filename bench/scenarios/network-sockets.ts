@@ -113,27 +113,37 @@ export default defineScenario('network: WebSocket and event-stream capture overh
       const all = { plain: [] as number[], captured: [] as number[] };
       const delivery = { plain: [] as number[], captured: [] as number[] };
       const totals = { plain: [] as number[], captured: [] as number[] };
+      const cpu = { plain: [] as number[], captured: [] as number[] };
       const ratios: number[] = [];
+      const cpuRatios: number[] = [];
       await enter('captured');
       await block(); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         const order: Kind[] = r % 2 === 0 ? ['plain', 'captured'] : ['captured', 'plain'];
         const total = { plain: 0, captured: 0 };
+        const used = { plain: 0, captured: 0 };
         for (const kind of order) {
           await enter(kind);
+          const before = process.cpuUsage();
           const { times, delivery: d } = await block();
+          const after = process.cpuUsage(before);
+          used[kind] = (after.user + after.system) / 1000;
+          cpu[kind].push(used[kind]);
           all[kind].push(...times);
           delivery[kind].push(...d);
           total[kind] = times.reduce((a, b) => a + b, 0);
           totals[kind].push(total[kind]);
         }
         ratios.push(total.captured / total.plain);
+        cpuRatios.push(used.captured / used.plain);
       }
       await enter('captured');
       return {
         plain: stats(all.plain),
         captured: stats(all.captured),
         ratio: stats(ratios).median,
+        /** The app's process CPU (the app, the agent, its link) per block, ms. */
+        cpu: { plain: stats(cpu.plain), captured: stats(cpu.captured), ratio: stats(cpuRatios).median },
         delivery: { plain: stats(delivery.plain), captured: stats(delivery.captured) },
       };
     };
@@ -146,6 +156,17 @@ export default defineScenario('network: WebSocket and event-stream capture overh
     const row = (name: string, r: typeof smallRun, floor: string, note: string): BenchRow => {
       const out = latencyRow(name, r.captured, floor, r.plain, `${note}; ${load}`);
       out.ratio = r.ratio;
+      return out;
+    };
+    const cpuRow = (name: string, r: typeof smallRun): BenchRow => {
+      const out = latencyRow(
+        `${name}: app CPU per block`,
+        r.cpu.captured,
+        'without Porthole',
+        r.cpu.plain,
+        `user + system ms of the app's process (app, agent and link; the inspector runs apart); ratio: median over ${ROUNDS} rounds; ${load}`,
+      );
+      out.ratio = r.cpu.ratio;
       return out;
     };
     const deliveryRow = (d: { plain: Stats; captured: Stats }) =>
@@ -163,12 +184,14 @@ export default defineScenario('network: WebSocket and event-stream capture overh
         'without Porthole',
         `blocks of ${SMALL} on a fresh socket; ratio: median over ${ROUNDS} rounds of the blocks' totals; host kept ${kept.count} transactions`,
       ),
+      cpuRow(`WebSocket echo ×${SMALL} small`, smallRun),
       row(
         `WebSocket echo ×${BIG * ROUNDS} × 1 MiB (ws), per round trip`,
         bigRun,
         'without Porthole',
         `blocks of ${BIG}; each message kept up to the agent's maxMessageBytes`,
       ),
+      cpuRow(`WebSocket echo ×${BIG} × 1 MiB`, bigRun),
       row(
         `event stream of ${EVENTS * ROUNDS} events (fetch), per ${EVENTS}-event stream`,
         sseRun,

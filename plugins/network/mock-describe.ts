@@ -29,7 +29,8 @@ export function describeAction(action: MockAction): string {
   const body = action.body ? ` with a ${action.body.type} body` : '';
   const pace = action.bytesPerSecond ? `, ${action.bytesPerSecond} bytes/s` : '';
   const cut = action.cut ? `, cut after ${action.cut.afterBytes} bytes (${action.cut.end})` : '';
-  return `respond ${action.status}${body}${pace}${cut}${delay}`;
+  const trailers = action.trailers ? `, trailers ${Object.keys(action.trailers).join(', ')}` : '';
+  return `respond ${action.status}${body}${trailers}${pace}${cut}${delay}`;
 }
 
 /** A whole rule in one line: its name, what it matches and how it answers. */

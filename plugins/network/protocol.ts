@@ -139,6 +139,8 @@ export const TransactionCompletedSchema = z.object({
   /** Time from the start of the request to the end of the response, ms. */
   durationMs: z.number().nonnegative(),
   close: SocketCloseSchema.optional(),
+  /** HTTP/2 trailers (gRPC: grpc-status, grpc-message). */
+  trailers: HeadersSchema.optional(),
 });
 export type TransactionCompleted = z.infer<typeof TransactionCompletedSchema>;
 
@@ -241,6 +243,10 @@ export type Graphql = z.infer<typeof GraphqlSchema>;
  * `complete`, `failed` (no response, or it broke off), `unknown` (the app went away before it ended,
  * or the page cannot see how it ended, as for a beacon; `error.message` says which).
  */
+/** A gRPC answer's status (grpc-status, grpc-message), from its trailers or a trailers-only answer's headers. */
+export const GrpcSchema = z.object({ status: z.number().int(), message: z.string().optional() });
+export type Grpc = z.infer<typeof GrpcSchema>;
+
 export const TransactionStateSchema = z.enum(['pending', 'complete', 'failed', 'unknown']);
 
 /** One request/response as the host keeps it, complete or not. */
@@ -268,6 +274,8 @@ export const TransactionSchema = z.object({
       redirected: z.boolean().optional(),
       /** The final URL after redirects the runtime followed out of the agent's sight (browsers). */
       url: z.string().optional(),
+      /** HTTP/2 trailers, after the body (gRPC: grpc-status, grpc-message). */
+      trailers: HeadersSchema.optional(),
     })
     .optional(),
   error: z.object({ message: z.string(), code: z.string().optional(), timedOut: z.boolean().optional() }).optional(),
@@ -305,6 +313,7 @@ export const TransactionSchema = z.object({
   /** How a WebSocket closed. */
   close: SocketCloseSchema.optional(),
   graphql: GraphqlSchema.optional(),
+  grpc: GrpcSchema.optional(),
   /** Where the app made it (the initiator's call stack, top frames), when the agent could tell. */
   callStack: z.string().optional(),
 });
@@ -336,6 +345,7 @@ export const TransactionSummarySchema = z.object({
   /** Messages of a WebSocket or event stream, both ways, kept or not. */
   messages: z.number().int().optional(),
   graphql: GraphqlSchema.optional(),
+  grpc: GrpcSchema.optional(),
   /** The initiator's top frame, `function (file:line:col)` as the engine wrote it. */
   callSite: z.string().optional(),
 });
@@ -343,10 +353,20 @@ export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
 
 /**
  * What "failed" means in the window (is:failed), the tools (failedOnly) and the timeline: no response
- * or it broke off, an HTTP 4xx/5xx answer, or a GraphQL answer with errors.
+ * or it broke off, an HTTP 4xx/5xx answer, a GraphQL answer with errors, or a gRPC status other than 0.
  */
-export function isFailure(state: TransactionState, status: number | undefined, graphql?: Graphql): boolean {
-  return state === 'failed' || (status !== undefined && status >= 400) || (graphql?.errors ?? 0) > 0;
+export function isFailure(
+  state: TransactionState,
+  status: number | undefined,
+  graphql?: Graphql,
+  grpc?: Grpc,
+): boolean {
+  return (
+    state === 'failed' ||
+    (status !== undefined && status >= 400) ||
+    (graphql?.errors ?? 0) > 0 ||
+    (grpc !== undefined && grpc.status !== 0)
+  );
 }
 
 /** Filters shared by the list tool, the HAR export and the panel. All optional; they combine with AND. */
@@ -495,6 +515,10 @@ export const MockActionSchema = z.discriminatedUnion('type', [
     statusText: z.string().max(200).optional(),
     headers: z.record(z.string().min(1).max(200), z.string().max(8192)).optional(),
     body: MockBodySchema.optional(),
+    trailers: z
+      .record(z.string().min(1).max(200), z.string().max(8192))
+      .optional()
+      .describe('node:http2 only: sent after the body (gRPC: grpc-status, grpc-message).'),
     delayMs,
     bytesPerSecond: z.number().int().min(1).optional().describe('Send the body this slowly.'),
     cut: z

@@ -4,12 +4,12 @@ import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { nodeImport } from '../../../agent/node-import.js';
 import type { Initiator, MockAction, MockRule } from '../protocol.js';
 import { base64ToBytes, readCapped } from './capture-body.js';
-import { type CompiledRule, findMatchingRule, mayMatchAny, needsBody } from './mock-match.js';
+import { type CompiledRule, findMatchingRule, type MatchableRequest, mayMatchAny, needsBody } from './mock-match.js';
 import { type HttpModule, routeByRules } from './mock-route.js';
 import { fakeServerConnection, fakeWebSocket } from './mock-socket.js';
 import { type DispatcherMock, dispatcherMock, type RuleSource } from './mock-undici.js';
 import { isNode } from './node-builtins.js';
-import { BodyCollector, hub, type Observation, type SeenRequest } from './observed.js';
+import { BodyCollector, type Http2Answer, hub, type Observation, type SeenRequest } from './observed.js';
 
 // The mock path, applied only while the app has an active mock rule and removed when it has none:
 // @mswjs/interceptors for Node's http/https and the browser's fetch and XHR, and a wrapper of
@@ -111,8 +111,20 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
     return rule ? fakeWebSocket(Ctor, args, rule, recorder as never) : undefined;
   };
 
+  /** A node:http2 request (matched on its method, URL and headers: its body is not known yet). */
+  const mockHttp2 = (request: MatchableRequest): Http2Answer | undefined => {
+    const { enabled, rules } = current();
+    const rule = findMatchingRule(enabled, rules, request);
+    const action = rule?.action;
+    if (!action || action.type === 'websocket') return undefined;
+    const mark = { ruleId: rule.id, ruleName: rule.name };
+    if (action.type === 'networkError') return { mark, delayMs: action.delayMs, error: mockedError(action) };
+    return { mark, delayMs: action.delayMs, response: mockResponse(action), trailers: action.trailers };
+  };
+
   const teardown = () => {
     if (hub().mockSocket === mockSocket) hub().mockSocket = undefined;
+    if (hub().mockHttp2 === mockHttp2) hub().mockHttp2 = undefined;
     dispatchers?.uninstall();
     for (const interceptor of applied) interceptor.dispose();
     applied = [];
@@ -150,6 +162,7 @@ export function mockPath(recorder: MockRecorder, current: () => { enabled: boole
       hub().mockSocket = mockSocket;
       enabling = (async () => {
         if (isNode) {
+          hub().mockHttp2 = mockHttp2;
           try {
             dispatchers ??= dispatcherMock(source);
             await dispatchers.install();

@@ -466,6 +466,8 @@ class Followed implements Observation {
   private done = false;
   private mock: MockMark | undefined;
   private responseHeaders: RawHeaders = [];
+  /** HTTP/2 trailers (gRPC's grpc-status), as sent with the end. */
+  private trailers: RawHeaders | undefined;
   private replayTime: number | undefined;
   private respondedAt = 0;
   private eventStream = false;
@@ -563,6 +565,7 @@ class Followed implements Observation {
     this.done = true;
     this.stopWaiting();
     this.agent.ended(this.id);
+    this.trailers = end.trailers;
     const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
     const close = end.close && closeOf(end.close);
     const seen = end.body;
@@ -591,6 +594,7 @@ class Followed implements Observation {
           body: agent.bodyParts(seen, type, declared)?.body,
           durationMs,
           encodedSize,
+          trailers: this.trailers && agent.headers(this.trailers),
         }));
       }
       if (seen.kept < LATER_BYTES)
@@ -613,7 +617,12 @@ class Followed implements Observation {
 
   /** The completed notification, with the body's parts when it has one. */
   private end(durationMs: number, encodedSize: number | undefined, close: SocketClose | undefined, parts?: BodyParts) {
-    this.agent.send('completed', { id: this.id, body: parts?.body, durationMs, encodedSize, close }, parts?.attached);
+    const trailers = this.trailers && this.agent.headers(this.trailers);
+    this.agent.send(
+      'completed',
+      { id: this.id, body: parts?.body, durationMs, encodedSize, close, trailers },
+      parts?.attached,
+    );
   }
 
   fail(error: unknown, timedOut?: boolean, end?: SeenEnd): void {

@@ -1,3 +1,4 @@
+import { answeringSession, matchable } from './mock-http2.js';
 import { builtin } from './node-builtins.js';
 import { BodyCollector, type Hub, type Observation, type RawHeaders } from './observed.js';
 
@@ -6,6 +7,7 @@ import { BodyCollector, type Hub, type Observation, type RawHeaders } from './ob
 // connects, since the class is not exported) and, on each stream it follows, its write/end (the body
 // as the app wrote it), emit (its response headers, errors and close) and push (the response bytes
 // as the session hands them over, however the app reads them). Sessions and sockets stay the app's.
+// While a mock rule matches a request, the stream is opened on the rule's session (mock-http2.ts).
 
 interface NodeHttp2 {
   connect(authority: string, options: object): Http2Session;
@@ -13,11 +15,16 @@ interface NodeHttp2 {
 
 interface Http2Session {
   on(event: string, listener: (...a: unknown[]) => void): unknown;
+  once(event: string, listener: (...a: unknown[]) => void): unknown;
+  close(): void;
   destroy(): void;
+  closed?: boolean;
+  destroyed?: boolean;
   socket?: { remoteAddress?: string; remotePort?: number } | null;
 }
 
 interface Http2Stream {
+  destroy(error?: Error): void;
   sentHeaders?: Record<string, string | string[] | undefined>;
   rstCode?: number;
   emit(event: string | symbol, ...args: unknown[]): boolean;
@@ -36,6 +43,7 @@ interface Followed {
   /** The answer's end was pushed; the outcome is given a tick later. */
   ended: boolean;
   done: boolean;
+  trailers?: RawHeaders;
 }
 
 type Stream = (...args: unknown[]) => unknown;
@@ -52,13 +60,30 @@ export function installHttp2Tap(hub: Hub): void {
     if (!hub.active) return request.apply(this, args);
     const t0 = performance.now();
     const startedAt = Date.now();
-    const stream = request.apply(this, args) as Http2Stream;
+    const mock = mocked(this, args[0]);
+    const stream = request.apply(mock?.session ?? this, args) as Http2Stream;
     try {
-      follow(this, stream, t0, startedAt);
+      mock?.opened(stream);
+      const f = follow(mock?.session ?? this, stream, t0, startedAt);
+      if (mock) f?.obs.mocked(mock.mark);
     } catch {
       // the capture's problem, never the app's
     }
     return stream;
+  };
+
+  /** The session that answers for a mock rule, while one matches. */
+  const mocked = (session: Http2Session, headers: unknown) => {
+    // A closed session's request() throws, as without Porthole.
+    if (!hub.mockHttp2 || session.closed || session.destroyed) return undefined;
+    try {
+      const request = matchable(session, headers);
+      const answer = request && hub.mockHttp2(request);
+      const line = answer && answeringSession(session, answer);
+      return line && { ...line, mark: answer.mark };
+    } catch {
+      return undefined;
+    }
   };
 
   const follow = (session: Http2Session, stream: Http2Stream, t0: number, startedAt: number) => {
@@ -111,8 +136,10 @@ export function installHttp2Tap(hub: Hub): void {
             if (f.done) return;
             f.done = true;
             const body = f.resBody.seen.total > 0 ? f.resBody.seen : undefined;
-            if (code) f.obs.fail(resetError(code), false, body && { body: { ...body, cut: true } });
-            else f.obs.complete({ body });
+            // The error the app gets, when the stream was destroyed with one (a mock rule's ECONNRESET).
+            const error = (this as { errored?: unknown }).errored ?? resetError(code);
+            if (code) f.obs.fail(error, false, body && { body: { ...body, cut: true } });
+            else f.obs.complete({ body, trailers: f.trailers });
           });
         } else if (!f.done && chunk instanceof Uint8Array) {
           f.resBody.add(chunk, true);
@@ -126,6 +153,7 @@ export function installHttp2Tap(hub: Hub): void {
     };
     // A stream made with endStream (a GET) has no body to wait for.
     if ((stream as { writableEnded?: boolean }).writableEnded) markSent(f);
+    return f;
   };
 
   const copy = (f: Followed, chunk: unknown, encoding: unknown) => {
@@ -158,6 +186,8 @@ export function installHttp2Tap(hub: Hub): void {
         remoteAddress: f.session.socket?.remoteAddress,
         remotePort: f.session.socket?.remotePort,
       });
+    } else if (event === 'trailers') {
+      f.trailers = plainHeaders((arg ?? {}) as Record<string, string | string[] | undefined>);
     } else if (f.ended) {
       // the outcome is on its way
     } else if (event === 'error') {

@@ -16,6 +16,8 @@ interface WsSocket extends NodeEmitter {
 }
 
 const FOLLOWED = Symbol('porthole.ws.followed');
+/** Text messages up to this many bytes are read as text when they come. */
+const TEXT_AT_ONCE = 4096;
 
 interface Followed {
   obs: Observation;
@@ -116,6 +118,10 @@ function wsSend(this: WsSocket & Carrier, data: unknown, options?: unknown, _cb?
   return result;
 }
 
+const NodeBuffer = (globalThis as { Buffer?: { isBuffer(v: unknown): boolean } }).Buffer;
+const isBuffer = (v: unknown): v is Uint8Array & { toString(encoding: string): string } =>
+  NodeBuffer?.isBuffer(v) === true;
+
 /** A `ws` message: text arrives as a Buffer with isBinary false (ws 8) or as a string (ws 7). */
 function wsSeen(direction: 'sent' | 'received', data: unknown, isBinary: unknown, cap: number): SeenMessage {
   if (Array.isArray(data)) {
@@ -131,6 +137,10 @@ function wsSeen(direction: 'sent' | 'received', data: unknown, isBinary: unknown
       at += piece.byteLength;
     }
     return { direction, time: Date.now(), opcode: isBinary === false ? 1 : 2, data: kept, size };
+  }
+  // A small text message arrives as a Buffer (ws 8): its text at once costs less than a copy decoded later.
+  if (isBinary === false && isBuffer(data) && data.byteLength <= Math.min(cap, TEXT_AT_ONCE)) {
+    return { direction, time: Date.now(), opcode: 1, data: data.toString('utf8') };
   }
   const m = seen(direction, data, cap);
   if (isBinary === false && typeof m.data !== 'string') m.opcode = 1;

@@ -1,4 +1,5 @@
 import type { Initiator, MockMark } from '../protocol.js';
+import type { MatchableRequest } from './mock-match.js';
 
 // What the taps (node-http, node-undici, browser) see, and the hub that hands it to every network
 // agent in the process. A tap only observes: it reads what the runtime shows and copies body bytes;
@@ -70,6 +71,15 @@ export function callSite(entry: unknown): { stack?: unknown } | undefined {
   return site;
 }
 
+/** A mock rule's answer to a node:http2 request: a response (headers, body, trailers) or an error, after a delay. */
+export interface Http2Answer {
+  mark: MockMark;
+  delayMs?: number;
+  error?: Error;
+  response?: Response;
+  trailers?: Record<string, string>;
+}
+
 /** A WebSocket whose handshake the undici tap may report (Node's own WebSocket), until it opened or failed. */
 export interface Handshake {
   /** The socket's URL with http(s) for ws(s), as its upgrade request has it. */
@@ -98,6 +108,8 @@ export interface SeenEnd {
   endedAt?: number;
   /** How a WebSocket closed. */
   close?: SeenClose;
+  /** HTTP/2 trailers (gRPC's grpc-status, grpc-message). */
+  trailers?: RawHeaders;
 }
 
 export interface SeenClose {
@@ -196,6 +208,8 @@ export class Hub {
    * path sets it); undefined lets the app's socket connect.
    */
   mockSocket: ((args: unknown[], Ctor: new (...args: unknown[]) => object) => object | undefined) | undefined;
+  /** While mock rules are active: the answer to a node:http2 request a rule matches (the mock path sets it). */
+  mockHttp2: ((request: MatchableRequest) => Http2Answer | undefined) | undefined;
   /** The preload (`porthole/register`) started capture: this process keeps its mock rules for its next run. */
   preloaded = false;
   private cap = 0;

@@ -106,34 +106,40 @@ export class MessageQueue {
 
 /** A message as the inspector takes it: text as text, bytes as base64, at most `cap` of either kept. */
 export function encodeMessage(m: SeenMessage, read: Uint8Array | undefined, cap: number): SocketMessageIn {
-  const base = {
-    direction: m.direction,
-    time: m.time,
-    opcode: m.opcode,
-    event: m.event,
-    eventId: m.eventId,
-  };
   if (typeof m.data === 'string') {
     const whole = m.data;
     const data = whole.length > cap ? whole.slice(0, cap) : whole;
     const size = m.size ?? utf8Length(whole);
-    return { ...base, size, encoding: 'text', data, truncated: data !== whole || size > utf8Length(data) || undefined };
+    return wire(m, size, 'text', data, data !== whole || (m.size !== undefined && size > utf8Length(data)));
   }
   const bytes = read ?? (m.data as Uint8Array);
   const kept = bytes.byteLength > cap ? bytes.subarray(0, cap) : bytes;
   const size = m.size ?? (read ? (m.data as Blob).size : bytes.byteLength);
-  const truncated = size > kept.byteLength || undefined;
+  const truncated = size > kept.byteLength;
   if (m.opcode === 1) {
     // A text message the runtime handed over as bytes (the ws package): its UTF-8, as far as kept.
-    return {
-      ...base,
-      size,
-      encoding: 'text',
-      data: new TextDecoder().decode(kept, { stream: !!truncated }),
-      truncated,
-    };
+    const text = truncated ? new TextDecoder().decode(kept, { stream: true }) : utf8.decode(kept);
+    return wire(m, size, 'text', text, truncated);
   }
-  return { ...base, size, encoding: 'base64', data: bytesToBase64(kept), truncated };
+  return wire(m, size, 'base64', bytesToBase64(kept), truncated);
+}
+
+const utf8 = new TextDecoder();
+
+/** The message's fields, none undefined (each key costs the frame's encoding and checks). */
+function wire(
+  m: SeenMessage,
+  size: number,
+  encoding: 'text' | 'base64',
+  data: string,
+  truncated: boolean,
+): SocketMessageIn {
+  const out: SocketMessageIn = { direction: m.direction, time: m.time, size, encoding, data };
+  if (m.opcode !== undefined) out.opcode = m.opcode;
+  if (m.event !== undefined) out.event = m.event;
+  if (m.eventId !== undefined) out.eventId = m.eventId;
+  if (truncated) out.truncated = true;
+  return out;
 }
 
 /** UTF-8 bytes of a string, counted without encoding it. */

@@ -162,6 +162,8 @@ function toEntry(tx: Transaction, messages: Message[] | undefined): Entry {
       redirectURL: headerValue(response?.headers, 'location') ?? '',
       headersSize: -1,
       bodySize: wireSize,
+      // HAR 1.2 has no trailers: HTTP/2's (gRPC's grpc-status) ride as a custom field, read back on import.
+      ...(response?.trailers ? { _trailers: response.trailers.map(({ name, value }) => ({ name, value })) } : {}),
     },
     cache: {},
     timings,
@@ -249,6 +251,22 @@ function requestCookies(headers: Header[]): Cookie[] {
     const eq = part.indexOf('=');
     return eq > 0 ? [{ name: part.slice(0, eq).trim(), value: part.slice(eq + 1).trim() }] : [];
   });
+}
+
+/** A HAR response's `_trailers` ([{ name, value }]), the well-formed ones; undefined when none. */
+function importTrailers(raw: unknown): Header[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const out = raw
+    .slice(0, 1000)
+    .filter(
+      (h): h is Header =>
+        typeof h?.name === 'string' &&
+        typeof h?.value === 'string' &&
+        h.name.length <= 1024 &&
+        h.value.length <= 65_536,
+    )
+    .map(({ name, value }) => ({ name, value }));
+  return out.length ? out : undefined;
 }
 
 function responseCookies(headers: Header[]): Cookie[] {
@@ -381,6 +399,7 @@ function fromEntry(entry: Entry, id: string, source: string, now: number): Omit<
           encodedSize: compressed && response.bodySize >= 0 ? response.bodySize : undefined,
           redirected: p.redirected,
           url: p.finalUrl,
+          trailers: importTrailers((response as { _trailers?: unknown })._trailers),
         }
       : undefined,
     error:

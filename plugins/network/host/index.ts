@@ -650,15 +650,17 @@ export default definePlugin({
 
 function transactionEntry(tx: Transaction): TimelineEntry {
   const status = tx.response?.status;
-  const failed = isFailure(tx.state, status, tx.graphql);
+  const failed = isFailure(tx.state, status, tx.graphql, tx.grpc);
   const outcome =
     tx.state === 'failed' || tx.state === 'unknown'
       ? `${tx.state === 'failed' ? 'failed: ' : ''}${tx.error?.message ?? 'error'}`
       : tx.graphql?.errors
         ? `${status} with ${tx.graphql.errors} GraphQL errors`
-        : tx.close
-          ? `closed ${tx.close.code}`
-          : (status ?? 'pending');
+        : tx.grpc?.status
+          ? `${status} with gRPC status ${tx.grpc.status}${tx.grpc.message ? ` (${tx.grpc.message})` : ''}`
+          : tx.close
+            ? `closed ${tx.close.code}`
+            : (status ?? 'pending');
   const what = tx.graphql ? ` (${[tx.graphql.type, tx.graphql.name].filter(Boolean).join(' ')})` : '';
   const messages = tx.messages ? `, ${tx.messages.sent + tx.messages.received} messages` : '';
   return {

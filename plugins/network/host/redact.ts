@@ -67,6 +67,7 @@ export function redactForAgent(tx: Transaction, rules: RedactionRules): Transact
       ...tx.response,
       ...(tx.response.url !== undefined ? { url: redactUrlWith(tx.response.url, c) } : {}),
       headers: headers(tx.response.headers),
+      ...(tx.response.trailers ? { trailers: headers(tx.response.trailers) } : {}),
       body: redactBody(tx.response.body, c),
     },
     ...(tx.error ? { error: { ...tx.error, message: applyPatterns(tx.error.message, c) } } : {}),

@@ -235,7 +235,7 @@ const RuleArgumentSchema = MockRulePatchSchema.extend({
   match: MockMatchSchema.extend({ headers: conditions('Header'), query: conditions('Query') }).optional(),
   action: briefSchema(
     MockActionSchema,
-    'One of: { type: "respond", status (200-599), statusText?, headers? ({ name: value }), body? ({ type: "text", text } | { type: "json", json } | { type: "base64", base64 }), delayMs?, bytesPerSecond? (send the body this slowly), cut? ({ afterBytes, end: "stall" | "reset" }: stop the body part-way) }; { type: "networkError", message?, code? (e.g. ECONNRESET), delayMs? }; { type: "websocket" (a ws(s) URL: open, send messages, close), messages? ([{ data, base64?, delayMs? }]), close? ({ code?, reason?, delayMs? }), delayMs? }. delayMs: wait this long (ms, at most 120000) first.',
+    'One of: { type: "respond", status (200-599), statusText?, headers? ({ name: value }), body? ({ type: "text", text } | { type: "json", json } | { type: "base64", base64 }), trailers? ({ name: value }, HTTP/2 only), delayMs?, bytesPerSecond? (send the body this slowly), cut? ({ afterBytes, end: "stall" | "reset" }: stop the body part-way) }; { type: "networkError", message?, code? (e.g. ECONNRESET), delayMs? }; { type: "websocket" (a ws(s) URL: open, send messages, close), messages? ([{ data, base64?, delayMs? }]), close? ({ code?, reason?, delayMs? }), delayMs? }. delayMs: wait this long (ms, at most 120000) first.',
   ).optional(),
 });
 

@@ -223,6 +223,7 @@ export class TransactionStore {
     const existing = this.byId.get(tx.id);
     if (existing) this.remove(existing);
     const added: Transaction = { ...tx, seq: ++this.seq };
+    if (!added.grpc) readGrpc(added);
     const op = added.graphql ?? readGraphql(added);
     const body = added.response?.body;
     if (op && op.errors === undefined && body?.encoding === 'text') {
@@ -449,9 +450,30 @@ function applyCompleted(tx: Transaction, n: Omit<TransactionCompleted, 'id'>): v
   tx.error = undefined;
   tx.timing.durationMs = n.durationMs;
   if (n.close) tx.close = n.close;
+  if (n.trailers && tx.response) tx.response.trailers = n.trailers;
+  readGrpc(tx);
   if (tx.graphql && tx.response?.body?.encoding === 'text') {
     const errors = graphqlErrors(tx.response.body.data);
     if (errors > 0) tx.graphql.errors = errors;
+  }
+}
+
+/** A gRPC answer's status: in its trailers, or in the headers of a trailers-only answer. */
+function readGrpc(tx: Transaction): void {
+  const response = tx.response;
+  const status = headerValue(response?.trailers, 'grpc-status') ?? headerValue(response?.headers, 'grpc-status');
+  if (status === undefined || !/^\d+$/.test(status.trim())) return;
+  const from = headerValue(response?.trailers, 'grpc-status') !== undefined ? response?.trailers : response?.headers;
+  const message = headerValue(from, 'grpc-message');
+  tx.grpc = { status: Number(status), ...(message ? { message: decodeGrpcMessage(message) } : {}) };
+}
+
+/** grpc-message is percent-encoded (gRPC's spec); a bad escape is left as sent. */
+function decodeGrpcMessage(message: string): string {
+  try {
+    return decodeURIComponent(message);
+  } catch {
+    return message;
   }
 }
 
@@ -479,7 +501,7 @@ export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: str
     if (typeof f.status === 'number' ? status !== f.status : status < f.status.min || status > f.status.max)
       return false;
   }
-  if (f.failedOnly && !isFailure(tx.state, tx.response?.status, tx.graphql)) return false;
+  if (f.failedOnly && !isFailure(tx.state, tx.response?.status, tx.graphql, tx.grpc)) return false;
   if (f.graphql !== undefined && !graphqlMatches(tx.graphql, f.graphql)) return false;
   if (f.mockedOnly && !tx.mock) return false;
   if (f.since !== undefined && tx.timing.startedAt < f.since) return false;
@@ -518,6 +540,7 @@ export function summarize(tx: Transaction): TransactionSummary {
     beforeRules: tx.beforeRules,
     messages: tx.messages ? tx.messages.sent + tx.messages.received : undefined,
     graphql: tx.graphql,
+    grpc: tx.grpc,
     callSite: topFrame(tx.callStack),
   };
 }

@@ -69,6 +69,8 @@ describe('the query language', () => {
       tx('b', { method: 'POST', url: 'https://x.test/graphql', graphql: { type: 'mutation', name: 'Pay', errors: 1 } }),
       tx('c', { method: 'POST', url: 'https://x.test/graphql', graphql: { name: 'Saved', hash: 'abc' } }),
       tx('d', { url: 'https://x.test/rest' }),
+      tx('ok', { url: 'https://x.test/shop.Carts/Get', grpc: { status: 0 } }),
+      tx('e', { url: 'https://x.test/shop.Carts/Get', grpc: { status: 5, message: 'no cart' } }),
     ].map((t) => ({ tx: t, lowerUrl: t.url.toLowerCase() }));
     const of = (query: string) => gql.filter(parseQuery(query).matches).map((r) => r.tx.id);
     expect(of('gql:getcart')).toEqual(['a']);
@@ -76,8 +78,8 @@ describe('the query language', () => {
     expect(of('gql:GetCart,Saved')).toEqual(['a', 'c']);
     expect(of('graphql:Pay')).toEqual(['b']);
     expect(of('is:graphql')).toEqual(['a', 'b', 'c']);
-    expect(of('-is:graphql')).toEqual(['d']);
-    expect(of('is:failed')).toEqual(['b']);
+    expect(of('-is:graphql')).toEqual(['d', 'ok', 'e']);
+    expect(of('is:failed')).toEqual(['b', 'e']); // a gRPC status other than 0 too
     expect(parseQuery('gql:').errors).toEqual(['gql: needs a value, e.g. gql:query']);
   });
 

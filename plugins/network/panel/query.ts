@@ -70,7 +70,7 @@ export const KEYS: KeySpec[] = [
 ];
 
 const IS: Record<string, Test> = {
-  failed: ({ tx }) => isFailure(tx.state, tx.status, tx.graphql),
+  failed: ({ tx }) => isFailure(tx.state, tx.status, tx.graphql, tx.grpc),
   mocked: ({ tx }) => tx.mockRuleId !== undefined,
   pending: ({ tx }) => tx.state === 'pending',
   running: ({ tx }) => tx.state === 'pending',
