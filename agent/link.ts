@@ -279,7 +279,7 @@ export class Link {
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
       if (!this.accepted.has(entry.plugin)) continue;
-      if (!this.send(entry.plugin, entry.method, entry.params)) {
+      if (!this.send(entry.plugin, entry.method, entry.params, entry.attached)) {
         for (const plugin of this.plugins.values()) {
           plugin.runtime.buffer.restore(entries.slice(i).filter((e) => e.plugin === plugin.protocol.id));
         }

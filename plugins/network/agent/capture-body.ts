@@ -1,5 +1,5 @@
+import { bytesToBase64 } from '../../../shared/bytes.js';
 import type { AttachmentKind } from '../../../shared/protocol/attachment.js';
-import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
 import { BINARY_TYPE as BINARY, isTextualType } from '../content-type.js';
 import type { Body } from '../protocol.js';
 
