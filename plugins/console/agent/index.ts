@@ -314,7 +314,7 @@ class ConsoleAgent implements ConsolePluginApi {
         // an error always gets in
         this.queue.shift();
         this.holders.shift();
-        this.queuedBytes -= this.sizes.shift()!;
+        this.sizes.shift();
       }
       this.enqueue(message, [reason]);
     } catch {
