@@ -93,6 +93,25 @@ describe('agent ↔ inspector', () => {
     expect(t.core.sessions.get(sessionId)!.info.active).toBe(true);
   });
 
+  it('keeps bytes attached while offline as bytes and delivers them, in order, once connected', async () => {
+    const t = await core();
+    let ctx: AgentPluginContext<typeof exampleProtocol> | undefined;
+    const plugin = defineAgentPlugin(exampleProtocol, (c) => {
+      ctx = c;
+    });
+    const bytes = new TextEncoder().encode('héllo '.repeat(1500));
+    const attached = { path: ['message'], as: 'utf8' as const, chunks: [bytes], size: bytes.byteLength };
+    // Made before connect(): the plugin's offline buffer holds them.
+    ctx!.notify('log', { level: 'info', message: 'before', time: 1 });
+    ctx!.notify('log', { level: 'info', message: '', time: 2 }, attached);
+    expect(plugin.runtime.buffer.heldBytes).toBeGreaterThan(bytes.byteLength);
+    const a = agent({ url: t.urls.debuggeeUrl, app, plugins: [plugin] });
+    const sessionId = await connected(a);
+    const host = exampleHost(t, sessionId);
+    await waitFor(() => host.log().length === 2, 'two log entries');
+    expect(host.log().map((e) => e.message)).toEqual(['before', 'héllo '.repeat(1500)]);
+  });
+
   it('delivers the example event log to the host in order', async () => {
     const t = await core();
     const plugin = example();

@@ -8,12 +8,13 @@ import { Messenger, RequestError } from '../shared/protocol/messenger.js';
 import { checkShape } from '../shared/protocol/shape-check.js';
 import { type SilenceWatch, watchSilence } from '../shared/protocol/silence-watch.js';
 import { detectDevice, randomId } from './device.js';
+import { resolveWebSocket, sendBinary } from './link-socket.js';
 import { madeFrame } from './made-frame.js';
 import { type AgentStatus, type ConnectOptions, DEFAULT_URL, env } from './options.js';
 import { Outbox } from './outbox.js';
 import type { AgentPlugin } from './plugin.js';
 import { ResumeStore } from './resume-store.js';
-import { makeOwnLink, OPEN, resolveWebSocket, sendBinary, type WebSocketLike } from './websocket.js';
+import { makeOwnLink, OPEN, type WebSocketLike } from './websocket.js';
 
 // The agent's link to the inspector: the socket, the handshake, resume, batching, requests both
 // ways and heartbeats. connect() (connection.ts) loads this module as it starts, beside the app's
@@ -278,7 +279,7 @@ export class Link {
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
       if (!this.accepted.has(entry.plugin)) continue;
-      if (!this.send(entry.plugin, entry.method, entry.params)) {
+      if (!this.send(entry.plugin, entry.method, entry.params, entry.attached)) {
         for (const plugin of this.plugins.values()) {
           plugin.runtime.buffer.restore(entries.slice(i).filter((e) => e.plugin === plugin.protocol.id));
         }

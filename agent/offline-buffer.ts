@@ -1,10 +1,13 @@
 import { estimateBytes } from '../shared/estimate-bytes.js';
+import type { Attached } from '../shared/protocol/attachment.js';
 
 export interface BufferedNotification {
   seq: number;
   plugin: string;
   method: string;
   params: unknown;
+  /** Bytes that go with it (a large body), sent as they are once the link is up. */
+  attached?: Attached;
   /** Estimated bytes, counted against the buffer's byte bound. */
   bytes: number;
 }
@@ -38,14 +41,14 @@ export class OfflineBuffer {
     return this.bytes;
   }
 
-  push(plugin: string, method: string, params: unknown): void {
-    const bytes = estimateBytes(params) + plugin.length + method.length;
+  push(plugin: string, method: string, params: unknown, attached?: Attached): void {
+    const bytes = estimateBytes(params) + plugin.length + method.length + (attached?.size ?? 0);
     if (this.capacity <= 0 || bytes > this.maxBytes) {
       this.dropped++;
       this.droppedBytes += bytes;
       return;
     }
-    this.entries.push({ seq: nextSeq++, plugin, method, params, bytes });
+    this.entries.push({ seq: nextSeq++, plugin, method, params, attached, bytes });
     this.bytes += bytes;
     this.trim();
     if (this.head > 1024 && this.head * 2 > this.entries.length) this.compact();

@@ -9,7 +9,7 @@ import type {
   RequestPayload,
   RequestResult,
 } from '../shared/plugin-protocol.js';
-import { type Attached, inlineAttached } from '../shared/protocol/attachment.js';
+import type { Attached } from '../shared/protocol/attachment.js';
 import type { RequestOptions } from '../shared/protocol/messenger.js';
 import { RequestError } from '../shared/protocol/request-error.js';
 import { madeFrame } from './made-frame.js';
@@ -158,9 +158,9 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
   const ctx: AgentPluginContext<P> = {
     notify: (method, params, attached) => {
       if (runtime.connected && runtime.link?.notify(id, method, params, attached)) return;
-      // Kept for later as plain JSON: the buffer counts what it holds in bytes of JSON.
+      // Kept for later, params made now; attached bytes stay bytes until the link sends them.
       const frame = madeFrame({ type: 'notification' as const, plugin: id, method, params });
-      runtime.buffer.push(id, method, attached ? inlineAttached(frame, attached).params : frame.params);
+      runtime.buffer.push(id, method, frame.params, attached);
     },
     request: async (method, params, options) => {
       if (!runtime.connected || !runtime.link) {

@@ -37,6 +37,12 @@ export class Serializer {
     private readonly special?: (x: object) => SerializedValue | undefined,
   ) {}
 
+  /** Starts a new message: the byte count from 0 (the same limits and `special`). */
+  reset(): this {
+    this.bytes = 0;
+    return this;
+  }
+
   /** Approximate JSON characters produced so far. */
   get size(): number {
     return this.bytes;

@@ -29,7 +29,8 @@ export async function bundleSize(source: string, resolveDir: string): Promise<Bu
     metafile: true,
     logLevel: 'error',
   });
-  const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint);
+  // The stdin module's chunk: a dynamic import's chunk is an entry point too.
+  const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === '<stdin>');
   if (!entry) throw new Error('esbuild made no entry chunk');
   const [path, meta] = entry;
   const file = result.outputFiles.find((f) => f.path.endsWith(path.replace(/^.*\//, '')));

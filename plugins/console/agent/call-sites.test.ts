@@ -45,4 +45,25 @@ describe('call sites', () => {
       await t.stop();
     }
   });
+
+  it('past maxQueue counts what it drops, and an uncaught error still gets in, with its stack and the call sites of the rest', async () => {
+    globalThis.console.log = () => {};
+    const plugin = consolePlugin({ methods: ['log'], maxQueue: 5 });
+    const t = await startPlugin(consoleHost, plugin as never);
+    try {
+      for (let i = 0; i < 8; i++) console.log('n', i);
+      // What Node emits before an uncaught exception's handlers (the agent only observes it).
+      const emit = process.emit.bind(process) as (event: string, ...args: unknown[]) => boolean;
+      emit('uncaughtExceptionMonitor', new Error('boom'), 'uncaughtException');
+      const host = t.host;
+      await waitFor(() => host.store.size >= 5 || undefined, 'the queue and the error');
+      const entries = host.store.all();
+      expect(entries.map((e) => e.text)).toEqual(['n 1', 'n 2', 'n 3', 'n 4', expect.stringContaining('boom')]);
+      expect(entries.slice(0, 4).every((e) => e.callSite?.file.includes('call-sites.test'))).toBe(true);
+      expect(JSON.stringify(entries[4]!.stack)).toContain('call-sites.test');
+      expect(host.store.stats()).toMatchObject({ droppedByApp: 3 });
+    } finally {
+      await t.stop();
+    }
+  });
 });

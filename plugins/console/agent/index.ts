@@ -37,12 +37,6 @@ export interface ConsolePluginApi {
 type Ctx = AgentPluginContext<ConsoleWire>;
 type ConsoleFn = (...args: unknown[]) => unknown;
 
-interface Queued extends Omit<AgentMessage, 'site'> {
-  /** Holds the call site's stack; V8 formats it only when `.stack` is read, at flush. */
-  holder?: Holder;
-  bytes: number;
-}
-
 /**
  * A call site as taken in the wrapper: V8 keeps its frames unformatted until `.stack` is read.
  * `own` frames at its top are the agent's (the wrapper's, for a one-frame site); `raw`: not V8,
@@ -74,8 +68,14 @@ class ConsoleAgent implements ConsolePluginApi {
   private readonly target = g.console as Record<string, unknown> | undefined;
   private readonly limits: SerializeLimits;
   private readonly restore: (() => void)[] = [];
-  private queue: Queued[] = [];
+  // The queue as three arrays of one length (no object per message beyond the message itself): the
+  // messages, their call sites' holders (V8 formats a stack only when `.stack` is read, at flush)
+  // and their estimated JSON bytes.
+  private queue: AgentMessage[] = [];
+  private holders: (Holder | undefined)[] = [];
+  private sizes: number[] = [];
   private queuedBytes = 0;
+  private readonly serializer: Serializer;
   private dropped = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Set while the agent runs the app's console or sends: nested console calls pass through. */
@@ -92,6 +92,7 @@ class ConsoleAgent implements ConsolePluginApi {
     private readonly options: ConsoleOptions,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.serializer = new Serializer(this.limits);
     this.wrapConsole();
     if (options.errors !== false) {
       hookErrors({
@@ -106,8 +107,10 @@ class ConsoleAgent implements ConsolePluginApi {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.length === 0 && this.dropped === 0) return;
-    const queue = this.queue;
+    const { queue, holders, sizes } = this;
     this.queue = [];
+    this.holders = [];
+    this.sizes = [];
     this.queuedBytes = 0;
     this.busy++;
     const E = Error as unknown as { prepareStackTrace?: Prepare };
@@ -123,7 +126,7 @@ class ConsoleAgent implements ConsolePluginApi {
         // V8 formats a captured stack when it is first read (finish() does): plainly, not through a
         // source-map hook the app may have installed (the inspector maps frames, and keeps the raw ones).
         for (let bytes = 0; i < queue.length && messages.length < BATCH_MESSAGES && bytes < BATCH_BYTES; i++) {
-          const message = finish(queue[i]!, previous, mapped);
+          const message = finish(queue[i]!, holders[i], previous, mapped);
           const site = message.site;
           if (site !== undefined && typeof site === 'object') {
             // One object per place (frameAt's cache), so the index is by identity.
@@ -135,7 +138,7 @@ class ConsoleAgent implements ConsolePluginApi {
             message.site = at;
           }
           messages.push(message);
-          bytes += queue[i]!.bytes;
+          bytes += sizes[i]!;
         }
         E.prepareStackTrace = previous;
         const dropped = this.dropped;
@@ -268,24 +271,25 @@ class ConsoleAgent implements ConsolePluginApi {
         kind = method;
     }
     const time = Date.now();
-    const message: Queued = { kind, time, args: [], bytes: 0 };
+    const message: AgentMessage = { kind, time, args: [] };
     if (label !== undefined) message.label = label;
     if (value !== undefined) message.value = value;
-    if (site) message.holder = site;
-    this.enqueue(message, values);
+    this.enqueue(message, values, site);
   }
 
-  private enqueue(message: Queued, values: readonly unknown[]): void {
+  private enqueue(message: AgentMessage, values: readonly unknown[], site?: Holder): void {
     if (this.queue.length >= (this.options.maxQueue ?? 5000)) {
       this.dropped++;
       return;
     }
-    const serializer = new Serializer(this.limits);
+    const serializer = this.serializer.reset();
     const n = Math.min(values.length, 1000);
     for (let i = 0; i < n; i++) message.args.push(serializer.value(values[i]));
-    message.bytes = serializer.size + 64;
+    const bytes = serializer.size + 64;
     this.queue.push(message);
-    this.queuedBytes += message.bytes;
+    this.holders.push(site);
+    this.sizes.push(bytes);
+    this.queuedBytes += bytes;
     if (this.queuedBytes > 4 * BATCH_BYTES) queueMicrotask(this.flush);
     else this.timer ??= unref(setTimeout(this.flush, this.options.flushMs ?? 50));
   }
@@ -304,9 +308,14 @@ class ConsoleAgent implements ConsolePluginApi {
     this.busy++;
     try {
       const stack = (reason as { stack?: unknown } | null)?.stack;
-      const message: Queued = { kind, time: Date.now(), args: [], bytes: 0, ...extra };
+      const message: AgentMessage = { kind, time: Date.now(), args: [], ...extra };
       if (typeof stack === 'string') message.stack = stack.slice(0, 50_000);
-      this.queue.length >= (this.options.maxQueue ?? 5000) && this.queue.shift(); // an error always gets in
+      if (this.queue.length >= (this.options.maxQueue ?? 5000)) {
+        // an error always gets in
+        this.queue.shift();
+        this.holders.shift();
+        this.sizes.shift();
+      }
       this.enqueue(message, [reason]);
     } catch {
       // never thrown into the app
@@ -399,9 +408,7 @@ function nodeMapsStacks(): boolean {
   return (g.process as { sourceMapsEnabled?: boolean } | undefined)?.sourceMapsEnabled === true;
 }
 
-function finish(q: Queued, appPrepare: Prepare | undefined, mapped: boolean): AgentMessage {
-  const { holder, bytes: _bytes, ...rest } = q;
-  const message: AgentMessage = rest;
+function finish(message: AgentMessage, holder: Holder | undefined, appPrepare: Prepare | undefined, mapped: boolean) {
   if (!holder) return message;
   if (holder.raw) {
     // new Error() in the wrapper: drop the header (V8 style) and the wrapper's frame.

@@ -1,26 +1,9 @@
-import { RequestError } from '../../../shared/protocol/request-error.js';
-import type { Screenshot } from '../protocol.js';
 import { type ExampleOptions, examplePlugin } from './example-core.js';
 
 export type { ExampleOptions } from './example-core.js';
 
 /** The example plugin: answers ping and echo, captures screenshots, and sends log entries to the inspector. */
 export function example(options: ExampleOptions = {}) {
-  return examplePlugin(options, captureDom);
-}
-
-async function captureDom(): Promise<Screenshot> {
-  const doc = (globalThis as { document?: Document }).document;
-  if (!doc?.documentElement) {
-    throw new RequestError(
-      'handler-error',
-      'this app cannot capture screenshots: it has no DOM; give example({ captureScreenshot }) a function that returns { base64, mimeType }',
-    );
-  }
-  const { domToPng } = await import('modern-screenshot');
-  const root = doc.documentElement;
-  const width = Math.max(1, Math.min(root.scrollWidth, 4096));
-  const height = Math.max(1, Math.min(root.clientHeight || root.scrollHeight, 4096));
-  const dataUrl = await domToPng(root, { width, height, backgroundColor: '#ffffff' });
-  return { base64: dataUrl.slice(dataUrl.indexOf(',') + 1), mimeType: 'image/png', width, height };
+  // The DOM capture (and its library) loads with the first screenshot.
+  return examplePlugin(options, async () => (await import('./capture-dom.js')).captureDom());
 }

@@ -97,29 +97,13 @@ function failed(obs: Observation, error: unknown, url: string, startedAt: number
     // not a URL the page could reach
   }
   if (!crossOrigin || mode === 'no-cors' || typeof performance.getEntriesByName !== 'function') return obs.fail(error);
-  // The browser adds the entry as the request ends, around the time the page hears of it.
+  // The browser adds the entry as the request ends, around the time the page hears of it; what it
+  // says is read by code loaded only then.
+  const explain = import('./cors-failure.js');
   setTimeout(() => {
-    try {
-      const entries = performance.getEntriesByName(url, 'resource') as PerformanceResourceTiming[];
-      const entry = entries.reverse().find((e) => e.startTime >= startedAt - 5);
-      const status = (entry as { responseStatus?: number } | undefined)?.responseStatus ?? 0;
-      if (entry && (status > 0 || entry.responseStart > 0)) {
-        const cors = new Error(
-          `CORS: ${origin} may not read the answer of ${new URL(url).origin}${status ? ` (it answered ${status})` : ''}; the server must allow this origin (Access-Control-Allow-Origin)`,
-        );
-        return obs.fail(Object.assign(cors, { code: 'CORS' }));
-      }
-    } catch {
-      // resource timing unavailable: the browser's words stand
-    }
-    const said = (error as { message?: unknown } | undefined)?.message;
-    obs.fail(
-      Object.assign(
-        new Error(
-          `${typeof said === 'string' ? `${said}: ` : ''}a CORS refusal (${new URL(url).origin} did not allow ${origin}: Access-Control-Allow-Origin) or a network error; the browser does not tell the page which (its console does)`,
-        ),
-        { code: 'CORS_OR_NETWORK' },
-      ),
+    explain.then(
+      (m) => m.explainFailure(obs, error, url, startedAt, origin!),
+      () => obs.fail(error),
     );
   }, 50);
 }

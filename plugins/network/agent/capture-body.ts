@@ -1,6 +1,5 @@
-import { concatBytes } from '../../../shared/bytes.js';
+import { bytesToBase64 } from '../../../shared/bytes.js';
 import type { AttachmentKind } from '../../../shared/protocol/attachment.js';
-import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
 import { BINARY_TYPE as BINARY, isTextualType } from '../content-type.js';
 import type { Body } from '../protocol.js';
 
@@ -10,52 +9,6 @@ export { bytesToBase64 };
 // Node and React Native alike.
 
 export { isTextualType };
-
-/**
- * Reads at most `maxBytes` of a body stream, then cancels the rest: a huge body is never loaded whole.
- * `timeoutMs` stops waiting for a body that does not end (e.g. an upload waiting on the server).
- */
-export async function readCapped(
-  stream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  timeoutMs?: number,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut =
-    timeoutMs === undefined
-      ? undefined
-      : new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), timeoutMs);
-        });
-  try {
-    for (;;) {
-      const next = timedOut ? await Promise.race([reader.read(), timedOut]) : await reader.read();
-      if (next === 'timeout') {
-        truncated = true;
-        break;
-      }
-      if (next.done) break;
-      const chunk = next.value;
-      if (size + chunk.byteLength > maxBytes) {
-        chunks.push(chunk.subarray(0, maxBytes - size));
-        size = maxBytes;
-        truncated = true;
-        break;
-      }
-      chunks.push(chunk);
-      size += chunk.byteLength;
-    }
-  } finally {
-    if (timer) clearTimeout(timer);
-    if (truncated) reader.cancel().catch(() => {});
-    else reader.releaseLock();
-  }
-  return { bytes: concatBytes(chunks, size), truncated };
-}
 
 /**
  * Turns captured bytes into a Body: text for textual types (or unlabelled valid UTF-8), decoded by
@@ -192,19 +145,4 @@ export function base64ToBytes(base64: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-/** Reads a Fetch body (request or response clone) into a capped Body; undefined when there is none. */
-export async function captureBody(
-  message: { body: ReadableStream<Uint8Array> | null; headers: Headers },
-  maxBytes: number,
-  timeoutMs?: number,
-): Promise<Body | undefined> {
-  if (!message.body) return undefined;
-  const { bytes, truncated } = await readCapped(message.body, maxBytes, timeoutMs);
-  if (bytes.byteLength === 0 && !truncated) return undefined;
-  const headers = message.headers;
-  const length = Number(headers.get('content-length'));
-  const declared = Number.isFinite(length) && length > 0 && !headers.get('content-encoding') ? length : undefined;
-  return encodeBody(bytes, truncated, headers.get('content-type') ?? undefined, declared);
 }

@@ -3,13 +3,14 @@ import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { nodeImport } from '../../../agent/node-import.js';
 import type { Initiator, MockAction, MockRule } from '../protocol.js';
-import { base64ToBytes, readCapped } from './capture-body.js';
+import { base64ToBytes } from './capture-body.js';
 import { type CompiledRule, findMatchingRule, type MatchableRequest, mayMatchAny, needsBody } from './mock-match.js';
 import { type HttpModule, routeByRules } from './mock-route.js';
 import { fakeServerConnection, fakeWebSocket } from './mock-socket.js';
 import { type DispatcherMock, dispatcherMock, type RuleSource } from './mock-undici.js';
 import { isNode } from './node-builtins.js';
 import { BodyCollector, type Http2Answer, hub, type Observation, type SeenRequest } from './observed.js';
+import { readCapped } from './read-capped.js';
 
 // The mock path, applied only while the app has an active mock rule and removed when it has none:
 // @mswjs/interceptors for Node's http/https and the browser's fetch and XHR, and a wrapper of

@@ -1,5 +1,4 @@
-import { concatBytes } from '../../../shared/bytes.js';
-import { bytesToBase64 } from '../../../shared/protocol/attachment.js';
+import { bytesToBase64, concatBytes } from '../../../shared/bytes.js';
 import type { BodyChunk, SocketMessageIn } from '../protocol.js';
 import type { SeenBody, SeenMessage } from './observed.js';
 

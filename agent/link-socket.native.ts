@@ -1,13 +1,12 @@
 import { concatBytes } from '../shared/bytes.js';
-import type * as Ws from './websocket.js';
+import type * as Ws from './link-socket.js';
+import type { WebSocketConstructor } from './websocket.js';
 
-export { makeOwnLink, makingOwnLink, OPEN, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
-
-// websocket.ts in React Native's tree (scripts/build-agent-package.js puts it in place): React
+// link-socket.ts in React Native's tree (scripts/build-agent-package.js puts it in place): React
 // Native's own WebSocket, no `ws` package, no Blob messages.
 
 export const resolveWebSocket: typeof Ws.resolveWebSocket = async (given) => {
-  const native = given ?? (globalThis as { WebSocket?: Ws.WebSocketConstructor }).WebSocket;
+  const native = given ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!native) throw new Error('porthole: no WebSocket here; pass connect({ WebSocket })');
   return native;
 };
