@@ -31,7 +31,7 @@ h.maxPending = ACTIONS * 2;
 /** What the agent does when batches leave: makes them (work.drain) and encodes them as JSON. */
 const drain = () => {
   let chars = 0;
-  while (h.pending.length) chars += JSON.stringify(work.drain(h, false)).length;
+  while (h.waiting.count) chars += JSON.stringify(work.drain(h, false)).length;
   return chars;
 };
 const api = {
