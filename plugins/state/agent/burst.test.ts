@@ -1,6 +1,6 @@
 import { createStore } from 'redux';
 import { expect, it } from 'vitest';
-import type { ActionWire } from '../protocol.js';
+import type { ActionSent } from '../protocol.js';
 import { enhancer } from './devtools.js';
 import { Hub } from './hub.js';
 import { change, drain } from './work.js';
@@ -17,8 +17,8 @@ const reducer = (s: S = { items: [0, 0, 0], n: 0 }, a: { type: string; i?: numbe
 };
 
 function drainAll(h: Hub) {
-  const out: ActionWire[] = [];
-  while (h.waiting.count) out.push(...((drain(h, false).actions ?? []) as ActionWire[]));
+  const out: ActionSent[] = [];
+  while (h.waiting.count) out.push(...((drain(h, false).actions ?? []) as ActionSent[]));
   return out;
 }
 
@@ -36,7 +36,7 @@ it('keeps every action of a burst, the states of its first actions and of its la
   expect(actions.map((a) => a.seq)).toEqual(Array.from({ length: 1001 }, (_, i) => i));
   expect(actions.every((a, i) => i === 0 || a.type === 'bump')).toBe(true);
   expect(actions[1000]!.action).toMatchObject({ props: { type: 'bump', i: 0 } });
-  const diffed = actions.filter((a) => a.diff.length).map((a) => a.seq);
+  const diffed = actions.filter((a) => a.diff?.length).map((a) => a.seq);
   // The window's first `burst` entries (the init and 19 actions) keep their states; then only the last.
   const kept = h.burst - 1;
   expect(diffed).toEqual([...Array.from({ length: kept }, (_, i) => i + 1), 1000]);
