@@ -53,8 +53,8 @@ export const ActionWireSchema = z.object({
   kind: ActionKindSchema.default('action'),
   /** The action (type, payload, meta…), cut small. */
   action: Value.optional(),
-  /** What changed since the previous state, at most 20 paths. */
-  diff: z.array(ChangeSchema).max(50),
+  /** What changed since the previous state, at most 20 paths (none: left out). */
+  diff: z.array(ChangeSchema).max(50).default([]),
   /** Changes not itemized in `diff`. */
   more: z.number().int().min(0).optional(),
   /** The comparison stopped early (a very large change): paths listed may hold more changes below them. */
@@ -64,6 +64,8 @@ export const ActionWireSchema = z.object({
   span: z.number().int().min(1).optional(),
 });
 export type ActionWire = z.infer<typeof ActionWireSchema>;
+/** An action as the agent sends it (`kind` and an empty `diff` left out). */
+export type ActionSent = z.input<typeof ActionWireSchema>;
 
 export const QueryStatusSchema = z.enum(['pending', 'error', 'success']);
 export const FetchStatusSchema = z.enum(['fetching', 'paused', 'idle']);

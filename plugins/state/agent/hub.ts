@@ -10,6 +10,7 @@ import type {
   StoreWire,
 } from '../protocol.js';
 import type { Queries } from './queries.js';
+import { Waiting } from './waiting.js';
 
 type Ctx = AgentPluginContext<StateProtocol>;
 type Kind = ActionWire['kind'];
@@ -35,14 +36,13 @@ export interface DevtoolsOptions {
   [key: string]: unknown;
 }
 
-export interface Entry {
-  store: Store;
-  seq: number;
-  time: number;
-  action: unknown;
-  state: unknown;
-  kind?: Kind;
-  error?: string;
+/** An entry other than a plain action (an init, a set, a jump, a reducer that threw), as it waits in the queue. */
+export class Marked {
+  constructor(
+    readonly kind: Kind,
+    readonly action: unknown,
+    readonly error?: string,
+  ) {}
 }
 
 /** What the Redux enhancer gives its store's entry: the state, and a way to put one in. */
@@ -66,12 +66,21 @@ export const typeOf = (action: unknown) => {
   const t = (action as { type?: unknown } | null)?.type;
   return (typeof t === 'string' ? t : t === undefined ? '(no type)' : String(t)).slice(0, 300);
 };
+/** What an action waiting far back keeps: its type (an entry of another kind stays whole). */
+const shrink = (a: unknown) => (a !== null && typeof a === 'object' && !(a instanceof Marked) ? typeOf(a) : a);
 const list = (x: string | string[] | undefined) => (Array.isArray(x) ? x.join('|') : x);
 
-/** One store that connected through the devtools API: its recent states (for jumps) and its listeners. */
+/** One store that connected through the devtools API: the states it keeps (for diffs and jumps) and its listeners. */
 export class Store {
   seq = -1;
-  readonly ring: Entry[] = [];
+  /** States kept by the seq of the action that made them, oldest first, at most `maxAge`. */
+  readonly kept = new Map<number, unknown>();
+  /** The state after the last action (`seq`), kept or not. */
+  current: unknown = NONE;
+  private currentKept = true;
+  /** Where the current window of `hub.flushMs` began, and the actions in it. */
+  private since = 0;
+  private inWindow = 0;
   readonly listeners = new Set<(message: Message) => void>();
   dropped = 0;
   /** Actions sent without a diff of their own since the last diff (their states were let go). */
@@ -102,14 +111,16 @@ export class Store {
   }
 
   latest(): unknown {
-    return this.ring.at(-1)?.state;
+    return this.current === NONE ? undefined : this.current;
   }
 
-  at(seq: number): Entry | undefined {
-    return this.ring.find((e) => e.seq === seq);
+  /** The state after action `seq`, or NONE when it was let go. */
+  at(seq: number): unknown {
+    if (seq === this.seq) return this.current;
+    return this.kept.has(seq) ? this.kept.get(seq) : NONE;
   }
 
-  // The hot path: one entry of references, no copy, no serialization.
+  // The hot path: references into the queue, no copy, no serialization, no object per action.
   send(action: unknown, state: unknown): void {
     if (action == null) {
       // A lifted state (e.g. after an import): its last computed state stands for what the app has.
@@ -123,17 +134,27 @@ export class Store {
   }
 
   add(kind: Kind | undefined, action: unknown, state: unknown, error?: string): void {
-    const e: Entry = { store: this, seq: ++this.seq, time: Date.now(), action, state, kind, error };
-    // A state is held only while in the ring: held longer, each would leave V8's young generation
-    // (a burst of 10,000 retained states cost the app 5-20× its dispatch time). An action still
-    // waiting without its state gets no diff of its own; the next one with a state covers it (`span`).
-    if (this.ring.push(e) > this.maxAge) {
-      const old = this.ring.shift()!;
-      old.state = NONE;
-      // Past the ring a waiting action keeps its type only, for the same reason.
-      if (old.action !== NONE) old.action = { type: typeOf(old.action) };
+    const seq = ++this.seq;
+    const now = Date.now();
+    // Every state a store keeps lives on in the app's heap: kept for 50 actions in a burst of
+    // 10,000, each left V8's young generation and cost the app about as much as its dispatch. So
+    // within each window of `flushMs` the states of the first `burst` actions are kept, and past
+    // that only the newest, until the next action: the next kept state's diff covers the actions
+    // between (`span`). The last state of a burst is kept when the next window begins.
+    if (now - this.since >= this.hub.flushMs) {
+      if (!this.currentKept) this.keep(seq - 1, this.current);
+      this.since = now;
+      this.inWindow = 0;
     }
-    this.hub.queue(e);
+    this.current = state;
+    this.currentKept = this.inWindow++ < this.hub.burst || kind !== undefined;
+    if (this.currentKept) this.keep(seq, state);
+    this.hub.queue(this, seq, kind === undefined ? action : new Marked(kind, action, error), now);
+  }
+
+  private keep(seq: number, state: unknown): void {
+    this.kept.set(seq, state);
+    if (this.kept.size > this.maxAge) this.kept.delete(this.kept.keys().next().value!);
   }
 
   emit(message: Message): void {
@@ -148,7 +169,8 @@ export class Store {
 export class Hub {
   readonly run = Math.random().toString(36).slice(2, 10);
   readonly stores: Store[] = [];
-  pending: Entry[] = [];
+  /** What waits to be sent; an action past the newest 1,000 waiting keeps its type only. */
+  readonly waiting = new Waiting<Store>(shrink, 1000);
   dropped: Record<string, number> = {};
   ctx?: Ctx;
   private timer?: ReturnType<typeof setTimeout>;
@@ -158,6 +180,8 @@ export class Hub {
   /** The batch-making, reading and changing code, loaded when the plugin joins (off the startup path). */
   work?: Work;
   maxAge = 50;
+  /** States kept per window of `flushMs` in a burst (see Store.add). */
+  burst = 20;
   maxPending = 5000;
   flushMs = 50;
 
@@ -219,14 +243,17 @@ export class Hub {
     this.schedule();
   }
 
-  queue(e: Entry): void {
-    if (this.pending.push(e) > this.maxPending) {
-      const old = this.pending.shift()!;
-      this.dropped[old.store.info.id] = (this.dropped[old.store.info.id] ?? 0) + 1;
-      old.store.dropped++;
-    }
+  queue(store: Store, seq: number, action: unknown, time: number): void {
+    if (this.waiting.size !== this.maxPending) this.waiting.resize(this.maxPending, this.drop);
+    const dropped = this.waiting.push(store, seq, action, time);
+    if (dropped) this.drop(dropped);
     if (this.timer === undefined) this.schedule();
   }
+
+  private drop = (store: Store): void => {
+    this.dropped[store.info.id] = (this.dropped[store.info.id] ?? 0) + 1;
+    store.dropped++;
+  };
 
   schedule(): void {
     if (this.timer !== undefined || !this.ctx?.connected) return;

@@ -1,14 +1,24 @@
 import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
+import type { SerializedValue } from '../../../shared/serialized-value.js';
 import { formatPath, type PathPart, parsePath } from '../path.js';
-import type { ActionWire, Batch, ChangeRequest, ChangeResult, QueryWire, Read, ReadResult } from '../protocol.js';
+import type {
+  ActionSent,
+  ActionWire,
+  Batch,
+  ChangeRequest,
+  ChangeResult,
+  QueryWire,
+  Read,
+  ReadResult,
+} from '../protocol.js';
 import { diff, sizeOf } from './diff.js';
-import { type Entry, type Hub, NONE, type Store, typeOf } from './hub.js';
+import { type Hub, Marked, NONE, type Store, typeOf } from './hub.js';
 import type { Queries, QueryLike } from './queries.js';
 
 // The agent's work off the app's hot path, loaded when the plugin joins: making batches (diffs,
 // serialized actions and values, sizes), and answering the inspector's reads and changes.
 
-const ACTION: SerializeLimits = { depth: 3, maxString: 200, maxItems: 10, maxBytes: 1000 };
+export const ACTION: SerializeLimits = { depth: 3, maxString: 200, maxItems: 10, maxBytes: 1000 };
 const VALUE: SerializeLimits = { depth: 2, maxString: 120, maxItems: 5, maxBytes: 500 };
 const CHUNK = 1000;
 const CHUNK_MS = 30;
@@ -16,6 +26,53 @@ const SIZE_EVERY_MS = 1000;
 const SIZE_BUDGET = 50_000;
 
 const ser = (x: unknown, limits: SerializeLimits) => new Serializer(limits).value(x);
+const own = Object.getOwnPropertyDescriptor;
+
+/**
+ * An action as the Serializer gives it within ACTION's limits, made without it for the usual shape
+ * (a plain object, two levels at most, of strings, finite numbers, booleans and null, no getters or
+ * symbols, within ACTION's items and bytes as the Serializer counts them): a third of the cost.
+ */
+export function small(action: unknown): SerializedValue {
+  try {
+    const bytes = { n: 0 };
+    const out = plain(action, 0, bytes);
+    if (out !== undefined && bytes.n <= ACTION.maxBytes) return out;
+  } catch {}
+  return ser(action, ACTION);
+}
+
+function plain(x: unknown, depth: number, bytes: { n: number }): SerializedValue | undefined {
+  switch (typeof x) {
+    case 'string':
+      bytes.n += x.length + 3;
+      return x.length <= ACTION.maxString ? x : undefined;
+    case 'number':
+      bytes.n += 8;
+      return Number.isFinite(x) && !Object.is(x, -0) ? x : undefined;
+    case 'boolean':
+      bytes.n += 5;
+      return x;
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  bytes.n += x === null ? 4 : 16;
+  if (x === null) return null;
+  if (depth >= 2 || Object.getPrototypeOf(x) !== Object.prototype) return undefined;
+  const keys = Object.keys(x);
+  if (keys.length > ACTION.maxItems || Object.getOwnPropertySymbols(x).length) return undefined;
+  const props: Record<string, SerializedValue> = Object.create(null);
+  for (const k of keys) {
+    const desc = own(x, k);
+    bytes.n += k.length + 3;
+    const v = desc && 'value' in desc ? plain(desc.value, depth + 1, bytes) : undefined;
+    if (v === undefined || bytes.n > ACTION.maxBytes) return undefined;
+    props[k] = v;
+  }
+  return { $: 'object', props };
+}
 
 export function drain(hub: Hub, full: boolean): Batch {
   hub.queued = false;
@@ -25,16 +82,13 @@ export function drain(hub: Hub, full: boolean): Batch {
     batch.full = full || undefined;
     hub.listChanged = false;
   }
-  const take = hub.pending.splice(0, CHUNK);
   const started = Date.now();
-  const actions: ActionWire[] = [];
-  for (let i = 0; i < take.length; i++) {
-    if (i % 50 === 49 && Date.now() - started > CHUNK_MS) {
-      hub.pending.unshift(...take.slice(i));
-      break;
-    }
-    actions.push(wire(take[i]!));
-  }
+  const actions: ActionSent[] = [];
+  hub.waiting.take(CHUNK, (store, seq, action, time) => {
+    if (actions.length % 50 === 49 && Date.now() - started > CHUNK_MS) return false;
+    actions.push(wire(store, seq, action, time));
+    return true;
+  });
   if (actions.length) batch.actions = actions;
   if (Object.keys(hub.dropped).length) {
     batch.dropped = hub.dropped;
@@ -43,31 +97,28 @@ export function drain(hub: Hub, full: boolean): Batch {
   const measured = sizes(hub);
   if (measured.length) batch.sizes = measured;
   if (hub.queries) Object.assign(batch, takeQueries(hub.queries, full));
-  if (hub.pending.length) hub.schedule();
+  if (hub.waiting.count) hub.schedule();
   return batch;
 }
 
-export function wire(e: Entry): ActionWire {
-  const s = e.store;
+/** One waiting entry as the wire carries it: the action small, and its diff when its state was kept. */
+export function wire(s: Store, seq: number, entry: unknown, time: number): ActionSent {
+  const marked = entry instanceof Marked ? entry : undefined;
+  // An action far back in a long wait kept its type only.
+  const raw = marked ? marked.action : typeof entry === 'string' ? { type: entry } : entry;
   const { stateSanitizer, actionSanitizer } = s.options;
-  const action = actionSanitizer ? attempt(() => actionSanitizer(e.action, e.seq), e.action) : e.action;
+  const action = actionSanitizer ? attempt(() => actionSanitizer(raw, seq), raw) : raw;
   let d: ReturnType<typeof diff> | undefined;
-  if (e.state === NONE) s.skipped++;
+  const state = s.at(seq);
+  if (state === NONE) s.skipped++;
   else {
-    const view = stateSanitizer ? attempt(() => stateSanitizer(e.state, e.seq), e.state) : e.state;
+    const view = stateSanitizer ? attempt(() => stateSanitizer(state, seq), state) : state;
     d = s.view === NONE ? undefined : diff(s.view, view);
     s.view = view;
   }
-  const out: ActionWire = {
-    store: s.info.id,
-    seq: e.seq,
-    time: e.time,
-    type: typeOf(action),
-    kind: e.kind ?? 'action',
-    action: ser(action, ACTION),
-    diff: [],
-  };
-  if (d) {
+  const out: ActionSent = { store: s.info.id, seq, time, type: typeOf(action), action: small(action) };
+  if (marked) out.kind = marked.kind;
+  if (d?.changes.length) {
     out.diff = d.changes.map(([path, before, after]) => {
       const change: ActionWire['diff'][number] = { path: formatPath(path) };
       if (before !== NONE) change.before = ser(before, VALUE);
@@ -77,7 +128,7 @@ export function wire(e: Entry): ActionWire {
     if (d.more) out.more = d.more;
     if (d.cut) out.cut = true;
   }
-  if (e.error) out.error = e.error;
+  if (marked?.error) out.error = marked.error;
   if (d && s.skipped) {
     out.span = s.skipped;
     s.skipped = 0;
@@ -90,7 +141,7 @@ function sizes(hub: Hub): NonNullable<Batch['sizes']> {
   const out: NonNullable<Batch['sizes']> = [];
   for (const s of hub.stores) {
     const state = s.view === NONE ? s.latest() : s.view;
-    if (state === s.sized || now - s.sizedAt < SIZE_EVERY_MS || s.ring.length === 0) continue;
+    if (state === s.sized || now - s.sizedAt < SIZE_EVERY_MS || s.seq < 0) continue;
     const budget = { left: SIZE_BUDGET, cut: false };
     const bytes = sizeOf(state, budget);
     s.sized = budget.cut ? NONE : state;
@@ -193,24 +244,27 @@ export function change(hub: Hub, { store, mode, value }: ChangeRequest): ChangeR
     s.add('set', { type: '@@porthole/set', keys: Object.keys(value) }, s.redux ? s.redux.getState() : next);
   } else {
     const seq = Number(value);
-    const target = s.at(seq);
-    if (!target) {
-      const kept = s.ring.length ? `#${s.ring[0]!.seq}–#${s.seq}` : 'none';
+    const target = Number.isInteger(seq) && seq >= 0 ? s.at(seq) : NONE;
+    if (target === NONE) {
+      const kept = [...s.kept.keys()];
+      if (kept.at(-1) !== s.seq && s.seq >= 0) kept.push(s.seq);
+      const list =
+        kept.length > 12 ? `${kept.slice(0, 4).join(', ')}, …, ${kept.slice(-6).join(', ')}` : kept.join(', ');
       throw new Error(
-        `the app no longer keeps the state after #${value} of "${s.info.name}" (it keeps the last ${s.ring.length}: ${kept}; the devtools option maxAge keeps more)`,
+        `the app no longer keeps the state after #${value} of "${s.info.name}" (it keeps the states after ${kept.length} actions: ${list || 'none'}; the devtools option maxAge keeps more, and in a burst only the first ${s.hub.burst} actions of each ${s.hub.flushMs} ms and the last keep theirs)`,
       );
     }
-    if (s.redux) s.redux.put(target.state);
+    if (s.redux) s.redux.put(target);
     else {
       let json: string;
       try {
-        json = JSON.stringify(target.state);
+        json = JSON.stringify(target);
       } catch (e) {
         throw new Error(`the state after #${seq} cannot be sent to the store as JSON: ${(e as Error).message}`);
       }
       s.emit({ type: 'DISPATCH', payload: { type: 'JUMP_TO_ACTION', actionId: seq }, state: json });
     }
-    s.add('jump', { type: `@@porthole/jump`, to: seq }, s.redux ? s.redux.getState() : target.state);
+    s.add('jump', { type: `@@porthole/jump`, to: seq }, s.redux ? s.redux.getState() : target);
   }
   hub.flush();
   hub.ctx?.flush();

@@ -1,0 +1,67 @@
+import { createStore } from 'redux';
+import { expect, it } from 'vitest';
+import type { ActionSent } from '../protocol.js';
+import { enhancer } from './devtools.js';
+import { Hub } from './hub.js';
+import { change, drain } from './work.js';
+
+// A burst keeps every action (type, payload, order, time) but not every state: the first `burst`
+// of each window and the last one keep theirs, the last one's diff covers those between (`span`).
+
+type S = { items: number[]; n: number };
+const reducer = (s: S = { items: [0, 0, 0], n: 0 }, a: { type: string; i?: number }): S => {
+  if (a.type !== 'bump' || a.i === undefined) return s;
+  const items = s.items.slice();
+  items[a.i] = items[a.i]! + 1;
+  return { items, n: s.n + 1 };
+};
+
+function drainAll(h: Hub) {
+  const out: ActionSent[] = [];
+  while (h.waiting.count) out.push(...((drain(h, false).actions ?? []) as ActionSent[]));
+  return out;
+}
+
+function setup(flushMs: number) {
+  const h = new Hub();
+  h.flushMs = flushMs;
+  const store = createStore(reducer, enhancer(h, { name: 'burst' }) as never);
+  return { h, store, s: h.stores[0]! };
+}
+
+it('keeps every action of a burst, the states of its first actions and of its last, and says what the last diff spans', () => {
+  const { h, store, s } = setup(60_000);
+  for (let i = 0; i < 1000; i++) store.dispatch({ type: 'bump', i: i % 3 });
+  const actions = drainAll(h);
+  expect(actions.map((a) => a.seq)).toEqual(Array.from({ length: 1001 }, (_, i) => i));
+  expect(actions.every((a, i) => i === 0 || a.type === 'bump')).toBe(true);
+  expect(actions[1000]!.action).toMatchObject({ props: { type: 'bump', i: 0 } });
+  const diffed = actions.filter((a) => a.diff?.length).map((a) => a.seq);
+  // The window's first `burst` entries (the init and 19 actions) keep their states; then only the last.
+  const kept = h.burst - 1;
+  expect(diffed).toEqual([...Array.from({ length: kept }, (_, i) => i + 1), 1000]);
+  expect(actions[1000]).toMatchObject({
+    span: 1000 - kept - 1,
+    diff: [{ path: 'items[0]' }, { path: 'items[1]' }, { path: 'items[2]' }, { path: 'n', before: kept, after: 1000 }],
+  });
+
+  // A jump goes to a state the app kept, and explains one it let go.
+  const back = change(h, { store: s.info.id, mode: 'jump', value: 5 });
+  expect(back.to).toBe(1001);
+  expect(store.getState().n).toBe(5);
+  expect(() => change(h, { store: s.info.id, mode: 'jump', value: 500 })).toThrow(
+    /no longer keeps the state after #500 .*in a burst only the first 20 actions of each 60000 ms and the last/,
+  );
+});
+
+it('keeps the state of every action when they come apart, and the last of a burst once the next window begins', async () => {
+  const { h, store } = setup(5);
+  for (let i = 0; i < 30; i++) store.dispatch({ type: 'bump', i: 1 });
+  await new Promise((r) => setTimeout(r, 10));
+  store.dispatch({ type: 'bump', i: 2 });
+  const actions = drainAll(h);
+  const last = actions.at(-1)!;
+  // The burst's last state (#30) stayed, so the action after the pause has a diff of its own.
+  expect(last).toMatchObject({ seq: 31, diff: [{ path: 'items[2]', before: 0, after: 1 }, { path: 'n' }] });
+  expect(last.span).toBeUndefined();
+});

@@ -1,0 +1,94 @@
+/**
+ * The entries waiting to be sent (store, seq, action, time) in a ring allocated once at its full
+ * size: in a burst nothing grows, so the app's collector has no array to copy and copy again, and
+ * the times and seqs, in typed arrays, are no objects at all. Full, the oldest entry makes room.
+ */
+export class Waiting<S> {
+  private stores: (S | undefined)[] = [];
+  private actions: unknown[] = [];
+  private seqs = new Float64Array(0);
+  private times = new Float64Array(0);
+  private head = 0;
+  count = 0;
+  /** Entries ever taken or dropped (the head's number), and those whose action was shrunk. */
+  private first = 0;
+  private shrunk = 0;
+
+  /** `shrink` makes an action small (its type) once `whole` newer entries wait behind it. */
+  constructor(
+    private readonly shrink: (action: unknown) => unknown,
+    private readonly whole: number,
+  ) {}
+
+  get size(): number {
+    return this.stores.length;
+  }
+
+  /** Adds an entry; when the ring was full, returns the store of the entry dropped. */
+  push(store: S, seq: number, action: unknown, time: number): S | undefined {
+    const cap = this.stores.length;
+    let i = this.head + this.count;
+    if (i >= cap) i -= cap;
+    let dropped: S | undefined;
+    if (this.count === cap) {
+      dropped = this.stores[i];
+      this.head = i + 1 === cap ? 0 : i + 1;
+      this.first++;
+    } else this.count++;
+    this.stores[i] = store;
+    this.actions[i] = action;
+    this.seqs[i] = seq;
+    this.times[i] = time;
+    if (this.count > this.whole && (this.first + this.count) % this.whole === 0) this.shrinkOld();
+    return dropped;
+  }
+
+  /** Takes up to `max` entries, oldest first, while `fn` takes them (returns true). */
+  take(max: number, fn: (store: S, seq: number, action: unknown, time: number) => boolean): void {
+    const cap = this.stores.length;
+    for (let n = 0; n < max && this.count > 0; n++) {
+      const i = this.head;
+      if (!fn(this.stores[i]!, this.seqs[i]!, this.actions[i], this.times[i]!)) return;
+      this.stores[i] = undefined;
+      this.actions[i] = undefined;
+      this.head = i + 1 === cap ? 0 : i + 1;
+      this.first++;
+      this.count--;
+    }
+  }
+
+  private shrinkOld(): void {
+    const cap = this.stores.length;
+    const end = this.first + this.count - this.whole;
+    for (let k = Math.max(this.first, this.shrunk); k < end; k++) {
+      const i = (this.head + (k - this.first)) % cap;
+      this.actions[i] = this.shrink(this.actions[i]);
+    }
+    this.shrunk = Math.max(this.shrunk, end);
+  }
+
+  /** Makes the ring hold `size` entries; the oldest that no longer fit go to `dropped`. */
+  resize(size: number, dropped: (store: S) => void): void {
+    const keep = Math.min(this.count, size);
+    const skip = this.count - keep;
+    const stores: (S | undefined)[] = new Array(size).fill(undefined);
+    const actions: unknown[] = new Array(size).fill(undefined);
+    const seqs = new Float64Array(size);
+    const times = new Float64Array(size);
+    for (let n = 0; n < keep; n++) {
+      const i = (this.head + skip + n) % this.stores.length;
+      stores[n] = this.stores[i];
+      actions[n] = this.actions[i];
+      seqs[n] = this.seqs[i]!;
+      times[n] = this.times[i]!;
+    }
+    for (let n = 0; n < skip; n++) dropped(this.stores[(this.head + n) % this.stores.length]!);
+    this.stores = stores;
+    this.actions = actions;
+    this.seqs = seqs;
+    this.times = times;
+    this.head = 0;
+    this.count = keep;
+    this.first += skip;
+  }
+}
