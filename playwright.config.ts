@@ -6,12 +6,19 @@ const systemChromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bi
   (path) => path && existsSync(path),
 );
 
+// One id per run, for the workers (they inherit the runner's environment): what a run makes once and
+// its workers share (the packed tarballs) is keyed by it.
+process.env.PORTHOLE_E2E_RUN ??= `${Date.now().toString(36)}-${process.pid}`;
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
   timeout: 60_000,
+  // Spec files run in two workers, tests within a file in order. What specs share is made once per
+  // run (e2e/support/run-once.ts); the window is built before the workers start.
   workers: 1,
+  globalSetup: './e2e/global-setup.ts',
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     browserName: 'chromium',
