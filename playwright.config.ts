@@ -15,8 +15,10 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
   timeout: 60_000,
-  // Spec files run in two workers, tests within a file in order. What specs share is made once per
-  // run (e2e/support/run-once.ts); the window is built before the workers start.
+  // The specs are ready for two workers (`--workers=2`: spec files in parallel, tests within a file
+  // in order): what they share is made once per run (e2e/support/run-once.ts) and the window is
+  // built before any worker starts. One until two runs of the whole suite are green on a quiet
+  // 2-core machine (on a loaded one, start-up bounds of 3–20 s fail with one worker as with two).
   workers: 1,
   globalSetup: './e2e/global-setup.ts',
   reporter: process.env.CI ? [['list']] : [['list']],

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // directory beside the folder (mkdir is atomic) holding its owner's pid; a dead owner's is taken over.
 
 /** The run's folder in the temp dir (playwright.config.ts gives every worker of a run the same id). */
-export const RUN_DIR = join(tmpdir(), `porthole-e2e-${process.env.PORTHOLE_E2E_RUN ?? process.pid}`);
+export const RUN_DIR = join(tmpdir(), `porthole-run-${process.env.PORTHOLE_E2E_RUN ?? process.pid}`);
 
 const made = new Map<string, Promise<void>>();
 
