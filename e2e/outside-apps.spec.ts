@@ -29,7 +29,7 @@ let targetUrl: string;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  tarball = packAgent();
+  tarball = await packAgent();
   inspector = await startInspector();
   target = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`hello ${req.url}`));
   target.listen(0, '127.0.0.1');

@@ -95,7 +95,7 @@ test('the porthole package runs `porthole serve` and `porthole mcp` from its tar
     'tsconfig.json': TSCONFIG,
   };
   const playwright = `@playwright/test@${JSON.parse(readFileSync(join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')).version}`;
-  const dir = scratchApp('cli', files, [packPorthole(), packAgent(), nodeTypes, playwright]);
+  const dir = scratchApp('cli', files, [await packPorthole(), await packAgent(), nodeTypes, playwright]);
   const bin = join(dir, 'node_modules/porthole/bin/porthole.js');
   // Only what the CLI needs at run time comes along: no window framework, no Electron, no build tools.
   for (const devOnly of ['react', 'electron', 'vite', 'tsx', 'zustand'])

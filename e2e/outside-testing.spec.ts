@@ -96,7 +96,7 @@ async function freePort(): Promise<number> {
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
-  const tarballs = await timed('pack', () => [packPorthole(), packAgent()]);
+  const tarballs = await timed('pack', () => Promise.all([packPorthole(), packAgent()]));
   const dependencies = [
     ...tarballs,
     `@playwright/test@${version('@playwright/test')}`,

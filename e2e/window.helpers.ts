@@ -5,23 +5,26 @@ import { build, type Plugin } from 'vite';
 import { connectMcpClient } from '../electron/host/mcp/mcp-testing.js';
 import { type ServedPage, serveDebuggeePage } from './support/debuggee-page.js';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
+import { oncePerRun } from './support/run-once.js';
 
 const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
-let built: Promise<void> | undefined;
 
-/** Builds the window once per test process (`npm run build:renderer`), as the served inspector needs it. */
+/**
+ * Builds the window once per run (`npm run build:renderer`), as the served inspector needs it: the
+ * run's global set-up does, before any worker serves it (a build empties out/renderer first).
+ */
 export function buildRenderer(): Promise<void> {
-  built ??= build({ configFile: join(ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' }).then(() => undefined);
-  return built;
+  return oncePerRun('renderer', async () => {
+    await build({ configFile: join(ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' });
+  });
 }
 
 /** The window built with the panels of e2e/fixtures/plugins/ too, for a core started with those plugins. */
 export const FIXTURE_WINDOW_DIR = join(ROOT, 'out/e2e-fixture-window');
 const PRODUCT_PANELS = join(ROOT, 'renderer/src/panels.ts');
 const FIXTURE_PANELS = join(ROOT, 'e2e/fixtures/plugins/panels.ts');
-let builtWithFixtures: Promise<void> | undefined;
 
-/** Builds the window once per test process with e2e/fixtures/plugins/panels.ts as its panel list. */
+/** Builds the window once per run with e2e/fixtures/plugins/panels.ts as its panel list. */
 export function buildFixtureWindow(): Promise<void> {
   const fixturePanels: Plugin = {
     name: 'porthole-fixture-panels',
@@ -32,13 +35,14 @@ export function buildFixtureWindow(): Promise<void> {
       return resolved?.id === PRODUCT_PANELS ? FIXTURE_PANELS : null;
     },
   };
-  builtWithFixtures ??= build({
-    configFile: join(ROOT, 'vite.renderer.config.ts'),
-    logLevel: 'warn',
-    plugins: [fixturePanels],
-    build: { outDir: FIXTURE_WINDOW_DIR },
-  }).then(() => undefined);
-  return builtWithFixtures;
+  return oncePerRun('fixture-window', async () => {
+    await build({
+      configFile: join(ROOT, 'vite.renderer.config.ts'),
+      logLevel: 'warn',
+      plugins: [fixturePanels],
+      build: { outDir: FIXTURE_WINDOW_DIR },
+    });
+  });
 }
 
 /**

@@ -34,7 +34,7 @@ connect({ app: { id: 'com.scratch.rn', name: 'Scratch' }, plugins: [network(), c
  */
 export default defineScenario('React Native bundle size (Metro)', async () => {
   const peer = await bundleSize("export { createClient } from 'reactotron-core-client';", root);
-  const app = await reactNativeApp(packAgent(), { 'base.js': BASE, 'app.js': WITH_AGENT }, [
+  const app = await reactNativeApp(await packAgent(), { 'base.js': BASE, 'app.js': WITH_AGENT }, [
     { entry: 'base.js', variants: ['android:release', 'ios:release'] },
     { entry: 'app.js', variants: ['android:release', 'ios:release'] },
   ]);

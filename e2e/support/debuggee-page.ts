@@ -5,19 +5,20 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { contentTypeOf, resolveRendererFile } from '../../electron/host/ui-bridge/static-ui.js';
 import { ROOT } from './inspector.js';
+import { oncePerRun } from './run-once.js';
 
 const OUT = join(ROOT, 'out/e2e-debuggee');
-let built: Promise<void> | undefined;
 
-/** Builds e2e/fixtures/debuggee once per test process: a page that bundles the real agent library. */
+/** Builds e2e/fixtures/debuggee once per run: a page that bundles the real agent library. */
 export function buildDebuggeePage(): Promise<void> {
-  built ??= build({
-    root: join(ROOT, 'e2e/fixtures/debuggee'),
-    base: './',
-    logLevel: 'warn',
-    build: { outDir: OUT, emptyOutDir: true, minify: false, sourcemap: true },
-  }).then(() => undefined);
-  return built;
+  return oncePerRun('debuggee-page', async () => {
+    await build({
+      root: join(ROOT, 'e2e/fixtures/debuggee'),
+      base: './',
+      logLevel: 'warn',
+      build: { outDir: OUT, emptyOutDir: true, minify: false, sourcemap: true },
+    });
+  });
 }
 
 export interface ServedPage {

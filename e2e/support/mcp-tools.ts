@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { withLock } from './run-once.js';
 
 // The MCP tools users run against a server, installed from the npm registry into one scratch dir
 // outside the repo (once per machine and set of versions: later tests and runs reuse it). They need
@@ -41,7 +42,9 @@ export async function mcpTools(): Promise<McpTools> {
   const key = createHash('sha256').update(specs.join(' ')).digest('hex').slice(0, 12);
   const dir = join(tmpdir(), `porthole-mcp-tools-${key}`);
   const marker = join(dir, 'installed.json');
-  if (!existsSync(marker)) {
+  // Two specs use the tools: the other worker may be installing them.
+  await withLock(dir, async () => {
+    if (existsSync(marker)) return;
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'porthole-mcp-tools', private: true }));
     await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
@@ -50,7 +53,7 @@ export async function mcpTools(): Promise<McpTools> {
       env: { ...process.env, npm_config_update_notifier: 'false' },
     });
     writeFileSync(marker, JSON.stringify(specs));
-  }
+  });
   const modules = join(dir, 'node_modules');
   installed = {
     dir,

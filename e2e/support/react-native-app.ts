@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './inspector.js';
+import { withLock } from './run-once.js';
 
 // A React Native app outside the repo, as `npx @react-native-community/cli init` makes one where it
 // matters to the agent: React Native, its Metro config and Babel preset, hermesc. Its install is
@@ -55,55 +56,61 @@ export async function reactNativeApp(
   const dependencies = { ...agentDeps, ...RN_VERSIONS };
   const key = createHash('sha256').update(JSON.stringify(dependencies)).digest('hex').slice(0, 12);
   const dir = join(process.env.PORTHOLE_RN_CACHE ?? join(ROOT, 'node_modules/.cache/porthole-rn'), key);
-  const seconds = { install: 0, agent: 0, bundle: 0 };
-  let t = Date.now();
-  const cached = existsSync(join(dir, 'node_modules/react-native/package.json'));
-  if (!cached) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch-rn', private: true, dependencies }));
-    await npm(['install'], dir);
-  }
-  seconds.install = (Date.now() - t) / 1000;
+  // One run at a time in the folder (a second Playwright run or the bench may be using it).
+  return withLock(dir, async () => {
+    const seconds = { install: 0, agent: 0, bundle: 0 };
+    let t = Date.now();
+    const cached = existsSync(join(dir, 'node_modules/react-native/package.json'));
+    if (!cached) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch-rn', private: true, dependencies }));
+      await npm(['install'], dir);
+    }
+    seconds.install = (Date.now() - t) / 1000;
 
-  // The tarball as npm unpacks it (its dependencies are in the cached install already).
-  t = Date.now();
-  const agentDir = join(dir, 'node_modules/@porthole/agent');
-  rmSync(agentDir, { recursive: true, force: true });
-  mkdirSync(agentDir, { recursive: true });
-  await run('tar', ['-xzf', tarball, '-C', agentDir, '--strip-components', '1']);
-  seconds.agent = (Date.now() - t) / 1000;
+    // The tarball as npm unpacks it (its dependencies are in the cached install already).
+    t = Date.now();
+    const agentDir = join(dir, 'node_modules/@porthole/agent');
+    rmSync(agentDir, { recursive: true, force: true });
+    mkdirSync(agentDir, { recursive: true });
+    await run('tar', ['-xzf', tarball, '-C', agentDir, '--strip-components', '1']);
+    seconds.agent = (Date.now() - t) / 1000;
 
-  writeFileSync(
-    join(dir, 'metro.config.js'),
-    "const { getDefaultConfig } = require('@react-native/metro-config');\nmodule.exports = getDefaultConfig(__dirname);\n",
-  );
-  writeFileSync(join(dir, 'babel.config.js'), "module.exports = { presets: ['module:@react-native/babel-preset'] };\n");
-  writeFileSync(join(dir, 'app.json'), JSON.stringify({ name: 'scratch', displayName: 'Scratch' }));
-  for (const [name, text] of Object.entries(entries)) writeFileSync(join(dir, name), text);
-  for (const script of ['metro-build.cjs', 'metro-serve.cjs']) copyFileSync(join(HERE, script), join(dir, script));
-  rmSync(join(dir, 'build'), { recursive: true, force: true });
-  mkdirSync(join(dir, 'build'));
+    writeFileSync(
+      join(dir, 'metro.config.js'),
+      "const { getDefaultConfig } = require('@react-native/metro-config');\nmodule.exports = getDefaultConfig(__dirname);\n",
+    );
+    writeFileSync(
+      join(dir, 'babel.config.js'),
+      "module.exports = { presets: ['module:@react-native/babel-preset'] };\n",
+    );
+    writeFileSync(join(dir, 'app.json'), JSON.stringify({ name: 'scratch', displayName: 'Scratch' }));
+    for (const [name, text] of Object.entries(entries)) writeFileSync(join(dir, name), text);
+    for (const script of ['metro-build.cjs', 'metro-serve.cjs']) copyFileSync(join(HERE, script), join(dir, script));
+    rmSync(join(dir, 'build'), { recursive: true, force: true });
+    mkdirSync(join(dir, 'build'));
 
-  t = Date.now();
-  const specs = builds.flatMap(({ entry, variants }) => variants.map((v) => `${entry}:${v}`));
-  const metro = await run(process.execPath, ['metro-build.cjs', ...specs], {
-    cwd: dir,
-    encoding: 'utf8',
-    // Cold, under load, Metro took 2 to 5 minutes per variant; warm (its cache in the temp dir), seconds.
-    timeout: 2_400_000,
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
-    throw new Error(`Metro failed:\n${`${e.stderr ?? e.message}\n${e.stdout ?? ''}`.slice(-4000)}`);
+    t = Date.now();
+    const specs = builds.flatMap(({ entry, variants }) => variants.map((v) => `${entry}:${v}`));
+    const metro = await run(process.execPath, ['metro-build.cjs', ...specs], {
+      cwd: dir,
+      encoding: 'utf8',
+      // Cold, under load, Metro took 2 to 5 minutes per variant; warm (its cache in the temp dir), seconds.
+      timeout: 2_400_000,
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(`Metro failed:\n${`${e.stderr ?? e.message}\n${e.stdout ?? ''}`.slice(-4000)}`);
+    });
+    seconds.bundle = (Date.now() - t) / 1000;
+    const bundles: Record<string, string> = {};
+    for (const line of metro.stdout.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const { spec, out } = JSON.parse(line) as { spec: string; out: string };
+      bundles[spec.replace(/\.js:/, ':').replace(/\.js$/, '')] = join(dir, out);
+    }
+    const hermesc = join(dir, 'node_modules/hermes-compiler/hermesc/linux64-bin/hermesc');
+    return { dir, cached, seconds, bundles, hermesc };
   });
-  seconds.bundle = (Date.now() - t) / 1000;
-  const bundles: Record<string, string> = {};
-  for (const line of metro.stdout.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const { spec, out } = JSON.parse(line) as { spec: string; out: string };
-    bundles[spec.replace(/\.js:/, ':').replace(/\.js$/, '')] = join(dir, out);
-  }
-  const hermesc = join(dir, 'node_modules/hermes-compiler/hermesc/linux64-bin/hermesc');
-  return { dir, cached, seconds, bundles, hermesc };
 }
 
 /** hermesc as React Native's release build runs it (-O, bytecode); returns its errors. */

@@ -4,36 +4,37 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './inspector.js';
+import { oncePerRun } from './run-once.js';
 
 // The test apps of e2e/fixtures/ui-apps (a React to-do app, a React form, a plain kitchen-sink page,
-// the issue's shop), bundled with the real agent by esbuild once per test process and served on
+// the issue's shop), bundled with the real agent by esbuild once per run and served on
 // 127.0.0.1:0 with the routes a test adds.
 
 const APPS = ['todo', 'form', 'kitchen', 'shop', 'frame', 'big'] as const;
 export type UiApp = (typeof APPS)[number];
 const OUT = join(ROOT, 'out/e2e-ui-apps');
-let built: Promise<void> | undefined;
 
 export function buildUiApps(): Promise<void> {
-  built ??= build({
-    entryPoints: Object.fromEntries(
-      APPS.map((app) => [
-        app,
-        join(ROOT, `e2e/fixtures/ui-apps/${app}.${app === 'todo' || app === 'form' ? 'tsx' : 'ts'}`),
-      ]),
-    ),
-    bundle: true,
-    format: 'esm',
-    splitting: true,
-    platform: 'browser',
-    target: 'es2022',
-    jsx: 'automatic',
-    sourcemap: true,
-    outdir: OUT,
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'error',
-  }).then(() => undefined);
-  return built;
+  return oncePerRun('ui-apps', async () => {
+    await build({
+      entryPoints: Object.fromEntries(
+        APPS.map((app) => [
+          app,
+          join(ROOT, `e2e/fixtures/ui-apps/${app}.${app === 'todo' || app === 'form' ? 'tsx' : 'ts'}`),
+        ]),
+      ),
+      bundle: true,
+      format: 'esm',
+      splitting: true,
+      platform: 'browser',
+      target: 'es2022',
+      jsx: 'automatic',
+      sourcemap: true,
+      outdir: OUT,
+      define: { 'process.env.NODE_ENV': '"development"' },
+      logLevel: 'error',
+    });
+  });
 }
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
