@@ -159,7 +159,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_get_status',
     title: 'Inspector status',
     description:
-      "The inspector's version and URLs, its sessions (and how many are connected), its MCP clients, and per tool whether you may call it: allowed, asked (the user approves) or denied.",
+      "The inspector's version, URLs, sessions (how many connected), MCP clients, and per tool whether you may call it: allowed, asked (the user approves) or denied.",
     input: z.object({}),
     output: z.object({
       version: z.string(),

@@ -13,7 +13,7 @@ export const listMessages = tool({
   name: 'console_list_messages',
   worksWhenDisconnected: true,
   title: 'List console messages',
-  description: `What the app logged (console.*) and uncaught errors: the newest page, oldest first, as summaries (text cut to 300 characters, repeats counted); console_get_message has one in full.`,
+  description: `What the app logged (console.*) and uncaught errors: newest page, oldest first, as summaries (text cut at 300 characters, repeats counted); console_get_message gives one in full.`,
   input: MessageFilterSchema.extend({
     limit: z.number().int().min(1).max(200).default(20).describe('Messages per page.'),
     cursor: z.string().max(32).optional().describe('The olderCursor or newerCursor of a previous answer.'),

@@ -290,7 +290,7 @@ export const setMockRules = tool({
   name: 'network_set_mock_rules',
   describeChange: describeMockChange,
   title: 'Change mock rules',
-  description: `Changes the mock rules, which answer matching requests inside the app instead of the network (the first enabled match wins). Applied when the app acknowledges, else isError and nothing changes.`,
+  description: `Changes the mock rules: matching requests are answered inside the app, not by the network (first enabled match wins). Applied once the app acknowledges, else isError and nothing changes.`,
   input: MockChangeInputSchema,
   output: MockStateSummarySchema.extend({
     rule: MockRuleSummarySchema.optional().describe('add, update: the rule as it is now.'),
