@@ -239,3 +239,80 @@ export class LiveBody {
     return chunk;
   }
 }
+
+/** Bodies open longer than this are shown while they come (an event stream at once). */
+const LIVE_AFTER_MS = 1000;
+
+/**
+ * A response body arriving in chunks: held while it may still end soon (its `completed`
+ * notification then carries it whole), shown live (LiveBody) once it has been open LIVE_AFTER_MS,
+ * an event stream at once.
+ */
+export class ArrivingBody {
+  private readonly events: boolean;
+  private live: LiveBody | undefined;
+  /** What the tap kept of a body that is not live yet, for the sweep to send once it is. */
+  private waiting: { seen: SeenBody; encoded: boolean } | undefined;
+
+  constructor(
+    private readonly sink: StreamSink,
+    private readonly id: string,
+    /** The response's Content-Type. */
+    type: string | undefined,
+    /** When its headers came (performance.now()). */
+    private readonly respondedAt: number,
+  ) {
+    this.events = !!type && /^\s*text\/event-stream/i.test(type);
+  }
+
+  /** New bytes the tap saw (`seen` as the tap keeps it, `fresh` what just came). */
+  arrived(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
+    if (this.live) return this.live.arrived(seen, fresh, encoded);
+    if (!this.events && performance.now() - this.respondedAt < LIVE_AFTER_MS) {
+      this.waiting = { seen, encoded };
+      openBodies.watch(this);
+      return;
+    }
+    this.goLive(seen, fresh, encoded);
+  }
+
+  /** The sweep: a body open this long is shown as it comes from now on. */
+  sweep(now: number): boolean {
+    if (!this.waiting) return true;
+    if (now - this.respondedAt < LIVE_AFTER_MS) return false;
+    this.goLive(this.waiting.seen, undefined, this.waiting.encoded);
+    return true;
+  }
+
+  /** The body ended (or failed): no longer waited for. */
+  stop(): void {
+    if (!this.waiting) return;
+    this.waiting = undefined;
+    openBodies.set.delete(this);
+  }
+
+  private goLive(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
+    this.waiting = undefined;
+    this.live = new LiveBody(this.sink, this.id, this.events);
+    this.live.arrived(seen, fresh, encoded);
+  }
+}
+
+/** The bodies waiting to become live, looked at every 250 ms while there are any. */
+const openBodies = {
+  set: new Set<ArrivingBody>(),
+  timer: undefined as ReturnType<typeof setInterval> | undefined,
+  watch(body: ArrivingBody) {
+    this.set.add(body);
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      for (const b of this.set) if (b.sweep(now)) this.set.delete(b);
+      if (this.set.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, 250);
+    (this.timer as { unref?: () => void }).unref?.();
+  },
+};
