@@ -173,12 +173,12 @@ function pipePair(Duplex: DuplexCtor): [object, object] {
       read() {},
       write(chunk: unknown, _encoding: unknown, done: () => void) {
         const to = other();
-        setImmediate(() => to.push(chunk));
+        nextTask(() => to.push(chunk));
         done();
       },
       final(done: () => void) {
         const to = other();
-        setImmediate(() => to.push(null));
+        nextTask(() => to.push(null));
         done();
       },
       destroy(error: Error | null, done: (e: Error | null) => void) {
@@ -192,3 +192,7 @@ function pipePair(Duplex: DuplexCtor): [object, object] {
   );
   return [ends[0]!, ends[1]!];
 }
+
+/** Node's setImmediate (the agent's declarations build has no Node types: tsconfig.agent.json). */
+const nextTask = (task: () => void) =>
+  (globalThis as unknown as { setImmediate(t: () => void): void }).setImmediate(task);
