@@ -51,7 +51,7 @@ import {
   sentHeaders,
 } from './observed.js';
 import { siteFrames } from './site-frames.js';
-import { ArrivingBody, MessageQueue, type StreamSink } from './streams.js';
+import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
 import { inPage, textParts } from './text-parts.js';
 
 export interface NetworkOptions {
@@ -472,7 +472,7 @@ class Followed implements Observation {
   private respondedAt = 0;
   private messages: MessageQueue | undefined;
   /** The response body while it arrives in chunks (held, then shown live: streams.ts). */
-  private arriving: ArrivingBody | undefined;
+  private arriving: LiveBody | undefined;
 
   constructor(
     private readonly agent: NetworkAgent,
@@ -523,7 +523,7 @@ class Followed implements Observation {
 
   chunk(seen: SeenBody, fresh?: Uint8Array, encoded = false): void {
     if (this.done) return;
-    this.arriving ??= new ArrivingBody(this.agent, this.id, bodyHeaders(this.responseHeaders).type, this.respondedAt);
+    this.arriving ??= new LiveBody(this.agent, this.id, bodyHeaders(this.responseHeaders).type, this.respondedAt);
     this.arriving.arrived(seen, fresh, encoded);
   }
 

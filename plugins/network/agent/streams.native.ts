@@ -6,7 +6,7 @@ export { encodeMessage, MessageQueue, type StreamSink, utf8Length } from './stre
 // taps hand a response body over whole when its XHR ends (react-native-taps.ts), never in chunks,
 // so no body arrives in parts there: the body goes with its `completed` notification.
 
-export class ArrivingBody implements Pick<Streams.ArrivingBody, 'arrived' | 'stop'> {
+export class LiveBody implements Pick<Streams.LiveBody, 'arrived' | 'stop'> {
   arrived(): void {}
   stop(): void {}
 }
