@@ -3,7 +3,7 @@ import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
 import { CONSOLE_METHODS, CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from '../constants.js';
 import type { AgentMessage, ConsoleWire, Frame, Kind } from '../wire.js';
 import { hookErrors, type NodeProcess } from './error-hooks.js';
-import { nodeMapsStacks, type Prepare, plainStack, traceWithoutWrapper } from './trace.js';
+import { captureStackTrace, g, nodeMapsStacks, type Prepare, plainStack, traceWithoutWrapper } from './trace.js';
 
 export interface ConsoleOptions {
   /** Console methods to capture. Default: all of them (log, info, warn, error, debug, trace, assert, table, dir, group*, count*, time*). */
@@ -48,10 +48,8 @@ type Holder = { stack?: unknown; own?: 1; raw?: true };
 const DEFAULT_LIMITS: SerializeLimits = { depth: 6, maxString: 10_000, maxItems: 100, maxBytes: 64 * 1024 };
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MESSAGES = 1000;
-const g = globalThis as unknown as Record<string, unknown>;
 /** The realm's Error as the agent loaded (an app's replacement of the global is not called). */
 const NativeError = Error;
-const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
 
 /**
  * Every console call and uncaught error of the app, for the inspector's Console panel and its

@@ -12,8 +12,9 @@ type CallSite = {
 export type Prepare = (error: Error, frames: CallSite[]) => unknown;
 type ConsoleFn = (...args: unknown[]) => unknown;
 
-const g = globalThis as unknown as Record<string, unknown>;
-const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
+export const g = globalThis as unknown as Record<string, unknown>;
+export const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: unknown) => void })
+  .captureStackTrace;
 
 export const plainStack: Prepare = (error, frames) => {
   const head = Error.prototype.toString.call(error);
