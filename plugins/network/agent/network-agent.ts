@@ -28,6 +28,7 @@ import type {
   SocketMessageIn,
 } from '../protocol.js';
 import { base64ToBytes, encodeBody, planBody } from './capture-body.js';
+import { codedBody } from './coded-body.js';
 import { holdFetch } from './fetch-gate.js';
 import type { MockPath, MockRecorder } from './intercept.js';
 import { activeRules, readMockCache, writeMockCache } from './mock-cache.js';
@@ -118,7 +119,8 @@ export class NetworkAgent implements Sink, StreamSink {
   private readonly warned = new Set<string>();
   private readonly ready: Promise<void>;
   private readonly kinds: Initiator[] = [];
-  private decoder: Decoder | undefined;
+  /** The taps' decoder for a Content-Encoding (Node's, zlib); none where bodies come decoded. */
+  decoder: Decoder | undefined;
   private removeSink: (() => void) | undefined;
   private mocks: MockPath | undefined;
   /** This run got its mock config from the inspector. */
@@ -397,14 +399,6 @@ export class NetworkAgent implements Sink, StreamSink {
     return encodeBody(bytes, cut, contentType, cut ? (declared ?? seen.total) : undefined);
   }
 
-  async decode(seen: SeenBody, encoding: string): Promise<SeenBody | undefined> {
-    if (!this.decoder) return undefined;
-    const decoded = await this.decoder(concatBytes(seen.chunks, seen.kept), encoding, this.maxBodyBytes);
-    if (!decoded) return undefined;
-    const cut = decoded.cut || seen.cut;
-    return { chunks: [decoded.bytes], kept: decoded.bytes.byteLength, total: decoded.bytes.byteLength, cut };
-  }
-
   headers(headers: RawHeaders): Header[] {
     const out: Header[] = [];
     const hide = this.scope === 'all';
@@ -574,17 +568,8 @@ class Followed implements Observation {
       later(() => this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, declared)));
       return;
     }
-    // Not awaited by anything of the app's: the decoded body follows when zlib is done.
-    this.agent.decode(seen, coding).then(
-      (decoded) =>
-        this.end(
-          durationMs,
-          encodedSize,
-          close,
-          this.agent.bodyParts(decoded ?? seen, type, undefined, coding, !decoded),
-        ),
-      () => this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, undefined, coding, true)),
-    );
+    // Still in its Content-Encoding (Node's taps): decoded apart from the app (coded-body.ts).
+    codedBody(this.agent, seen, coding, type, (parts) => this.end(durationMs, encodedSize, close, parts));
   }
 
   /** The completed notification, with the body's parts when it has one. */
