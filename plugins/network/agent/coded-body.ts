@@ -1,5 +1,5 @@
 import { concatBytes } from '../../../shared/bytes.js';
-import type { BodyParts, NetworkAgent } from './network-agent.js';
+import type { Decoder } from './node-decode.js';
 import type { SeenBody } from './observed.js';
 
 // A response body still in its Content-Encoding, as Node's taps see it: decoded before it goes,
@@ -7,13 +7,26 @@ import type { SeenBody } from './observed.js';
 // coded-body.native.ts takes this file's place in React Native's tree, whose taps hand bodies over
 // decoded.
 
+/** What this needs of the agent (network-agent.ts's NetworkAgent; named so, no import cycle). */
+export interface CodedSink<Parts> {
+  readonly decoder: Decoder | undefined;
+  readonly maxBodyBytes: number;
+  bodyParts(
+    seen: SeenBody,
+    contentType: string | undefined,
+    declared?: number,
+    coding?: string,
+    undecoded?: boolean,
+  ): Parts;
+}
+
 /** Hands `end` the body's parts: decoded with the taps' decoder, else the bytes as they are, marked undecoded. */
-export function codedBody(
-  agent: NetworkAgent,
+export function codedBody<Parts>(
+  agent: CodedSink<Parts>,
   seen: SeenBody,
   coding: string,
   type: string | undefined,
-  end: (parts: BodyParts | undefined) => void,
+  end: (parts: Parts) => void,
 ): void {
   decode(agent, seen, coding).then(
     (decoded) => end(agent.bodyParts(decoded ?? seen, type, undefined, coding, !decoded)),
@@ -21,7 +34,7 @@ export function codedBody(
   );
 }
 
-async function decode(agent: NetworkAgent, seen: SeenBody, encoding: string): Promise<SeenBody | undefined> {
+async function decode(agent: CodedSink<unknown>, seen: SeenBody, encoding: string): Promise<SeenBody | undefined> {
   if (!agent.decoder) return undefined;
   const decoded = await agent.decoder(concatBytes(seen.chunks, seen.kept), encoding, agent.maxBodyBytes);
   if (!decoded) return undefined;
