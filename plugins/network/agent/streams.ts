@@ -117,13 +117,16 @@ export function encodeMessage(m: SeenMessage, read: Uint8Array | undefined, cap:
   const truncated = size > kept.byteLength;
   if (m.opcode === 1) {
     // A text message the runtime handed over as bytes (the ws package): its UTF-8, as far as kept.
-    const text = truncated ? new TextDecoder().decode(kept, { stream: true }) : utf8.decode(kept);
+    const text = truncated
+      ? new TextDecoder().decode(kept, { stream: true })
+      : (utf8 ??= new TextDecoder()).decode(kept);
     return wire(m, size, 'text', text, truncated);
   }
   return wire(m, size, 'base64', bytesToBase64(kept), truncated);
 }
 
-const utf8 = new TextDecoder();
+/** Made at first use: Hermes (React Native) has no TextDecoder, and a module must load there. */
+let utf8: TextDecoder | undefined;
 
 /** The message's fields, none undefined (each key costs the frame's encoding and checks). */
 function wire(
