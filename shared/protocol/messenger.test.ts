@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from './codec.js';
 import type { SessionFrame } from './messages.js';
-import { Messenger, RequestError, SYNC_METHOD } from './messenger.js';
+import { Messenger, RequestError, SYNC_METHOD, syncWith } from './messenger.js';
 
 /** Two messengers joined back to back through the real codec, as two ends of a link. */
 function pair(
@@ -55,7 +55,7 @@ describe('Messenger', () => {
     const { a } = pair({ handler: (method) => seen.push(method) });
     await expect(a.request('example', SYNC_METHOD)).resolves.toBeNull();
     expect(seen).toEqual([]);
-    await expect(a.sync('network', 50)).resolves.toBeUndefined(); // refused: not active there
+    await expect(syncWith(a, 'network', 50)).resolves.toBeUndefined(); // refused: not active there
   });
 
   it('fails with distinct codes: plugin-not-active, no-handler, handler-error, timeout', async () => {

@@ -118,19 +118,6 @@ export class Messenger {
     });
   }
 
-  /**
-   * Resolves once the peer has sent everything it sent before the reply, or the wait ended; never
-   * rejects. Answers the peer-gone error when the link went away meanwhile.
-   */
-  async sync(plugin: string, timeoutMs: number, signal?: AbortSignal): Promise<RequestError | undefined> {
-    try {
-      await this.request(plugin, SYNC_METHOD, undefined, { timeoutMs, signal });
-    } catch (e) {
-      if (e instanceof RequestError && e.code === 'peer-gone') return e;
-    }
-    return undefined;
-  }
-
   notify(plugin: string, method: string, params?: unknown, attached?: Attached): void {
     if (this.gone !== undefined) throw new RequestError('peer-gone', this.gone);
     if (!this.options.isPluginActive(plugin)) {
@@ -266,6 +253,25 @@ export class Messenger {
       return false;
     }
   }
+}
+
+/**
+ * Resolves once the peer has sent everything it sent before the reply, or the wait ended; never
+ * rejects. Answers the peer-gone error when the link went away meanwhile. A function, not a method
+ * of Messenger: only the inspector waits so, and agent bundles leave it out.
+ */
+export async function syncWith(
+  messenger: Messenger,
+  plugin: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<RequestError | undefined> {
+  try {
+    await messenger.request(plugin, SYNC_METHOD, undefined, { timeoutMs, signal });
+  } catch (e) {
+    if (e instanceof RequestError && e.code === 'peer-gone') return e;
+  }
+  return undefined;
 }
 
 export function toRequestError(e: unknown): RequestError {

@@ -1,5 +1,6 @@
 import type { ClientInfo, ToolResultJson } from '../../../shared/call-record.js';
 import { type CallDecision, isGatedSurface } from '../../../shared/permissions.js';
+import { syncWith } from '../../../shared/protocol/messenger.js';
 import type { CallSurface, PluginToolContext, ToolCallContext, ToolDefinition } from '../../../shared/tool.js';
 import { ToolResult } from '../../../shared/tool-result.js';
 import {
@@ -237,7 +238,7 @@ export class ToolService {
     if (!gate.allowed) return this.finish(call.id, refused(gate));
     // What the app did before this call may still wait in its agent's batch: answer after it is in.
     const link = this.deps.sessions.get(routing.session.id)?.link;
-    const gone = await link?.messenger.sync(tool.plugin, SYNC_WAIT_MS, signal);
+    const gone = link && (await syncWith(link.messenger, tool.plugin, SYNC_WAIT_MS, signal));
     if (gone && tool.definition.worksWhenDisconnected !== true)
       return this.finish(call.id, {
         ...failed(describeRequestError(gone, routing.session.id)),

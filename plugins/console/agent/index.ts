@@ -3,6 +3,7 @@ import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
 import { CONSOLE_METHODS, CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from '../constants.js';
 import type { AgentMessage, ConsoleWire, Frame, Kind } from '../wire.js';
 import { hookErrors, type NodeProcess } from './error-hooks.js';
+import { captureStackTrace, g, nodeMapsStacks, type Prepare, plainStack, traceWithoutWrapper } from './trace.js';
 
 export interface ConsoleOptions {
   /** Console methods to capture. Default: all of them (log, info, warn, error, debug, trace, assert, table, dir, group*, count*, time*). */
@@ -47,10 +48,8 @@ type Holder = { stack?: unknown; own?: 1; raw?: true };
 const DEFAULT_LIMITS: SerializeLimits = { depth: 6, maxString: 10_000, maxItems: 100, maxBytes: 64 * 1024 };
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MESSAGES = 1000;
-const g = globalThis as unknown as Record<string, unknown>;
 /** The realm's Error as the agent loaded (an app's replacement of the global is not called). */
 const NativeError = Error;
-const captureStackTrace = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
 
 /**
  * Every console call and uncaught error of the app, for the inspector's Console panel and its
@@ -326,13 +325,6 @@ class ConsoleAgent implements ConsolePluginApi {
   }
 }
 
-type CallSite = {
-  getFunctionName?(): string | null;
-  getFileName?(): string | null | undefined;
-  getLineNumber?(): number | null;
-  getColumnNumber?(): number | null;
-};
-
 /** Kinds whose whole stack is sent (DevTools shows it); the others send only the caller's frame. */
 const FULL_STACK = new Set<Kind>(['warn', 'error', 'trace', 'assert']);
 
@@ -369,44 +361,6 @@ const frameAt =
     return frame;
   };
 const FRAME_AT = [frameAt(0), frameAt(1)];
-
-const plainStack: Prepare = (error, frames) => {
-  const head = Error.prototype.toString.call(error);
-  return frames.length === 0 ? head : `${head}\n    at ${frames.join('\n    at ')}`;
-};
-type Prepare = (error: Error, frames: CallSite[]) => unknown;
-
-/**
- * Node's console.trace prints the stack above itself, which would show the wrapper's frame: while it
- * runs, Error.prepareStackTrace leaves that one frame out, so the app's stderr stays the same.
- */
-function traceWithoutWrapper(original: ConsoleFn, self: unknown, args: unknown[]): unknown {
-  const E = Error as unknown as { prepareStackTrace?: Prepare };
-  const previous = E.prepareStackTrace;
-  // Node's own source-mapped formatting cannot be called from here: then the wrapper's frame shows.
-  if (
-    !captureStackTrace ||
-    !(g.process as NodeProcess | undefined)?.versions?.node ||
-    (!previous && nodeMapsStacks())
-  ) {
-    return original.apply(self, args);
-  }
-  E.prepareStackTrace = (error, frames) => {
-    // [this function, the wrapper, the app's caller, …]
-    const kept = frames[0]?.getFunctionName?.() === 'traceWithoutWrapper' ? frames.slice(2) : frames;
-    return (previous ?? plainStack)(error, kept);
-  };
-  try {
-    return original.apply(self, args);
-  } finally {
-    E.prepareStackTrace = previous;
-  }
-}
-
-/** Node maps stacks itself (--enable-source-maps, tsx): then its formatting, with the original places, is kept. */
-function nodeMapsStacks(): boolean {
-  return (g.process as { sourceMapsEnabled?: boolean } | undefined)?.sourceMapsEnabled === true;
-}
 
 function finish(message: AgentMessage, holder: Holder | undefined, appPrepare: Prepare | undefined, mapped: boolean) {
   if (!holder) return message;

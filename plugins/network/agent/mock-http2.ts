@@ -196,3 +196,7 @@ function pipePair(Duplex: DuplexCtor): [object, object] {
   );
   return [ends[0]!, ends[1]!];
 }
+
+/** Node's setImmediate (the agent's declarations build has no Node types: tsconfig.agent.json). */
+const nextTask = (task: () => void) =>
+  (globalThis as unknown as { setImmediate(t: () => void): void }).setImmediate(task);

@@ -28,6 +28,7 @@ import type {
   SocketMessageIn,
 } from '../protocol.js';
 import { base64ToBytes, encodeBody, planBody } from './capture-body.js';
+import { codedBody } from './coded-body.js';
 import { holdFetch } from './fetch-gate.js';
 import type { MockPath, MockRecorder } from './intercept.js';
 import { activeRules, readMockCache, writeMockCache } from './mock-cache.js';
@@ -118,7 +119,8 @@ export class NetworkAgent implements Sink, StreamSink {
   private readonly warned = new Set<string>();
   private readonly ready: Promise<void>;
   private readonly kinds: Initiator[] = [];
-  private decoder: Decoder | undefined;
+  /** The taps' decoder for a Content-Encoding (Node's, zlib); none where bodies come decoded. */
+  decoder: Decoder | undefined;
   private removeSink: (() => void) | undefined;
   private mocks: MockPath | undefined;
   /** This run got its mock config from the inspector. */
@@ -397,14 +399,6 @@ export class NetworkAgent implements Sink, StreamSink {
     return encodeBody(bytes, cut, contentType, cut ? (declared ?? seen.total) : undefined);
   }
 
-  async decode(seen: SeenBody, encoding: string): Promise<SeenBody | undefined> {
-    if (!this.decoder) return undefined;
-    const decoded = await this.decoder(concatBytes(seen.chunks, seen.kept), encoding, this.maxBodyBytes);
-    if (!decoded) return undefined;
-    const cut = decoded.cut || seen.cut;
-    return { chunks: [decoded.bytes], kept: decoded.bytes.byteLength, total: decoded.bytes.byteLength, cut };
-  }
-
   headers(headers: RawHeaders): Header[] {
     const out: Header[] = [];
     const hide = this.scope === 'all';
@@ -470,11 +464,9 @@ class Followed implements Observation {
   private trailers: RawHeaders | undefined;
   private replayTime: number | undefined;
   private respondedAt = 0;
-  private eventStream = false;
   private messages: MessageQueue | undefined;
-  private live: LiveBody | undefined;
-  /** What the tap kept of a body that is not live yet, for the sweep to send once it is. */
-  private waiting: { seen: SeenBody; encoded: boolean } | undefined;
+  /** The response body while it arrives in chunks (held, then shown live: streams.ts). */
+  private arriving: LiveBody | undefined;
 
   constructor(
     private readonly agent: NetworkAgent,
@@ -508,7 +500,6 @@ class Followed implements Observation {
     this.respondedAt = this.replayTime ?? performance.now();
     const { agent, id, mock } = this;
     const waitMs = this.elapsed();
-    this.eventStream = isEventStream(bodyHeaders(r.headers).type);
     agent.send('response', () => ({
       id,
       status: r.status,
@@ -526,33 +517,8 @@ class Followed implements Observation {
 
   chunk(seen: SeenBody, fresh?: Uint8Array, encoded = false): void {
     if (this.done) return;
-    if (this.live) return this.live.arrived(seen, fresh, encoded);
-    if (!this.eventStream && performance.now() - this.respondedAt < LIVE_AFTER_MS) {
-      this.waiting = { seen, encoded };
-      openBodies.watch(this);
-      return;
-    }
-    this.goLive(seen, fresh, encoded);
-  }
-
-  /** The sweep: a body open this long is shown as it comes from now on. */
-  sweep(now: number): boolean {
-    if (this.done || !this.waiting) return true;
-    if (now - this.respondedAt < LIVE_AFTER_MS) return false;
-    this.goLive(this.waiting.seen, undefined, this.waiting.encoded);
-    return true;
-  }
-
-  private stopWaiting(): void {
-    if (!this.waiting) return;
-    this.waiting = undefined;
-    openBodies.set.delete(this);
-  }
-
-  private goLive(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
-    this.waiting = undefined;
-    this.live = new LiveBody(this.agent, this.id, this.eventStream);
-    this.live.arrived(seen, fresh, encoded);
+    this.arriving ??= new LiveBody(this.agent, this.id, bodyHeaders(this.responseHeaders).type, this.respondedAt);
+    this.arriving.arrived(seen, fresh, encoded);
   }
 
   message(m: SeenMessage): void {
@@ -563,7 +529,7 @@ class Followed implements Observation {
   complete(end: SeenEnd): void {
     if (this.done) return;
     this.done = true;
-    this.stopWaiting();
+    this.arriving?.stop();
     this.agent.ended(this.id);
     this.trailers = end.trailers;
     const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
@@ -602,17 +568,8 @@ class Followed implements Observation {
       later(() => this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, declared)));
       return;
     }
-    // Not awaited by anything of the app's: the decoded body follows when zlib is done.
-    this.agent.decode(seen, coding).then(
-      (decoded) =>
-        this.end(
-          durationMs,
-          encodedSize,
-          close,
-          this.agent.bodyParts(decoded ?? seen, type, undefined, coding, !decoded),
-        ),
-      () => this.end(durationMs, encodedSize, close, this.agent.bodyParts(seen, type, undefined, coding, true)),
-    );
+    // Still in its Content-Encoding (Node's taps): decoded apart from the app (coded-body.ts).
+    codedBody(this.agent, seen, coding, type, (parts) => this.end(durationMs, encodedSize, close, parts));
   }
 
   /** The completed notification, with the body's parts when it has one. */
@@ -628,7 +585,7 @@ class Followed implements Observation {
   fail(error: unknown, timedOut?: boolean, end?: SeenEnd): void {
     if (this.done) return;
     this.done = true;
-    this.stopWaiting();
+    this.arriving?.stop();
     this.agent.ended(this.id);
     const { message, code } = describeError(error);
     const seen = end?.body;
@@ -656,30 +613,6 @@ class Followed implements Observation {
     this.mock = mark;
   }
 }
-
-/** Bodies open longer than this are shown while they come (an event stream at once). */
-const LIVE_AFTER_MS = 1000;
-
-/** The bodies waiting to become live, looked at every 250 ms while there are any. */
-const openBodies = {
-  set: new Set<Followed>(),
-  timer: undefined as ReturnType<typeof setInterval> | undefined,
-  watch(f: Followed) {
-    this.set.add(f);
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      const now = performance.now();
-      for (const g of this.set) if (g.sweep(now)) this.set.delete(g);
-      if (this.set.size === 0) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
-    }, 250);
-    (this.timer as { unref?: () => void }).unref?.();
-  },
-};
-
-const isEventStream = (type: string | undefined) => !!type && /^\s*text\/event-stream/i.test(type);
 
 function closeOf(c: SeenClose): SocketClose {
   return { code: c.code, reason: clip(c.reason, 1024), wasClean: c.wasClean };

@@ -117,13 +117,16 @@ export function encodeMessage(m: SeenMessage, read: Uint8Array | undefined, cap:
   const truncated = size > kept.byteLength;
   if (m.opcode === 1) {
     // A text message the runtime handed over as bytes (the ws package): its UTF-8, as far as kept.
-    const text = truncated ? new TextDecoder().decode(kept, { stream: true }) : utf8.decode(kept);
+    const text = truncated
+      ? new TextDecoder().decode(kept, { stream: true })
+      : (utf8 ??= new TextDecoder()).decode(kept);
     return wire(m, size, 'text', text, truncated);
   }
   return wire(m, size, 'base64', bytesToBase64(kept), truncated);
 }
 
-const utf8 = new TextDecoder();
+/** Made at first use: Hermes (React Native) has no TextDecoder, and a module must load there. */
+let utf8: TextDecoder | undefined;
 
 /** The message's fields, none undefined (each key costs the frame's encoding and checks). */
 function wire(
@@ -161,12 +164,15 @@ export function utf8Length(text: string): number {
 
 /** Bytes per chunk notification: larger runs are split (each leaves within one link frame easily). */
 const CHUNK_BYTES = 256 * 1024;
+/** Bodies open longer than this are shown while they come (an event stream at once). */
+const LIVE_AFTER_MS = 1000;
 
 /**
- * A response body shown while it is still open: from the moment it is live (an event stream at
- * once, any other body once it has been open a while), what the tap kept so far and then each
- * arrival go to the inspector, up to the body cap; an event stream's bytes go on past the cap (the
- * inspector reads its events from them and keeps the body at the cap).
+ * A response body arriving in chunks, shown while it is still open: held at first (it may end soon,
+ * and its `completed` notification then carries it whole), live once it has been open LIVE_AFTER_MS
+ * (an event stream at once). From then on what the tap kept so far and then each arrival go to the
+ * inspector, up to the body cap; an event stream's bytes go on past the cap (the inspector reads its
+ * events from them and keeps the body at the cap).
  */
 export class LiveBody {
   private sentChunks = 0;
@@ -178,17 +184,35 @@ export class LiveBody {
   private seen: SeenBody | undefined;
   private encoded = false;
 
+  /** Past the cap too: an event stream. */
+  private readonly events: boolean;
+  /** Shown as it comes; else held (in openBodies, when `held`). */
+  private live = false;
+  private held = false;
+
   constructor(
     private readonly sink: StreamSink,
     private readonly id: string,
-    /** Past the cap too: an event stream. */
-    private readonly events: boolean,
-  ) {}
+    /** The response's Content-Type. */
+    type: string | undefined,
+    /** When its headers came (performance.now()). */
+    private readonly respondedAt: number,
+  ) {
+    this.events = !!type && /^\s*text\/event-stream/i.test(type);
+  }
 
   /** New bytes the tap saw (`seen` as the tap keeps it, `fresh` what just came). */
   arrived(seen: SeenBody, fresh: Uint8Array | undefined, encoded: boolean): void {
     this.seen = seen;
     this.encoded = encoded;
+    if (!this.live) {
+      if (!this.events && performance.now() - this.respondedAt < LIVE_AFTER_MS) {
+        this.held = true;
+        openBodies.watch(this);
+        return;
+      }
+      this.live = true;
+    }
     if (this.events && fresh && seen.text === undefined) {
       // The part of `fresh` the tap did not keep (past the cap) goes on for the stream's events.
       const past = seen.total - seen.kept;
@@ -197,6 +221,23 @@ export class LiveBody {
       if (now > 0) this.extra.push(fresh.slice(fresh.byteLength - now));
     }
     this.schedule();
+  }
+
+  /** The sweep: a body open this long is shown as it comes from now on. */
+  sweep(now: number): boolean {
+    if (!this.held) return true;
+    if (now - this.respondedAt < LIVE_AFTER_MS) return false;
+    this.held = false;
+    this.live = true;
+    this.schedule();
+    return true;
+  }
+
+  /** The body ended (or failed): no longer held. */
+  stop(): void {
+    if (!this.held) return;
+    this.held = false;
+    openBodies.set.delete(this);
   }
 
   /** Sends what is new since the last chunk (the body became live, or more came). */
@@ -239,3 +280,22 @@ export class LiveBody {
     return chunk;
   }
 }
+
+/** The bodies waiting to become live, looked at every 250 ms while there are any. */
+const openBodies = {
+  set: new Set<LiveBody>(),
+  timer: undefined as ReturnType<typeof setInterval> | undefined,
+  watch(body: LiveBody) {
+    this.set.add(body);
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      for (const b of this.set) if (b.sweep(now)) this.set.delete(b);
+      if (this.set.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, 250);
+    (this.timer as { unref?: () => void }).unref?.();
+  },
+};
