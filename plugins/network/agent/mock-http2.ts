@@ -9,10 +9,6 @@ import type { Http2Answer } from './observed.js';
 // app's stream is then a real ClientHttp2Stream, framed by Node as from a real server, and the tap
 // records it as any other. The server of the app's session never sees it.
 
-/** Node's setImmediate (the agent's types are the browser's; this file runs only in Node). */
-const nextTask = (run: () => void) =>
-  (globalThis as unknown as { setImmediate: (run: () => void) => unknown }).setImmediate(run);
-
 type Headers = Record<string, string | string[] | number | undefined>;
 
 interface Session {
