@@ -38,7 +38,7 @@ const cases: unknown[] = [
 ];
 
 it('gives what the Serializer gives for every shape of action', () => {
-  cases.forEach((x, i) => expect(small(x), `case ${i}`).toEqual(new Serializer(ACTION).value(x)));
+  for (const [i, x] of cases.entries()) expect(small(x), `case ${i}`).toEqual(new Serializer(ACTION).value(x));
   expect(small(cases[1])).toEqual({
     $: 'object',
     props: { type: 'a', payload: { $: 'object', props: { id: 1, title: 'milk', done: false, tags: null } } },
