@@ -157,7 +157,11 @@ test('with --lan the window lists the paired LAN apps and the refused pairings',
   test.skip(!lanAddress, 'no LAN address on this machine');
   await inspector.stop();
   inspector = await startInspector({ args: ['--lan'] });
-  const token = /LAN pairing token: (\S+)/.exec(inspector.output())![1]!;
+  // The token line may come a moment after the line that says the inspector is up.
+  let token = '';
+  await expect
+    .poll(() => (token = /LAN pairing token: (\S+)/.exec(inspector.output())?.[1] ?? ''), { timeout: 10_000 })
+    .not.toBe('');
   await openWindow(page, inspector);
   await expect(page.getByTestId('lan-status')).toContainText('pairing on · no app paired');
   const url = `ws://${lanAddress}:${new URL(inspector.info.debuggeeUrl).port}`;

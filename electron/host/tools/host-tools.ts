@@ -90,7 +90,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_list_plugins',
     title: 'List plugins',
     description:
-      'The plugins, their tools, and per session (connected first, at most 10) whether each is active and which version the app runs, or why it was refused.',
+      'The plugins, their tools, and per session (connected first, at most 10) whether each is active and its version, or why it was refused.',
     input: z.object({}),
     output: z.object({
       plugins: z.array(
@@ -159,7 +159,7 @@ export function createHostTools(deps: HostToolDeps) {
     name: 'inspector_get_status',
     title: 'Inspector status',
     description:
-      "The inspector's version, URLs, sessions (how many connected), MCP clients, and per tool whether you may call it: allowed, asked (the user approves) or denied.",
+      "The inspector's version, URLs, sessions (how many connected), MCP clients, and per tool whether you may call it: allowed, asked (the user approves), denied.",
     input: z.object({}),
     output: z.object({
       version: z.string(),

@@ -42,7 +42,7 @@ export const getMessage = tool({
   worksWhenDisconnected: true,
   maxResultSizeChars: 500_000,
   title: 'Get a console message',
-  description: `One console message in full: its arguments as the app serialized them ({ $: kind } tags mark what JSON cannot hold) and its stack, printed and source-mapped.`,
+  description: `One console message in full: its arguments as serialized ({ $: kind } tags mark what JSON cannot hold) and its stack, printed and source-mapped.`,
   input: z.object({
     seq: z.number().int().min(1).describe('A seq from console_list_messages (any occurrence).'),
     maxArgsChars: z
@@ -89,7 +89,7 @@ export const listErrors = tool({
   worksWhenDisconnected: true,
   alwaysLoad: true,
   title: 'List errors, grouped',
-  description: `The app's errors (uncaught, unhandled rejections, console.error, failed asserts) grouped by message and top frame, most recent first, with counts and lastSeq (console_get_message has its stack).`,
+  description: `The app's errors (uncaught, unhandled rejections, console.error, failed asserts) grouped by message and top frame, newest first, with counts and lastSeq for console_get_message.`,
   input: z.object({
     since: z
       .number()

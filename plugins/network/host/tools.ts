@@ -215,7 +215,7 @@ export const getMockConfig = tool({
   name: 'network_get_mock_config',
   worksWhenDisconnected: true,
   title: 'Get mock rules',
-  description: `The app's mock rules in full (saved per app; the first enabled match wins), whether mocking is on, hits per rule, and whether the app applied them.`,
+  description: `The app's mock rules in full (saved per app; first enabled match wins), whether mocking is on, hits per rule, and whether the app applied them.`,
   input: z.object({}),
   output: MockConfigViewSchema,
   annotations: readOnly,
@@ -229,13 +229,13 @@ const MOCK_OPS = ['add', 'update', 'remove', 'replace', 'enable', 'disable'] as 
 const conditions = (of: string) =>
   briefSchema(
     MockMatchSchema.shape.headers,
-    `${of} conditions: [{ name, equals? or contains? }]; the ${of === 'Header' ? 'header' : 'parameter'} must be present and, with equals or contains, its value match.`,
+    `${of} conditions: [{ name, equals? or contains? }]: present, and its value matching if given.`,
   );
 const RuleArgumentSchema = MockRulePatchSchema.extend({
   match: MockMatchSchema.extend({ headers: conditions('Header'), query: conditions('Query') }).optional(),
   action: briefSchema(
     MockActionSchema,
-    'One of: { type: "respond", status (200-599), statusText?, headers? ({ name: value }), body? ({ type: "text", text } | { type: "json", json } | { type: "base64", base64 }), trailers? ({ name: value }, HTTP/2 only), delayMs?, bytesPerSecond? (send the body this slowly), cut? ({ afterBytes, end: "stall" | "reset" }: stop the body part-way) }; { type: "networkError", message?, code? (e.g. ECONNRESET), delayMs? }; { type: "websocket" (a ws(s) URL: open, send messages, close), messages? ([{ data, base64?, delayMs? }]), close? ({ code?, reason?, delayMs? }), delayMs? }. delayMs: wait this long (ms, at most 120000) first.',
+    'One of: { type: "respond", status (200-599), statusText?, headers? ({ name: value }), body? ({ type: "text", text } | { type: "json", json } | { type: "base64", base64 }), trailers? ({ name: value }, HTTP/2 only), delayMs?, bytesPerSecond?, cut? ({ afterBytes, end: "stall" | "reset" }) }; { type: "networkError", message?, code? (e.g. ECONNRESET), delayMs? }; { type: "websocket" (ws(s) URLs), messages? ([{ data, base64?, delayMs? }]), close? ({ code?, reason?, delayMs? }), delayMs? }. delayMs: ms to wait first (≤ 120000).',
   ).optional(),
 });
 
@@ -243,7 +243,7 @@ const MockChangeInputSchema = z.object({
   op: z
     .enum(MOCK_OPS)
     .describe(
-      'add: rule, last. update: rule id, the fields given replace the old ones whole. remove: rule id. replace: rules become the whole list, in order ([] removes all). enable/disable: mocking on or off, rules kept.',
+      'add: rule, last. update: rule id, given fields replaced whole. remove: rule id. replace: rules become the list, in order ([] removes all). enable/disable: mocking on or off, rules kept.',
     ),
   id: z.string().min(1).optional().describe('update, remove: the rule id.'),
   rule: RuleArgumentSchema.optional().describe(
