@@ -49,7 +49,7 @@ export function createDebugBundleTool(deps: { sessions: SessionRegistry; plugins
     maxResultSizeChars: 30_000,
     title: 'Debug bundle: what went wrong',
     description:
-      "Start here when the app is broken: recent errors grouped, each with the failed and slow requests and console lines around it in time; page loads; mock rules in force. At most 25 KB; each ref leads to its detail tool.",
+      'Start here when the app is broken: recent errors grouped, each with the failed and slow requests and console lines around it in time; page loads; mock rules in force. At most 25 KB; each ref leads to its detail tool.',
     input: z.object({
       sessionId: z
         .string()
