@@ -11,7 +11,8 @@ import type { Http2Answer } from './observed.js';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 
-interface Session {
+/** What both files use of a ClientHttp2Session. */
+export interface Session {
   on(event: string, listener: (...a: unknown[]) => void): unknown;
   once(event: string, listener: (...a: unknown[]) => void): unknown;
   close(): void;

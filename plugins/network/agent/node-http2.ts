@@ -1,4 +1,4 @@
-import { answeringSession, matchable } from './mock-http2.js';
+import { answeringSession, matchable, type Session } from './mock-http2.js';
 import { builtin } from './node-builtins.js';
 import { BodyCollector, type Hub, type Observation, type RawHeaders } from './observed.js';
 
@@ -13,13 +13,7 @@ interface NodeHttp2 {
   connect(authority: string, options: object): Http2Session;
 }
 
-interface Http2Session {
-  on(event: string, listener: (...a: unknown[]) => void): unknown;
-  once(event: string, listener: (...a: unknown[]) => void): unknown;
-  close(): void;
-  destroy(): void;
-  closed?: boolean;
-  destroyed?: boolean;
+interface Http2Session extends Session {
   socket?: { remoteAddress?: string; remotePort?: number } | null;
 }
 

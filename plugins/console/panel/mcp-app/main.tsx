@@ -1,7 +1,14 @@
 import { useState } from 'react';
-import { createRoot } from 'react-dom/client';
-import { AppLink, applyTheme, type ToolResultParams } from '../../../../renderer/mcp-apps/app-link.js';
-import { ResultText, sessionOf, useToolResult } from '../../../../renderer/mcp-apps/view-kit.js';
+import type { AppLink, ToolResultParams } from '../../../../renderer/mcp-apps/app-link.js';
+import {
+  DetailSection,
+  mountView,
+  ResultText,
+  tableHeight,
+  useDetail,
+  useToolResult,
+  Waiting,
+} from '../../../../renderer/mcp-apps/view-kit.js';
 import { type GridColumn, VirtualGrid } from '../../../../renderer/src/components/VirtualGrid.js';
 import type { ErrorGroup } from '../../protocol.js';
 import { shortSite, timeWithMs } from '../MessageRow.js';
@@ -68,30 +75,17 @@ function ConsoleErrors({ link }: { link: AppLink }) {
   const answer = result?.structuredContent as Groups | undefined;
   const groups = answer?.groups;
   const [selected, setSelected] = useState<string>();
-  const [detail, setDetail] = useState<{
-    of: ToolResultParams;
-    seq: number;
-    result?: ToolResultParams;
-    error?: string;
-  }>();
+  const { detail, open } = useDetail(link, 'console_get_message');
 
-  if (!result) return <p className="muted mcp-app-waiting">Waiting for the tool's answer…</p>;
+  if (!result) return <Waiting />;
   if (result.isError || !groups) return <ResultText result={result} />;
-  const open = (id: string) => {
-    const seq = Number(id);
-    setDetail({ of: result, seq });
-    link.callTool('console_get_message', { seq, ...sessionOf(link) }).then(
-      (message) => setDetail({ of: result, seq, result: message }),
-      (e: Error) => setDetail({ of: result, seq, error: e.message }),
-    );
-  };
   return (
     <main className="mcp-app" aria-label="Errors, grouped">
       <p className="mcp-app-summary" data-testid="mcp-app-summary">
         {answer.summary}
       </p>
       {groups.length > 0 && (
-        <div className="mcp-app-table" style={{ height: Math.min(26 + groups.length * 24 + 4, 360) }}>
+        <div className="mcp-app-table" style={{ height: tableHeight(groups.length) }}>
           <VirtualGrid
             label="Error groups"
             testId="console-error-groups"
@@ -104,28 +98,17 @@ function ConsoleErrors({ link }: { link: AppLink }) {
             selectedKey={selected}
             onSelect={(id) => {
               setSelected(id);
-              if (id) open(id);
+              if (id) open(result, `message ${id}`, { seq: Number(id) });
             }}
           />
         </div>
       )}
       {answer.next && <p className="muted">{answer.next}</p>}
-      {detail?.of === result && (
-        <section className="mcp-app-detail" aria-label={`Message ${detail.seq}`} data-testid="mcp-app-detail">
-          {detail.error ? (
-            <p className="mcp-app-error">{detail.error}</p>
-          ) : detail.result ? (
-            <MessageView result={detail.result} />
-          ) : (
-            <p className="muted">Reading message {detail.seq}…</p>
-          )}
-        </section>
-      )}
+      <DetailSection detail={detail} shown={result}>
+        {(message) => <MessageView result={message} />}
+      </DetailSection>
     </main>
   );
 }
 
-const link = new AppLink();
-link.onContext = applyTheme;
-createRoot(document.getElementById('root')!).render(<ConsoleErrors link={link} />);
-void link.connect({ name: 'porthole-console-errors', version: '1' });
+mountView('porthole-console-errors', ConsoleErrors);

@@ -1,7 +1,14 @@
 import { useMemo, useState } from 'react';
-import { createRoot } from 'react-dom/client';
-import { AppLink, applyTheme, type ToolResultParams } from '../../../../renderer/mcp-apps/app-link.js';
-import { ResultText, sessionOf, useToolResult } from '../../../../renderer/mcp-apps/view-kit.js';
+import type { AppLink, ToolResultParams } from '../../../../renderer/mcp-apps/app-link.js';
+import {
+  DetailSection,
+  mountView,
+  ResultText,
+  tableHeight,
+  useDetail,
+  useToolResult,
+  Waiting,
+} from '../../../../renderer/mcp-apps/view-kit.js';
 import type { Transaction, TransactionSummary } from '../../protocol.js';
 import { BodyView } from '../BodyView.js';
 import type { ColumnLayout } from '../column-layout.js';
@@ -58,29 +65,17 @@ function NetworkRequests({ link }: { link: AppLink }) {
   // The table lists oldest first, as the window does.
   const rows = useMemo(() => [...(page?.transactions ?? [])].sort((a, b) => a.seq - b.seq), [page]);
   const [selectedId, setSelectedId] = useState<string>();
-  const [detail, setDetail] = useState<{
-    of: ToolResultParams;
-    id: string;
-    result?: ToolResultParams;
-    error?: string;
-  }>();
+  const { detail, open } = useDetail(link, 'network_get_transaction');
 
-  if (!result) return <p className="muted mcp-app-waiting">Waiting for the tool's answer…</p>;
+  if (!result) return <Waiting />;
   if (result.isError || !page?.transactions) return <ResultText result={result} />;
-  const open = (id: string) => {
-    setDetail({ of: result, id });
-    link.callTool('network_get_transaction', { id, ...sessionOf(link) }).then(
-      (answer) => setDetail({ of: result, id, result: answer }),
-      (e: Error) => setDetail({ of: result, id, error: e.message }),
-    );
-  };
   return (
     <main className="mcp-app" aria-label="Network requests">
       <p className="mcp-app-summary" data-testid="mcp-app-summary">
         {page.summary}
       </p>
       {rows.length > 0 && (
-        <div className="mcp-app-table" style={{ height: Math.min(26 + rows.length * 24 + 4, 360) }}>
+        <div className="mcp-app-table" style={{ height: tableHeight(rows.length) }}>
           <TransactionTable
             rows={rows}
             columns={columns}
@@ -88,28 +83,17 @@ function NetworkRequests({ link }: { link: AppLink }) {
             selectedId={selectedId}
             onSelect={(id) => {
               setSelectedId(id);
-              if (id) open(id);
+              if (id) open(result, `request ${id}`, { id });
             }}
           />
         </div>
       )}
       {page.next && <p className="muted">{page.next}</p>}
-      {detail?.of === result && (
-        <section className="mcp-app-detail" aria-label={`Request ${detail.id}`} data-testid="mcp-app-detail">
-          {detail.error ? (
-            <p className="mcp-app-error">{detail.error}</p>
-          ) : detail.result ? (
-            <TransactionView result={detail.result} />
-          ) : (
-            <p className="muted">Reading {detail.id}…</p>
-          )}
-        </section>
-      )}
+      <DetailSection detail={detail} shown={result}>
+        {(answer) => <TransactionView result={answer} />}
+      </DetailSection>
     </main>
   );
 }
 
-const link = new AppLink();
-link.onContext = applyTheme;
-createRoot(document.getElementById('root')!).render(<NetworkRequests link={link} />);
-void link.connect({ name: 'porthole-network-requests', version: '1' });
+mountView('porthole-network-requests', NetworkRequests);
