@@ -5,8 +5,9 @@ import { enhancer } from './devtools.js';
 import { Hub } from './hub.js';
 import { change, drain } from './work.js';
 
-// A burst keeps every action (type, payload, order, time) but not every state: the first `burst`
-// of each window and the last one keep theirs, the last one's diff covers those between (`span`).
+// A burst keeps every action (type, order, time) but not every state: the first `burst` of each
+// window and the last one keep theirs, the last one's diff covers those between (`span`); past the
+// first `payloads` of a window an action keeps its type, the latest its payload too.
 
 type S = { items: number[]; n: number };
 const reducer = (s: S = { items: [0, 0, 0], n: 0 }, a: { type: string; i?: number }): S => {
@@ -35,6 +36,9 @@ it('keeps every action of a burst, the states of its first actions and of its la
   const actions = drainAll(h);
   expect(actions.map((a) => a.seq)).toEqual(Array.from({ length: 1001 }, (_, i) => i));
   expect(actions.every((a, i) => i === 0 || a.type === 'bump')).toBe(true);
+  // Past the window's first `payloads` an action waits as its type; the latest is whole.
+  expect(actions[h.payloads - 1]!.action).toMatchObject({ props: { type: 'bump', i: (h.payloads - 2) % 3 } });
+  expect(actions[500]!.action).toEqual({ $: 'object', props: { type: 'bump' } });
   expect(actions[1000]!.action).toMatchObject({ props: { type: 'bump', i: 0 } });
   const diffed = actions.filter((a) => a.diff?.length).map((a) => a.seq);
   // The window's first `burst` entries (the init and 19 actions) keep their states; then only the last.

@@ -97,7 +97,12 @@ export function install(hub: Hub): Extension {
   return ext;
 }
 
-/** The store enhancer: a Redux store's every action (after its middleware) and a way to put a state in. */
+/**
+ * The store enhancer: a Redux store's every action (after its middleware) and a way to put a state in.
+ * Actions are recorded in the root reducer, not by wrapping dispatch: a wrapper around dispatch alone
+ * costs a small store's dispatch a fifth more in V8, and the reducer sees exactly the actions that
+ * make states.
+ */
 export function enhancer(
   hub: Hub,
   options: DevtoolsOptions,
@@ -106,31 +111,44 @@ export function enhancer(
 ): Enhancer {
   return (next) =>
     (reducer, ...rest) => {
-      const lift =
-        (r: Reducer): Reducer =>
-        (state, action) =>
-          action?.type === SET ? action.state : r(state, action);
-      const store = (real ? real(options)(next) : next)(lift(reducer), ...rest);
       const f = options.features;
       const s = hub.add(options, 'redux', { dispatch: f?.dispatch !== false, set: true, jump: f?.jump !== false });
-      const dispatch = (action: unknown) => {
-        let result: unknown;
-        try {
-          result = store.dispatch(action);
-        } catch (e) {
-          s.add('error', action, store.getState(), `the reducer threw: ${text(e)}`);
-          throw e;
-        }
-        s.send(action, store.getState());
-        return result;
-      };
+      let recording = false;
+      const lift =
+        (r: Reducer): Reducer =>
+        (state, action) => {
+          if (action?.type === SET) return action.state;
+          if (!recording) return r(state, action);
+          let after: unknown;
+          try {
+            after = r(state, action);
+          } catch (e) {
+            s.add('error', action, state, `the reducer threw: ${text(e)}`);
+            throw e;
+          }
+          s.send(action, after);
+          return after;
+        };
+      const store = (real ? real(options)(next) : next)(lift(reducer), ...rest);
       s.redux = {
         getState: () => store.getState(),
         put: (state) => store.dispatch({ type: SET, state }),
-        dispatch: (action) => (outer?.dispatch ?? dispatch)(action),
+        dispatch: (action) => (outer?.dispatch ?? store.dispatch)(action),
       };
       s.add('init', { type: '@@INIT' }, store.getState());
-      return { ...store, dispatch, replaceReducer: (r: Reducer) => store.replaceReducer(lift(r)) };
+      recording = true;
+      return {
+        ...store,
+        // Redux's own replace action is not the app's.
+        replaceReducer: (r: Reducer) => {
+          recording = false;
+          try {
+            store.replaceReducer(lift(r));
+          } finally {
+            recording = true;
+          }
+        },
+      };
     };
 }
 

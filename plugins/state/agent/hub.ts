@@ -75,8 +75,9 @@ export class Store {
   seq = -1;
   /** States kept by the seq of the action that made them, oldest first, at most `maxAge`. */
   readonly kept = new Map<number, unknown>();
-  /** The state after the last action (`seq`), kept or not. */
+  /** The state after the last action (`seq`), kept or not, and that action whole. */
   current: unknown = NONE;
+  currentAction: unknown;
   private currentKept = true;
   /** Where the current window of `hub.flushMs` began, and the actions in it. */
   private since = 0;
@@ -135,7 +136,7 @@ export class Store {
 
   add(kind: Kind | undefined, action: unknown, state: unknown, error?: string): void {
     const seq = ++this.seq;
-    const now = Date.now();
+    const now = this.hub.now();
     // Every state a store keeps lives on in the app's heap: kept for 50 actions in a burst of
     // 10,000, each left V8's young generation and cost the app about as much as its dispatch. So
     // within each window of `flushMs` the states of the first `burst` actions are kept, and past
@@ -147,9 +148,15 @@ export class Store {
       this.inWindow = 0;
     }
     this.current = state;
-    this.currentKept = this.inWindow++ < this.hub.burst || kind !== undefined;
+    this.currentAction = action;
+    const n = this.inWindow++;
+    this.currentKept = n < this.hub.burst || kind !== undefined;
     if (this.currentKept) this.keep(seq, state);
-    this.hub.queue(this, seq, kind === undefined ? action : new Marked(kind, action, error), now);
+    // Past the first `payloads` of a window an action waits as its type: an object held until the
+    // batch leaves is one more for the app's collector to copy, 10,000 times in a burst.
+    const entry =
+      kind !== undefined ? new Marked(kind, action, error) : n < this.hub.payloads ? action : typeOf(action);
+    this.hub.queue(this, seq, entry, now);
   }
 
   private keep(seq: number, state: unknown): void {
@@ -170,7 +177,7 @@ export class Hub {
   readonly run = Math.random().toString(36).slice(2, 10);
   readonly stores: Store[] = [];
   /** What waits to be sent; an action past the newest 1,000 waiting keeps its type only. */
-  readonly waiting = new Waiting<Store>(shrink, 1000);
+  readonly waiting = new Waiting<Store>(shrink, 1000, 5000);
   dropped: Record<string, number> = {};
   ctx?: Ctx;
   private timer?: ReturnType<typeof setTimeout>;
@@ -182,8 +189,35 @@ export class Hub {
   maxAge = 50;
   /** States kept per window of `flushMs` in a burst (see Store.add). */
   burst = 20;
-  maxPending = 5000;
+  /** Actions per window of `flushMs` that wait whole; the rest wait as their type (see Store.add). */
+  payloads = 200;
+  get maxPending(): number {
+    return this.waiting.capacity;
+  }
+  set maxPending(n: number) {
+    this.waiting.capacity = n;
+    if (this.waiting.size > 0 && this.waiting.size !== n) this.waiting.resize(n, this.drop);
+  }
   flushMs = 50;
+
+  private clock = 0;
+  private reads = 0;
+  private readonly newTask = () => {
+    this.reads = 0;
+  };
+
+  /**
+   * Date.now(), read again every 32 actions and in each new task (a microtask marks the task's end):
+   * a clock read per action was a tenth of a small store's dispatch, and a burst's times stay
+   * within 32 actions of the truth.
+   */
+  now(): number {
+    if (this.reads++ % 32 === 0) {
+      if (this.reads === 1) queueMicrotask(this.newTask);
+      this.clock = Date.now();
+    }
+    return this.clock;
+  }
 
   attach(ctx: Ctx): void {
     this.ctx = ctx;
@@ -244,10 +278,9 @@ export class Hub {
   }
 
   queue(store: Store, seq: number, action: unknown, time: number): void {
-    if (this.waiting.size !== this.maxPending) this.waiting.resize(this.maxPending, this.drop);
     const dropped = this.waiting.push(store, seq, action, time);
-    if (dropped) this.drop(dropped);
-    if (this.timer === undefined) this.schedule();
+    if (dropped !== undefined) this.drop(dropped);
+    if (this.timer === undefined && this.ctx !== undefined) this.schedule();
   }
 
   private drop = (store: Store): void => {

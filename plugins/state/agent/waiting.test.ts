@@ -9,8 +9,7 @@ const all = (w: Waiting<string>) => {
 
 describe('the ring of waiting entries', () => {
   it('gives entries back oldest first; full, it drops the oldest and says whose', () => {
-    const w = new Waiting<string>((a) => `small ${a}`, 100);
-    w.resize(3, () => {});
+    const w = new Waiting<string>((a) => `small ${a}`, 100, 3);
     expect(w.push('a', 0, 'x0', 10)).toBeUndefined();
     w.push('b', 0, 'y0', 11);
     w.push('a', 1, 'x1', 12);
@@ -27,8 +26,7 @@ describe('the ring of waiting entries', () => {
   });
 
   it('stops taking where the taker says, and the rest waits', () => {
-    const w = new Waiting<string>((a) => a, 100);
-    w.resize(10, () => {});
+    const w = new Waiting<string>((a) => a, 100, 10);
     for (let i = 0; i < 5; i++) w.push('s', i, i, i);
     const got: number[] = [];
     w.take(10, (_s, seq) => seq < 2 && got.push(seq) > 0);
@@ -38,8 +36,7 @@ describe('the ring of waiting entries', () => {
   });
 
   it('shrinks an action once `whole` newer ones wait behind it, never a newer one', () => {
-    const w = new Waiting<string>((a) => `type of ${a}`, 4);
-    w.resize(100, () => {});
+    const w = new Waiting<string>((a) => `type of ${a}`, 4, 100);
     for (let i = 0; i < 12; i++) w.push('s', i, `a${i}`, i);
     const actions = all(w).map((e) => e[2]);
     // Shrunk in steps (every 4 pushes), so at most `whole` + 3 stay whole; the newest 4 always do.
@@ -48,8 +45,7 @@ describe('the ring of waiting entries', () => {
   });
 
   it('keeps order and counts what no longer fits when it is made smaller', () => {
-    const w = new Waiting<string>((a) => a, 100);
-    w.resize(4, () => {});
+    const w = new Waiting<string>((a) => a, 100, 4);
     for (let i = 0; i < 6; i++) w.push(`s${i}`, i, i, i);
     const dropped: string[] = [];
     w.resize(2, (s) => dropped.push(s));

@@ -14,10 +14,14 @@ export class Waiting<S> {
   private first = 0;
   private shrunk = 0;
 
-  /** `shrink` makes an action small (its type) once `whole` newer entries wait behind it. */
+  /**
+   * `shrink` makes an action small (its type) once `whole` newer entries wait behind it; the ring
+   * is allocated at `capacity` when the first entry comes.
+   */
   constructor(
     private readonly shrink: (action: unknown) => unknown,
     private readonly whole: number,
+    public capacity: number,
   ) {}
 
   get size(): number {
@@ -26,7 +30,11 @@ export class Waiting<S> {
 
   /** Adds an entry; when the ring was full, returns the store of the entry dropped. */
   push(store: S, seq: number, action: unknown, time: number): S | undefined {
-    const cap = this.stores.length;
+    let cap = this.stores.length;
+    if (this.count === cap && cap < this.capacity) {
+      this.resize(this.capacity, () => {});
+      cap = this.capacity;
+    }
     let i = this.head + this.count;
     if (i >= cap) i -= cap;
     let dropped: S | undefined;
@@ -69,6 +77,7 @@ export class Waiting<S> {
 
   /** Makes the ring hold `size` entries; the oldest that no longer fit go to `dropped`. */
   resize(size: number, dropped: (store: S) => void): void {
+    this.capacity = size;
     const keep = Math.min(this.count, size);
     const skip = this.count - keep;
     const stores: (S | undefined)[] = new Array(size).fill(undefined);

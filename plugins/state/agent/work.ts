@@ -104,8 +104,14 @@ export function drain(hub: Hub, full: boolean): Batch {
 /** One waiting entry as the wire carries it: the action small, and its diff when its state was kept. */
 export function wire(s: Store, seq: number, entry: unknown, time: number): ActionSent {
   const marked = entry instanceof Marked ? entry : undefined;
-  // An action far back in a long wait kept its type only.
-  const raw = marked ? marked.action : typeof entry === 'string' ? { type: entry } : entry;
+  // An action of a burst or far back in a long wait kept its type only; the store's latest is whole.
+  const raw = marked
+    ? marked.action
+    : typeof entry !== 'string'
+      ? entry
+      : seq === s.seq && s.currentAction !== undefined
+        ? s.currentAction
+        : { type: entry };
   const { stateSanitizer, actionSanitizer } = s.options;
   const action = actionSanitizer ? attempt(() => actionSanitizer(raw, seq), raw) : raw;
   let d: ReturnType<typeof diff> | undefined;
