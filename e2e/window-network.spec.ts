@@ -218,3 +218,77 @@ test('page loads are boundaries: each load under its header, older loads closed,
   await panel.getByTestId('network-preserve').check();
   await expect(loads).toHaveCount(2);
 });
+
+test('a gRPC answer read from a HAR shows its trailers, and "Mock this" puts them in the rule', async ({
+  page,
+  context,
+}) => {
+  await openWindow(page, env.inspector);
+  const debuggee = await context.newPage();
+  await debuggee.goto(env.served.pageUrl({ inspector: env.inspector.info.debuggeeUrl, plugins: ['network'] }));
+  await expect(debuggee.locator('#status')).toHaveText('connected');
+  await page.bringToFront();
+  await page.getByTestId('session').last().click();
+  await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
+  const started = '2026-12-06T09:00:00.000Z';
+  const har = {
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [
+        {
+          startedDateTime: started,
+          time: 12,
+          request: {
+            method: 'POST',
+            url: 'http://127.0.0.1:50051/shop.Cart/Get',
+            httpVersion: 'HTTP/2',
+            headers: [{ name: 'content-type', value: 'application/grpc' }],
+            queryString: [],
+            cookies: [],
+            headersSize: -1,
+            bodySize: 0,
+          },
+          response: {
+            status: 200,
+            statusText: '',
+            httpVersion: 'HTTP/2',
+            headers: [{ name: 'content-type', value: 'application/grpc' }],
+            cookies: [],
+            content: { size: 0, mimeType: 'application/grpc' },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: 0,
+            _trailers: [
+              { name: 'grpc-status', value: '14' },
+              { name: 'grpc-message', value: 'cart service unavailable' },
+            ],
+          },
+          cache: {},
+          timings: { send: 1, wait: 10, receive: 1 },
+        },
+      ],
+    },
+  };
+  await page
+    .getByTestId('network-panel')
+    .getByLabel('HAR file')
+    .setInputFiles({ name: 'grpc.har', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(har)) });
+  await expect(page.getByTestId('offline-banner')).toContainText('read from grpc.har');
+  const row = page.getByTestId('network-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('grpc 14');
+  await expect(row).toHaveClass(/tone-error/);
+  await row.click();
+  const detail = page.getByTestId('network-detail');
+  await expect(detail).toContainText('14 UNAVAILABLE: cart service unavailable');
+  const trailers = detail.getByRole('region', { name: 'Response trailers' });
+  await expect(trailers).toContainText('grpc-status');
+  await expect(trailers).toContainText('cart service unavailable');
+  await screenshot(page, 'network-grpc-trailers');
+  await detail.getByRole('button', { name: 'Mock this' }).click();
+  const editor = page.getByRole('form', { name: 'New mock rule' });
+  await expect(editor.getByLabel('Trailers (HTTP/2, after the body)')).toHaveValue(
+    'grpc-status: 14\ngrpc-message: cart service unavailable',
+  );
+});

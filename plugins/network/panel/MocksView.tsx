@@ -368,6 +368,19 @@ function RuleEditor({
             )}
             {err('body')}
           </div>
+          <div className="field">
+            <label htmlFor="rule-trailers">Trailers (HTTP/2, after the body)</label>
+            <textarea
+              id="rule-trailers"
+              className="mono"
+              rows={2}
+              value={draft.trailers}
+              placeholder="grpc-status: 14"
+              onChange={(e) => set({ trailers: e.target.value })}
+              aria-invalid={invalid('trailers')}
+            />
+            {err('trailers')}
+          </div>
           <div className="grid-2">
             {textField('bytesPerSecond', 'rule-pace', 'Throttle body (bytes/s)', { inputMode: 'numeric' })}
             {textField('cutAfter', 'rule-cut', 'Cut the body after (bytes)', { inputMode: 'numeric' })}

@@ -14,7 +14,7 @@ import type {
 import { AgentView } from './AgentView.js';
 import { BodyView } from './BodyView.js';
 import { parseFrame } from './columns.js';
-import { formatClock, formatDuration, statusLabel } from './format.js';
+import { formatClock, formatDuration, grpcLabel, statusLabel } from './format.js';
 import { HeaderList } from './HeaderList.js';
 import { Marked } from './Marked.js';
 import { MessagesView } from './MessagesView.js';
@@ -299,6 +299,12 @@ function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: A
           <dd>{formatClock(tx.timing.startedAt)}</dd>
           <dt>Duration</dt>
           <dd>{tx.timing.durationMs === undefined ? 'still running' : formatDuration(tx.timing.durationMs)}</dd>
+          {tx.grpc && (
+            <>
+              <dt>gRPC status</dt>
+              <dd>{grpcLabel(tx.grpc)}</dd>
+            </>
+          )}
           {tx.mock && (
             <>
               <dt>Mocked by</dt>
@@ -327,6 +333,15 @@ function HeadersTab({ tx, agentInfo, pattern }: { tx: Transaction; agentInfo?: A
         redactedInApp={agentInfo?.redaction.scope === 'all' ? agentInfo.redaction.headers : undefined}
         pattern={pattern}
       />
+      {tx.response?.trailers && (
+        <HeaderList
+          title="Response trailers"
+          headers={tx.response.trailers}
+          sensitive={tx.sensitiveHeaders}
+          redactedInApp={agentInfo?.redaction.scope === 'all' ? agentInfo.redaction.headers : undefined}
+          pattern={pattern}
+        />
+      )}
       <HeaderList
         title="Request headers"
         headers={tx.request.headers}

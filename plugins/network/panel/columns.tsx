@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { TransactionSummary } from '../protocol.js';
-import { formatBytes, formatClock, formatDuration, shortType, splitUrl, statusLabel } from './format.js';
+import { formatBytes, formatClock, formatDuration, grpcLabel, shortType, splitUrl, statusLabel } from './format.js';
 
 /** The time span the waterfall column draws, over the rows shown. */
 export interface Span {
@@ -57,6 +57,11 @@ export const COLUMNS: Column[] = [
     cell: (tx) => (
       <span className="net-status">
         {statusLabel(tx)}
+        {tx.grpc && tx.grpc.status !== 0 && (
+          <span className="badge failed" title={`gRPC status ${grpcLabel(tx.grpc)}`}>
+            grpc {tx.grpc.status}
+          </span>
+        )}
         {tx.mockRuleId && (
           <span className="badge accent" title={`Answered by mock rule ${tx.mockRuleId}`}>
             mock

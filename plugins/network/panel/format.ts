@@ -1,4 +1,4 @@
-import type { TransactionSummary } from '../protocol.js';
+import { type Grpc, isFailure, type TransactionSummary } from '../protocol.js';
 
 export { formatClock } from '../../../renderer/src/time.js';
 
@@ -23,10 +23,39 @@ export function statusLabel(tx: Pick<TransactionSummary, 'state' | 'status'>): s
   return String(tx.status);
 }
 
-export function statusTone(tx: Pick<TransactionSummary, 'state' | 'status'>): 'failed' | 'error' | 'pending' | 'ok' {
+export function statusTone(
+  tx: Pick<TransactionSummary, 'state' | 'status' | 'graphql' | 'grpc'>,
+): 'failed' | 'error' | 'pending' | 'ok' {
   if (tx.state === 'failed') return 'failed';
   if (tx.status === undefined) return 'pending';
-  return tx.status >= 400 ? 'error' : 'ok';
+  return isFailure(tx.state, tx.status, tx.graphql, tx.grpc) ? 'error' : 'ok';
+}
+
+/** gRPC's status names (grpc/doc/statuscodes.md), by code. */
+const GRPC_CODES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
+
+/** "14 UNAVAILABLE: the message" for a gRPC answer's status. */
+export function grpcLabel(grpc: Grpc): string {
+  const name = GRPC_CODES[grpc.status];
+  return `${grpc.status}${name ? ` ${name}` : ''}${grpc.message ? `: ${grpc.message}` : ''}`;
 }
 
 /** The URL split for the table: the path in front, the origin after it. */

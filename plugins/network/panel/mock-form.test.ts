@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../protocol.js';
+import type { MockRule, Transaction } from '../protocol.js';
 import {
   describeAction,
   describeMatch,
@@ -80,6 +80,35 @@ describe('the mock rule editor model', () => {
     };
     const { id: _id, ...input } = rule;
     expect(ruleFromDraft(draftFromRule(rule))).toEqual({ rule: input, errors: {} });
+  });
+
+  it('"Mock this" on a gRPC call keeps its trailers, and a rule\'s trailers round-trip through the form', () => {
+    const grpc: Transaction = {
+      ...cart,
+      request: { method: 'post', url: 'http://127.0.0.1:50051/shop.Cart/Get', headers: [] },
+      response: {
+        status: 200,
+        statusText: '',
+        headers: [{ name: 'content-type', value: 'application/grpc' }],
+        trailers: [
+          { name: 'grpc-status', value: '14' },
+          { name: 'grpc-message', value: 'unavailable' },
+        ],
+      },
+    };
+    const draft = draftFromTransaction(grpc);
+    expect(draft.trailers).toBe('grpc-status: 14\ngrpc-message: unavailable');
+    const { rule } = ruleFromDraft(draft);
+    expect(rule?.action).toMatchObject({
+      type: 'respond',
+      trailers: { 'grpc-status': '14', 'grpc-message': 'unavailable' },
+    });
+    expect(draftFromRule({ ...rule!, id: 'r1' } as MockRule).trailers).toBe(draft.trailers);
+    expect(ruleFromDraft({ ...EMPTY_DRAFT, urlValue: '/a', trailers: 'grpc-status 14' }).errors).toEqual({
+      trailers: '"grpc-status 14" is not "Name: value"',
+    });
+    const plain = ruleFromDraft({ ...EMPTY_DRAFT, urlValue: '/a', trailers: '  ' }).rule?.action;
+    expect(plain && 'trailers' in plain ? plain.trailers : undefined).toBeUndefined();
   });
 
   it('says which field is wrong', () => {

@@ -25,6 +25,8 @@ export interface RuleDraft {
   headers: string;
   bodyType: 'none' | 'text' | 'json' | 'base64';
   body: string;
+  /** Sent after the body (node:http2, gRPC's grpc-status): one `Name: value` per line. */
+  trailers: string;
   delayMs: string;
   errorMessage: string;
   /** A GraphQL operation name the request must carry. */
@@ -56,6 +58,7 @@ export const EMPTY_DRAFT: RuleDraft = {
   headers: 'content-type: application/json',
   bodyType: 'json',
   body: '{}',
+  trailers: '',
   delayMs: '',
   errorMessage: '',
   graphql: '',
@@ -106,9 +109,8 @@ export function draftFromRule(rule: MockRule): RuleDraft {
     cutEnd: action.cut?.end ?? 'stall',
     status: String(action.status),
     statusText: action.statusText ?? '',
-    headers: Object.entries(action.headers ?? {})
-      .map(([n, v]) => `${n}: ${v}`)
-      .join('\n'),
+    headers: linesOf(action.headers),
+    trailers: linesOf(action.trailers),
     bodyType: body?.type ?? 'none',
     body:
       body?.type === 'json'
@@ -120,6 +122,11 @@ export function draftFromRule(rule: MockRule): RuleDraft {
             : '',
   };
 }
+
+const linesOf = (fields: Record<string, string> | undefined) =>
+  Object.entries(fields ?? {})
+    .map(([n, v]) => `${n}: ${v}`)
+    .join('\n');
 
 const KEPT_HEADERS = new Set(['content-type', 'cache-control', 'location', 'www-authenticate', 'retry-after']);
 
@@ -169,6 +176,7 @@ export function draftFromTransaction(tx: Transaction, messages: readonly Message
     status: String(response && response.status >= 200 ? response.status : 200),
     statusText: response?.statusText ?? '',
     headers: headers.length ? headers.map((h) => `${h.name}: ${h.value}`).join('\n') : EMPTY_DRAFT.headers,
+    trailers: (response?.trailers ?? []).map((h) => `${h.name}: ${h.value}`).join('\n'),
   };
   if (!body || body.truncated) return draft;
   if (body.encoding === 'base64') return { ...draft, bodyType: 'base64', body: body.data };
@@ -188,16 +196,21 @@ export function ruleFromDraft(draft: RuleDraft): { rule?: MockRuleInput; errors:
     if (!Number.isInteger(n)) errors[field] = 'a whole number';
     return n;
   };
-  const headers: Record<string, string> = {};
-  for (const line of draft.headers.split('\n')) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    if (colon <= 0) {
-      errors.headers = `"${line.trim()}" is not "Name: value"`;
-      continue;
+  const fields = (field: 'headers' | 'trailers'): Record<string, string> | undefined => {
+    const out: Record<string, string> = {};
+    for (const line of draft[field].split('\n')) {
+      if (!line.trim()) continue;
+      const colon = line.indexOf(':');
+      if (colon <= 0) {
+        errors[field] = `"${line.trim()}" is not "Name: value"`;
+        continue;
+      }
+      out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
     }
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
+    return Object.keys(out).length ? out : undefined;
+  };
+  const headers = fields('headers');
+  const trailers = fields('trailers');
   let body: Extract<MockAction, { type: 'respond' }>['body'];
   if (draft.bodyType === 'json') {
     try {
@@ -233,8 +246,9 @@ export function ruleFromDraft(draft: RuleDraft): { rule?: MockRuleInput; errors:
             type: 'respond',
             status: num('status', draft.status) ?? Number.NaN,
             statusText: draft.statusText.trim() || undefined,
-            headers: Object.keys(headers).length ? headers : undefined,
+            headers,
             body,
+            trailers,
             delayMs,
             bytesPerSecond: num('bytesPerSecond', draft.bytesPerSecond),
             cut: cutAfter === undefined ? undefined : { afterBytes: cutAfter, end: draft.cutEnd },
@@ -288,6 +302,7 @@ const FIELD_OF: Record<string, DraftField> = {
   'action.status': 'status',
   'action.statusText': 'statusText',
   'action.headers': 'headers',
+  'action.trailers': 'trailers',
   'action.body.base64': 'body',
   'action.body.text': 'body',
   'action.body': 'body',
