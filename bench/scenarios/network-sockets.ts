@@ -13,8 +13,8 @@ import { coreProcess } from './network-interception.js';
 // messages and of 100 × 1 MiB (the `ws` package, which Socket.IO's Node client uses too), and an
 // event stream of 10,000 events read with fetch. Blocks with capture on and off alternate (ABBA)
 // on a fresh connection each, so drift hits both; each ratio is the median of the rounds' ratios.
-// Delivery latency: each event carries the server's send time, and the app's receipt is measured
-// against it (the same process, the same clock).
+// Delivery latency: each server push (a WebSocket message, an event) carries the server's send
+// time, and the app's receipt is measured against it (the same process, the same clock).
 
 const ROUNDS = 10;
 const SMALL = 1000; // per block: 10,000 captured in all
@@ -39,7 +39,18 @@ export default defineScenario('network: WebSocket and event-stream capture overh
     burst();
   });
   const wss = new WebSocketServer({ server });
-  wss.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(data, { binary })));
+  wss.on('connection', (ws, req) => {
+    if (req.url !== '/push') return void ws.on('message', (data, binary) => ws.send(data, { binary }));
+    // Server pushes (a price feed): 50 messages a tick, each with its send time, then a close.
+    let n = 0;
+    const burst = () => {
+      for (let i = 0; i < 50 && n < EVENTS; i++, n++)
+        ws.send(`{"n":${n},"sentAt":${performance.now()},"text":"price update"}`);
+      if (n < EVENTS) setImmediate(burst);
+      else ws.close(1000);
+    };
+    burst();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -79,6 +90,18 @@ export default defineScenario('network: WebSocket and event-stream capture overh
       }
       await ws.close();
       return { times, delivery: [] as number[] };
+    };
+    const pushes = async () => {
+      const delivery: number[] = [];
+      const start = performance.now();
+      const ws = new WebSocket(`ws://${base}/push`);
+      ws.on('message', (data) => {
+        const now = performance.now();
+        delivery.push(now - (JSON.parse(String(data)) as { sentAt: number }).sentAt);
+      });
+      await new Promise((resolve, reject) => ws.once('close', resolve).once('error', reject));
+      if (delivery.length !== EVENTS) throw new Error(`the socket gave ${delivery.length} messages, not ${EVENTS}`);
+      return { times: [performance.now() - start], delivery };
     };
     const events = async () => {
       const times: number[] = [];
@@ -150,6 +173,7 @@ export default defineScenario('network: WebSocket and event-stream capture overh
 
     const smallRun = await alternate(echoes(small, SMALL));
     const bigRun = await alternate(echoes(big, BIG));
+    const pushRun = await alternate(pushes);
     const sseRun = await alternate(events);
     const kept = (await settle()) as { count: number; dropped: number };
     const load = `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
@@ -169,13 +193,13 @@ export default defineScenario('network: WebSocket and event-stream capture overh
       out.ratio = r.cpu.ratio;
       return out;
     };
-    const deliveryRow = (d: { plain: Stats; captured: Stats }) =>
+    const deliveryRow = (what: string, d: { plain: Stats; captured: Stats }) =>
       latencyRow(
-        'event delivery: server send → app receipt',
+        `${what} delivery: server send → app receipt`,
         d.captured,
         'without Porthole',
         d.plain,
-        `ms from the server's write to the app's parse, ${d.captured.samples} events; ${load}`,
+        `ms from the server's write to the app's parse, ${d.captured.samples} messages; ${load}`,
       );
     return [
       row(
@@ -198,7 +222,14 @@ export default defineScenario('network: WebSocket and event-stream capture overh
         'without Porthole',
         `${ROUNDS} streams each way, read and parsed by the app`,
       ),
-      deliveryRow(sseRun.delivery),
+      row(
+        `WebSocket server push of ${EVENTS * ROUNDS} messages (ws), per ${EVENTS}-message socket`,
+        pushRun,
+        'without Porthole',
+        `${ROUNDS} sockets each way, 50 messages a tick, parsed by the app`,
+      ),
+      deliveryRow('WebSocket message', pushRun.delivery),
+      deliveryRow('event', sseRun.delivery),
     ];
   } finally {
     plugin.dispose();
