@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
 import { argsSize, serializeArgs } from './args.js';
+import * as native from './args.native.js';
 
 const LIMITS: SerializeLimits = { depth: 6, maxString: 10_000, maxItems: 100, maxBytes: 64 * 1024 };
 
@@ -12,10 +13,15 @@ function general(values: unknown[], limits = LIMITS) {
 }
 
 function check(values: unknown[], limits = LIMITS) {
-  const out = serializeArgs(values, values.length, limits, new Serializer(limits));
+  const serializer = new Serializer(limits);
+  const out = serializeArgs(values, values.length, limits, serializer);
   const expected = general(values, limits);
   expect(JSON.stringify(out)).toBe(expected.json);
-  expect(argsSize()).toBe(expected.size);
+  expect(argsSize(serializer)).toBe(expected.size);
+  // React Native's copy: the Serializer itself
+  const rn = new Serializer(limits);
+  expect(JSON.stringify(native.serializeArgs(values, values.length, limits, rn))).toBe(expected.json);
+  expect(native.argsSize(rn)).toBe(expected.size);
   return out;
 }
 
@@ -43,6 +49,7 @@ describe('serializeArgs', () => {
     check(['ok', { [Symbol('k')]: 1 }]);
     check([{ a: { b: { c: { d: { e: 1 } } } } }]);
     check([Array.from({ length: 150 }, (_, i) => i)]);
+    check([Object.assign(new Array(2).fill(1, 1), { foo: 2 }), Object.assign([1], { foo: 2 })]);
     check([{ a: 1, b: 2 }], { ...LIMITS, maxItems: 1 });
     check([{ a: { b: 1 } }], { ...LIMITS, depth: 1 });
     check(['x'.repeat(200), { a: 1 }], { ...LIMITS, maxBytes: 100 });

@@ -283,7 +283,7 @@ class ConsoleAgent implements ConsolePluginApi {
       return;
     }
     message.args = serializeArgs(values, Math.min(values.length, 1000), this.limits, this.serializer);
-    const bytes = argsSize() + 64;
+    const bytes = argsSize(this.serializer) + 64;
     this.queue.push(message);
     this.holders.push(site);
     this.sizes.push(bytes);
