@@ -46,6 +46,24 @@ describe('call sites', () => {
     }
   });
 
+  it('under maxCallSitesPerSecond, the first messages of a window carry their own line and the rest none', async () => {
+    globalThis.console.log = () => {};
+    const plugin = consolePlugin({ methods: ['log'], errors: false, maxCallSitesPerSecond: 50 });
+    const t = await startPlugin(consoleHost, plugin as never);
+    try {
+      for (let i = 0; i < 20; i++) console.log('capped', i);
+      plugin.flush();
+      const host = t.host;
+      await waitFor(() => host.store.size >= 20 || undefined, 'the capped burst');
+      const sites = host.store.all().map((e) => e.callSite);
+      const line = sites[0]?.line;
+      expect(sites.slice(0, 5).every((s) => s?.line === line && s?.file.includes('call-sites.test'))).toBe(true);
+      expect(sites.filter((s) => s === undefined).length).toBeGreaterThanOrEqual(10);
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('past maxQueue counts what it drops, and an uncaught error still gets in, with its stack and the call sites of the rest', async () => {
     globalThis.console.log = () => {};
     const plugin = consolePlugin({ methods: ['log'], maxQueue: 5 });

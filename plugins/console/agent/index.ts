@@ -2,6 +2,7 @@ import { type AgentPluginContext, defineAgentPlugin, type ProtocolRef } from '..
 import { type SerializeLimits, Serializer } from '../../../agent/serialize.js';
 import { CONSOLE_METHODS, CONSOLE_PROTOCOL_ID, CONSOLE_PROTOCOL_VERSION } from '../constants.js';
 import type { AgentMessage, ConsoleWire, Frame, Kind } from '../wire.js';
+import { argsSize, serializeArgs } from './args.js';
 import { hookErrors, type NodeProcess } from './error-hooks.js';
 import { captureStackTrace, g, nodeMapsStacks, type Prepare, plainStack, traceWithoutWrapper } from './trace.js';
 
@@ -281,10 +282,8 @@ class ConsoleAgent implements ConsolePluginApi {
       this.dropped++;
       return;
     }
-    const serializer = this.serializer.reset();
-    const n = Math.min(values.length, 1000);
-    for (let i = 0; i < n; i++) message.args.push(serializer.value(values[i]));
-    const bytes = serializer.size + 64;
+    message.args = serializeArgs(values, Math.min(values.length, 1000), this.limits, this.serializer);
+    const bytes = argsSize(this.serializer) + 64;
     this.queue.push(message);
     this.holders.push(site);
     this.sizes.push(bytes);
