@@ -312,8 +312,16 @@ export class BodyCollector {
 
 export function headerOf(headers: RawHeaders, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;
+  // An ASCII name is met only by a name as long (no other lowercases to ASCII with another length),
+  // so the others are not lowercased: a string each.
+  const ascii = isAscii(lower);
+  for (const [n, v] of headers) if ((!ascii || n.length === lower.length) && n.toLowerCase() === lower) return v;
   return undefined;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** Headers from a raw HTTP/1 header block ("GET / HTTP/1.1\r\nHost: …\r\n…"), minus the request line. */
