@@ -327,11 +327,15 @@ function isAscii(text: string): boolean {
 /** Headers from a raw HTTP/1 header block ("GET / HTTP/1.1\r\nHost: …\r\n…"), minus the request line. */
 export function parseHeaderBlock(block: string): RawHeaders {
   const out: RawHeaders = [];
-  const lines = block.split('\r\n');
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    if (colon > 0) out.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+  // Read in place: no array of lines and no string per line.
+  let start = block.indexOf('\r\n');
+  if (start < 0) return out;
+  for (start += 2; start <= block.length; ) {
+    let end = block.indexOf('\r\n', start);
+    if (end < 0) end = block.length;
+    const colon = block.indexOf(':', start);
+    if (colon > start && colon < end) out.push([block.slice(start, colon), block.slice(colon + 1, end).trim()]);
+    start = end + 2;
   }
   return out;
 }
