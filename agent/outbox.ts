@@ -99,7 +99,7 @@ export class Outbox {
     /** Writes the batch gathered before entries[next]. */
     const sendBatch = (next: number) => {
       if (texts.length === 0) return true;
-      const ok = send(texts.length === 1 ? texts[0]! : HEAD + texts.join(',') + TAIL, frames, next);
+      const ok = send(batchText(texts), frames, next);
       texts = [];
       frames = [];
       chars = 0;
@@ -168,4 +168,15 @@ export class Outbox {
     this.entries = [];
     return entries;
   }
+}
+
+/**
+ * One batch frame's text, made by one join: HEAD + join + TAIL would be a rope the socket flattens,
+ * copying the whole batch once more.
+ */
+function batchText(texts: string[]): string {
+  if (texts.length === 1) return texts[0]!;
+  texts[0] = HEAD + texts[0];
+  texts[texts.length - 1] += TAIL;
+  return texts.join(',');
 }

@@ -91,11 +91,16 @@ export default defineScenario('network capture overhead', async () => {
     };
 
     const rows: BenchRow[] = [];
-    for (const [i, priority] of INSPECTOR_PRIORITIES.entries()) rows.push(...(await measure(priority, i === 0)));
+    const last = INSPECTOR_PRIORITIES.length - 1;
+    for (const [i, priority] of INSPECTOR_PRIORITIES.entries())
+      rows.push(...(await measure(priority, i === 0, i === last)));
     return rows;
 
-    /** One run of the rows with the inspector's core at `priority`; `full`: the rows measured once too. */
-    async function measure(priority: InspectorPriority, full: boolean): Promise<BenchRow[]> {
+    /**
+     * One run of the rows with the inspector's core at `priority`; `full`: the rows measured once too;
+     * `last`: the heap rows too (they attach an inspector session to this process, so they come last).
+     */
+    async function measure(priority: InspectorPriority, full: boolean, last: boolean): Promise<BenchRow[]> {
       const core = await coreProcess(priority);
       const plugin = network({ maxBodyBytes: 4 * MIB });
       const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
@@ -151,6 +156,12 @@ export default defineScenario('network capture overhead', async () => {
           ),
         ];
         // The rows below do not depend on where the inspector runs: measured once, in the first run.
+        if (last) {
+          captureRows.push(
+            allocationRow('Node fetch', await allocatedPerCall(small.fetch, capture)),
+            allocationRow('http.get', await allocatedPerCall(small.http, capture)),
+          );
+        }
         if (!full) return captureRows;
         const appThread = await appThreadPerMiB();
 
@@ -366,6 +377,60 @@ async function appThreadPerMiB() {
   const binary = Uint8Array.from({ length: MIB }, (_, i) => (i * 31) & 0xff);
   const text = new TextEncoder().encode('x'.repeat(MIB));
   return { binary: await measure('application/octet-stream', binary), text: await measure('text/plain', text) };
+}
+
+/**
+ * The app's heap bytes allocated per call, plain and captured, each the median of three blocks
+ * (V8's sampling heap profiler, a sample every 512 bytes, objects already collected included). Unlike
+ * the timings it does not move with the machine's load: it shows what a change to the capture's path
+ * costs the app's collector.
+ */
+async function allocatedPerCall(fn: () => Promise<void>, enter: (kind: Kind) => Promise<void>, calls = 400) {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r as T))));
+  interface Node {
+    selfSize: number;
+    children: Node[];
+  }
+  const total = (n: Node): number => n.children.reduce((sum, c) => sum + total(c), n.selfSize);
+  const block = async (kind: Kind) => {
+    await enter(kind);
+    for (let i = 0; i < 20; i++) await fn();
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 512,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    for (let i = 0; i < calls; i++) await fn();
+    await new Promise((resolve) => setTimeout(resolve, 15)); // the batch the last calls made has left
+    const { profile } = await post<{ profile: { head: Node } }>('HeapProfiler.stopSampling');
+    return total(profile.head) / calls;
+  };
+  try {
+    await post('HeapProfiler.enable');
+    const bytes = { plain: [] as number[], captured: [] as number[] };
+    for (let r = 0; r < 3; r++) for (const kind of ['plain', 'captured'] as const) bytes[kind].push(await block(kind));
+    return { plain: stats(bytes.plain).median, captured: stats(bytes.captured).median, calls };
+  } finally {
+    await post('HeapProfiler.disable').catch(() => {});
+    session.disconnect();
+    await enter('captured');
+  }
+}
+
+function allocationRow(name: string, a: { plain: number; captured: number; calls: number }): BenchRow {
+  return {
+    scenario: `  app heap allocated per ${name}`,
+    unit: 'KB',
+    median: a.captured / 1024,
+    p95: a.captured / 1024,
+    floor: { name: `plain ${name} (heap)`, median: a.plain / 1024 },
+    ratio: a.captured / a.plain,
+    note: `bytes the app's code allocates per call (V8's sampling heap profiler, collected objects included), median of 3 blocks of ${a.calls}; captured − plain = ${((a.captured - a.plain) / 1024).toFixed(1)} KB per call; does not depend on the machine's load`,
+  };
 }
 
 /** bench/core-process.ts, forked: the inspector's core in its own process, driven over IPC. */

@@ -273,8 +273,10 @@ export class NetworkAgent implements Sink, StreamSink {
   private ignored(request: SeenRequest): boolean {
     // Upgrades the WebSocket taps do not follow (the inspector's own link is never followed).
     if (request.initiator !== 'websocket' && headerOf(request.headers, 'upgrade')) return true;
+    const ignore = this.options.ignoreUrls;
+    if (!ignore?.length) return false;
     const url = request.url;
-    return (this.options.ignoreUrls ?? []).some((p) => (typeof p === 'string' ? url.includes(p) : p.test(url)));
+    return ignore.some((p) => (typeof p === 'string' ? url.includes(p) : p.test(url)));
   }
 
   /** A replay about to be sent: the first request seen with its method and URL is marked as it. */
@@ -460,6 +462,8 @@ class Followed implements Observation {
   private done = false;
   private mock: MockMark | undefined;
   private responseHeaders: RawHeaders = [];
+  /** bodyHeaders(responseHeaders), once the body needs them. */
+  private facts: ReturnType<typeof bodyHeaders> | undefined;
   /** HTTP/2 trailers (gRPC's grpc-status), as sent with the end. */
   private trailers: RawHeaders | undefined;
   private replayTime: number | undefined;
@@ -497,6 +501,7 @@ class Followed implements Observation {
   response(r: SeenResponse): void {
     if (this.done) return;
     this.responseHeaders = r.headers;
+    this.facts = undefined;
     this.respondedAt = this.replayTime ?? performance.now();
     const { agent, id, mock } = this;
     const waitMs = this.elapsed();
@@ -517,7 +522,7 @@ class Followed implements Observation {
 
   chunk(seen: SeenBody, fresh?: Uint8Array, encoded = false): void {
     if (this.done) return;
-    this.arriving ??= new LiveBody(this.agent, this.id, bodyHeaders(this.responseHeaders).type, this.respondedAt);
+    this.arriving ??= new LiveBody(this.agent, this.id, this.bodyFacts().type, this.respondedAt);
     this.arriving.arrived(seen, fresh, encoded);
   }
 
@@ -535,7 +540,7 @@ class Followed implements Observation {
     const durationMs = end.endedAt === undefined ? this.elapsed() : round(end.endedAt - this.t0);
     const close = end.close && closeOf(end.close);
     const seen = end.body;
-    const facts = bodyHeaders(this.responseHeaders);
+    const facts = this.bodyFacts();
     const type = facts.type;
     const coding = end.decoded ? undefined : facts.coding;
     const length = Number(facts.length);
@@ -589,7 +594,7 @@ class Followed implements Observation {
     this.agent.ended(this.id);
     const { message, code } = describeError(error);
     const seen = end?.body;
-    const facts = bodyHeaders(this.responseHeaders);
+    const facts = this.bodyFacts();
     const body = seen && seen.total > 0 ? this.agent.body({ ...seen, cut: true }, facts.type) : undefined;
     const durationMs = this.elapsed();
     const send = () =>
@@ -611,6 +616,11 @@ class Followed implements Observation {
 
   mocked(mark: MockMark): void {
     this.mock = mark;
+  }
+
+  private bodyFacts(): ReturnType<typeof bodyHeaders> {
+    this.facts ??= bodyHeaders(this.responseHeaders);
+    return this.facts;
   }
 }
 

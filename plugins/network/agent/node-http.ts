@@ -54,12 +54,14 @@ interface Followed {
 }
 
 // Each request and response followed gets the same three functions (made once per tap, not per
-// request); what they need of the request is on its Followed, found through this key.
+// request); what they need of the request is on its Followed, found through this key. A request the
+// tap saw but does not follow holds null: a property, where a WeakMap entry per request would be one
+// more table for the app's collector to walk.
 const FOLLOWED = Symbol('porthole.http.followed');
-type Carrier = { [FOLLOWED]?: Followed };
+type Carrier = { [FOLLOWED]?: Followed | null };
 
 /** Not enumerable, so spreading or inspecting the app's request shows nothing new. */
-function carry(target: object, f: Followed): void {
+function carry(target: object, f: Followed | null): void {
   Object.defineProperty(target, FOLLOWED, { value: f, configurable: true, writable: true });
 }
 
@@ -70,7 +72,6 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   const proto = http.ClientRequest.prototype;
   const write = proto.write;
   const end = proto.end;
-  const followed = new WeakMap<object, Followed | null>();
 
   // A request is followed from the first write() or end(), once that call has returned: then its
   // headers are the ones on the wire (`_header`), and after end() its whole body is known, so one
@@ -130,13 +131,13 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     ended: boolean,
     entry: unknown,
   ) => {
-    const known = followed.get(req);
+    const known = (req as Carrier)[FOLLOWED];
     if (known !== undefined) {
       const result = original.apply(req, args);
       if (known) copy(known.body, known.sent, args[0], args[1]);
       return result;
     }
-    followed.set(req, null); // also when the call throws
+    carry(req, null); // seen, also when the call throws
     if (!hub.active) return original.apply(req, args);
     const upgrade = req.getHeader('upgrade');
     const socket = typeof upgrade === 'string' && upgrade.toLowerCase() === 'websocket';
@@ -149,7 +150,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     try {
       const body = new BodyCollector(hub.maxBodyBytes);
       copy(body, false, args[0], args[1]);
-      followed.set(req, begin(req, t0, startedAt, body, ended, socket, site));
+      (req as Carrier)[FOLLOWED] = begin(req, t0, startedAt, body, ended, socket, site);
     } catch {
       // the capture's problem, never the app's
     }
@@ -168,7 +169,8 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   const onSocket = proto.onSocket;
   if (typeof onSocket === 'function') {
     proto.onSocket = function onSocket_(this: NodeClientRequest, ...args: unknown[]) {
-      if (followed.get(this) !== undefined || !hub.active || !expectsContinue(this)) return onSocket.apply(this, args);
+      if ((this as Carrier)[FOLLOWED] !== undefined || !hub.active || !expectsContinue(this))
+        return onSocket.apply(this, args);
       return call(this, onSocket as (...a: unknown[]) => unknown, args, false, onSocket_);
     };
   }
@@ -229,7 +231,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
   }
 
   const watchRequest = (req: NodeClientRequest, f: Followed) => {
-    carry(req, f);
+    (req as Carrier)[FOLLOWED] = f;
     req.emit = requestEmit;
   };
 

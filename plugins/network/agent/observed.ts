@@ -312,18 +312,30 @@ export class BodyCollector {
 
 export function headerOf(headers: RawHeaders, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;
+  // An ASCII name is met only by a name as long (no other lowercases to ASCII with another length),
+  // so the others are not lowercased: a string each.
+  const ascii = isAscii(lower);
+  for (const [n, v] of headers) if ((!ascii || n.length === lower.length) && n.toLowerCase() === lower) return v;
   return undefined;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** Headers from a raw HTTP/1 header block ("GET / HTTP/1.1\r\nHost: …\r\n…"), minus the request line. */
 export function parseHeaderBlock(block: string): RawHeaders {
   const out: RawHeaders = [];
-  const lines = block.split('\r\n');
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    if (colon > 0) out.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+  // Read in place: no array of lines and no string per line.
+  let start = block.indexOf('\r\n');
+  if (start < 0) return out;
+  for (start += 2; start <= block.length; ) {
+    let end = block.indexOf('\r\n', start);
+    if (end < 0) end = block.length;
+    const colon = block.indexOf(':', start);
+    if (colon > start && colon < end) out.push([block.slice(start, colon), block.slice(colon + 1, end).trim()]);
+    start = end + 2;
   }
   return out;
 }

@@ -20,7 +20,11 @@ interface SourceMap {
 type Prepare = (error: unknown, frames: CallSite[]) => unknown;
 
 const MAX_PLACES = 4096;
-const places = new Map<string, string>();
+/** Formatted frames by file, then by line and column (a number: no key string made per frame). */
+const places = new Map<string, Map<number | string, string>>();
+let placeCount = 0;
+/** Columns below this share a number with their line. */
+const COLUMNS = 2 ** 26;
 const takeFrames: Prepare = (_error, frames) => frames;
 
 /** The frames of a site as lines (`at fn (file:line:col)`), without the header an app's formatter may add. */
@@ -56,12 +60,21 @@ const appFormatter = (prepare: Prepare | undefined) =>
 function place(frame: CallSite): string {
   const file = frame.getFileName();
   if (!file) return String(frame);
-  const key = `${frame.getLineNumber()}:${frame.getColumnNumber()}:${file}`;
-  let text = places.get(key);
+  const line = frame.getLineNumber() ?? 0;
+  const column = frame.getColumnNumber() ?? 0;
+  const key = column < COLUMNS && line < COLUMNS ? line * COLUMNS + column : `${line}:${column}`;
+  let inFile = places.get(file);
+  let text = inFile?.get(key);
   if (text === undefined) {
     text = mapped(frame, file);
-    if (places.size >= MAX_PLACES) places.clear();
-    places.set(key, text);
+    if (placeCount >= MAX_PLACES) {
+      places.clear();
+      placeCount = 0;
+      inFile = undefined;
+    }
+    if (!inFile) places.set(file, (inFile = new Map()));
+    inFile.set(key, text);
+    placeCount++;
   }
   return text;
 }
