@@ -1,4 +1,5 @@
 import type { Initiator } from '../protocol.js';
+import { mapFrame } from './frame-source-maps.js';
 import {
   builtin,
   builtinAsync,
@@ -12,6 +13,7 @@ import { installHttpTap } from './node-http.js';
 import { installHttp2Tap } from './node-http2.js';
 import { installUndiciTap } from './node-undici.js';
 import type { Hub } from './observed.js';
+import { mapFramesWith } from './site-frames.js';
 import { installWebSocketTap } from './websocket-tap.js';
 import { relayWorkers } from './worker-relay.js';
 
@@ -50,6 +52,7 @@ export async function installNodeTapsAsync(hub: Hub): Promise<Installed | undefi
 }
 
 function install(hub: Hub, m: Modules): Installed {
+  mapFramesWith(mapFrame);
   const kinds: Initiator[] = [];
   if (m.http) {
     installHttpTap(hub, m.http);

@@ -64,7 +64,9 @@ describe('siteFrames', () => {
       writeFileSync(
         script,
         `import { callSite } from ${JSON.stringify(join(agent, 'observed.ts'))};
-import { siteFrames } from ${JSON.stringify(join(agent, 'site-frames.ts'))};
+import { mapFramesWith, siteFrames } from ${JSON.stringify(join(agent, 'site-frames.ts'))};
+import { mapFrame } from ${JSON.stringify(join(agent, 'frame-source-maps.ts'))};
+mapFramesWith(mapFrame); // as the Node taps do
 type Site = { stack?: unknown };
 const sites: Site[] = [];
 class Cart {
@@ -98,7 +100,7 @@ console.log(JSON.stringify({ node, ours, again, first, more: lookups - first }))
       expect(first).toBeGreaterThan(0);
       expect(more).toBe(0);
       expect(again).toEqual(ours);
-      expect(ours[0]).toContain('app.ts:11:');
+      expect(ours[0]).toContain('app.ts:13:'); // sites.push(…) in the script above
       const places = (lines: string[]) => lines.map((l) => /([^\s(]+:\d+:\d+)\)?$/.exec(l)?.[1]);
       expect(places(ours)).toEqual(places(node));
     } finally {

@@ -3,18 +3,21 @@
 // formatted once per place in the code and then taken from a cache, since an app makes its requests
 // from a few places. Where Node maps stacks itself (--enable-source-maps, tsx), its formatting went
 // through the source map for every frame of every request (70 µs of a captured http.get under tsx):
-// here each place is mapped once, with the same source map (module.findSourceMap). An app that set
+// here each place is mapped once, with the same source map (module.findSourceMap, in
+// frame-source-maps.ts: Node's taps put it in place, so a browser bundle has none of it). An app that set
 // its own Error.prepareStackTrace keeps it: its text is used as before.
 
-interface CallSite {
+export interface CallSite {
   getFileName(): string | null | undefined;
   getLineNumber(): number | null;
   getColumnNumber(): number | null;
   toString(): string;
 }
 
-interface SourceMap {
-  findEntry(line: number, column: number): { originalSource?: string; originalLine?: number; originalColumn?: number };
+/** How a frame is written at its place in the original source: Node's (frame-source-maps.ts), set by the Node taps. */
+let mapFrame: ((frame: CallSite, file: string) => string) | undefined;
+export function mapFramesWith(map: (frame: CallSite, file: string) => string): void {
+  mapFrame = map;
 }
 
 type Prepare = (error: unknown, frames: CallSite[]) => unknown;
@@ -66,7 +69,7 @@ function place(frame: CallSite): string {
   let inFile = places.get(file);
   let text = inFile?.get(key);
   if (text === undefined) {
-    text = mapped(frame, file);
+    text = mapFrame ? mapFrame(frame, file) : String(frame);
     if (placeCount >= MAX_PLACES) {
       places.clear();
       placeCount = 0;
@@ -77,50 +80,6 @@ function place(frame: CallSite): string {
     placeCount++;
   }
   return text;
-}
-
-/** The frame as V8 writes it, at its place in the original source when Node maps stacks. */
-function mapped(frame: CallSite, file: string): string {
-  const text = String(frame);
-  const map = sourceMapOf(file);
-  const line = frame.getLineNumber();
-  const column = frame.getColumnNumber();
-  if (!map || !line || !column) return text;
-  const entry = map.findEntry(line - 1, column - 1);
-  if (!entry?.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return text;
-  const raw = `${file}:${line}:${column}`;
-  const at = text.lastIndexOf(raw);
-  if (at < 0) return text;
-  const source = pathOf(entry.originalSource);
-  return `${text.slice(0, at)}${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}${text.slice(at + raw.length)}`;
-}
-
-interface NodeProcess {
-  sourceMapsEnabled?: boolean;
-  getBuiltinModule?(name: string): unknown;
-}
-
-function sourceMapOf(file: string): SourceMap | undefined {
-  const proc = (globalThis as { process?: NodeProcess }).process;
-  if (proc?.sourceMapsEnabled !== true) return undefined;
-  const mod = proc.getBuiltinModule?.('node:module') as { findSourceMap?(path: string): SourceMap | undefined };
-  try {
-    return mod?.findSourceMap?.(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A source map's file URL as the path Node's own stacks show. */
-function pathOf(source: string): string {
-  if (!source.startsWith('file://')) return source;
-  const proc = (globalThis as { process?: NodeProcess }).process;
-  const url = proc?.getBuiltinModule?.('node:url') as { fileURLToPath?(u: string): string } | undefined;
-  try {
-    return url?.fileURLToPath?.(source) ?? source;
-  } catch {
-    return source;
-  }
 }
 
 /** A stack another formatter made: its `at` lines only. */
