@@ -51,7 +51,7 @@ import {
   type Sink,
   sentHeaders,
 } from './observed.js';
-import { siteFrames } from './site-frames.js';
+import { type FrameMapper, siteFrames } from './site-frames.js';
 import { LiveBody, MessageQueue, type StreamSink } from './streams.js';
 import { inPage, textParts } from './text-parts.js';
 
@@ -121,6 +121,8 @@ export class NetworkAgent implements Sink, StreamSink {
   private readonly kinds: Initiator[] = [];
   /** The taps' decoder for a Content-Encoding (Node's, zlib); none where bodies come decoded. */
   decoder: Decoder | undefined;
+  /** The taps' source-map lookup for call-site frames (Node's); none elsewhere. */
+  private mapFrame: FrameMapper | undefined;
   private removeSink: (() => void) | undefined;
   private mocks: MockPath | undefined;
   /** This run got its mock config from the inspector. */
@@ -222,9 +224,10 @@ export class NetworkAgent implements Sink, StreamSink {
     );
   }
 
-  private took(installed: { kinds: Initiator[]; decoder?: Decoder }): void {
+  private took(installed: { kinds: Initiator[]; decoder?: Decoder; mapFrame?: FrameMapper }): void {
     this.kinds.push(...installed.kinds);
     this.decoder = installed.decoder;
+    this.mapFrame = installed.mapFrame;
     if (this.ctx.connected) this.sendInfo();
   }
 
@@ -329,7 +332,7 @@ export class NetworkAgent implements Sink, StreamSink {
       mock: request.mock,
       replayOf,
       beforeRules: !this.live && !this.cachedRules && !request.mock ? (true as const) : undefined,
-      callStack: siteFrames(request.site),
+      callStack: siteFrames(request.site, this.mapFrame),
     };
   }
 

@@ -13,7 +13,7 @@ import { installHttpTap } from './node-http.js';
 import { installHttp2Tap } from './node-http2.js';
 import { installUndiciTap } from './node-undici.js';
 import type { Hub } from './observed.js';
-import { mapFramesWith } from './site-frames.js';
+import type { FrameMapper } from './site-frames.js';
 import { installWebSocketTap } from './websocket-tap.js';
 import { relayWorkers } from './worker-relay.js';
 
@@ -23,6 +23,8 @@ import { relayWorkers } from './worker-relay.js';
 export interface Installed {
   kinds: Initiator[];
   decoder?: Decoder;
+  /** Call-site frames at their place in the original source, when Node maps stacks. */
+  mapFrame?: FrameMapper;
 }
 
 interface Modules {
@@ -52,7 +54,6 @@ export async function installNodeTapsAsync(hub: Hub): Promise<Installed | undefi
 }
 
 function install(hub: Hub, m: Modules): Installed {
-  mapFramesWith(mapFrame);
   const kinds: Initiator[] = [];
   if (m.http) {
     installHttpTap(hub, m.http);
@@ -68,5 +69,5 @@ function install(hub: Hub, m: Modules): Installed {
   installWebSocketTap(hub);
   if (m.http) kinds.push('websocket');
   relayWorkers(hub);
-  return { kinds, decoder: m.zlib && zlibDecoder(m.zlib) };
+  return { kinds, decoder: m.zlib && zlibDecoder(m.zlib), mapFrame };
 }

@@ -4,7 +4,7 @@
 // from a few places. Where Node maps stacks itself (--enable-source-maps, tsx), its formatting went
 // through the source map for every frame of every request (70 µs of a captured http.get under tsx):
 // here each place is mapped once, with the same source map (module.findSourceMap, in
-// frame-source-maps.ts: Node's taps put it in place, so a browser bundle has none of it). An app that set
+// frame-source-maps.ts: Node's taps hand it over, so a browser bundle has none of it). An app that set
 // its own Error.prepareStackTrace keeps it: its text is used as before.
 
 export interface CallSite {
@@ -14,11 +14,8 @@ export interface CallSite {
   toString(): string;
 }
 
-/** How a frame is written at its place in the original source: Node's (frame-source-maps.ts), set by the Node taps. */
-let mapFrame: ((frame: CallSite, file: string) => string) | undefined;
-export function mapFramesWith(map: (frame: CallSite, file: string) => string): void {
-  mapFrame = map;
-}
+/** How a frame is written at its place in the original source (Node's: frame-source-maps.ts, from the Node taps). */
+export type FrameMapper = (frame: CallSite, file: string) => string;
 
 type Prepare = (error: unknown, frames: CallSite[]) => unknown;
 
@@ -31,7 +28,7 @@ const COLUMNS = 2 ** 26;
 const takeFrames: Prepare = (_error, frames) => frames;
 
 /** The frames of a site as lines (`at fn (file:line:col)`), without the header an app's formatter may add. */
-export function siteFrames(site: { stack?: unknown } | undefined): string | undefined {
+export function siteFrames(site: { stack?: unknown } | undefined, map?: FrameMapper): string | undefined {
   if (!site) return undefined;
   const E = Error as unknown as { prepareStackTrace?: Prepare };
   const previous = E.prepareStackTrace;
@@ -49,7 +46,7 @@ export function siteFrames(site: { stack?: unknown } | undefined): string | unde
     if (typeof stack === 'string') return formatted(stack); // not V8, or formatted before
     if (!Array.isArray(stack) || stack.length === 0) return undefined;
     let out = '';
-    for (const frame of stack as CallSite[]) out += `${out ? '\n' : ''}at ${place(frame)}`;
+    for (const frame of stack as CallSite[]) out += `${out ? '\n' : ''}at ${place(frame, map)}`;
     return out.slice(0, 4096);
   } catch {
     return undefined;
@@ -60,7 +57,7 @@ export function siteFrames(site: { stack?: unknown } | undefined): string | unde
 const appFormatter = (prepare: Prepare | undefined) =>
   typeof prepare === 'function' && prepare.name !== 'ErrorPrepareStackTrace';
 
-function place(frame: CallSite): string {
+function place(frame: CallSite, map: FrameMapper | undefined): string {
   const file = frame.getFileName();
   if (!file) return String(frame);
   const line = frame.getLineNumber() ?? 0;
@@ -69,7 +66,7 @@ function place(frame: CallSite): string {
   let inFile = places.get(file);
   let text = inFile?.get(key);
   if (text === undefined) {
-    text = mapFrame ? mapFrame(frame, file) : String(frame);
+    text = map ? map(frame, file) : String(frame);
     if (placeCount >= MAX_PLACES) {
       places.clear();
       placeCount = 0;

@@ -241,6 +241,23 @@ function RuleEditor({
     </div>
   );
 
+  /** A "Name: value" per line field (headers, trailers). */
+  const fieldLines = (field: 'headers' | 'trailers', id: string, label: string, placeholder: string) => (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="mono"
+        rows={2}
+        value={draft[field]}
+        placeholder={placeholder}
+        onChange={(e) => set({ [field]: e.target.value })}
+        aria-invalid={invalid(field)}
+      />
+      {err(field)}
+    </div>
+  );
+
   const save = () => {
     const result = ruleFromDraft(draft);
     setErrors(result.errors);
@@ -329,19 +346,7 @@ function RuleEditor({
             {textField('status', 'rule-status', 'Status', { inputMode: 'numeric' })}
             {textField('statusText', 'rule-status-text', 'Status text')}
           </div>
-          <div className="field">
-            <label htmlFor="rule-headers">Headers</label>
-            <textarea
-              id="rule-headers"
-              className="mono"
-              rows={2}
-              value={draft.headers}
-              placeholder="content-type: application/json"
-              onChange={(e) => set({ headers: e.target.value })}
-              aria-invalid={invalid('headers')}
-            />
-            {err('headers')}
-          </div>
+          {fieldLines('headers', 'rule-headers', 'Headers', 'content-type: application/json')}
           <div className="field">
             <label htmlFor="rule-body-type">Body</label>
             <select
@@ -368,19 +373,7 @@ function RuleEditor({
             )}
             {err('body')}
           </div>
-          <div className="field">
-            <label htmlFor="rule-trailers">Trailers (HTTP/2, after the body)</label>
-            <textarea
-              id="rule-trailers"
-              className="mono"
-              rows={2}
-              value={draft.trailers}
-              placeholder="grpc-status: 14"
-              onChange={(e) => set({ trailers: e.target.value })}
-              aria-invalid={invalid('trailers')}
-            />
-            {err('trailers')}
-          </div>
+          {fieldLines('trailers', 'rule-trailers', 'Trailers (HTTP/2, after the body)', 'grpc-status: 14')}
           <div className="grid-2">
             {textField('bytesPerSecond', 'rule-pace', 'Throttle body (bytes/s)', { inputMode: 'numeric' })}
             {textField('cutAfter', 'rule-cut', 'Cut the body after (bytes)', { inputMode: 'numeric' })}
