@@ -117,7 +117,9 @@ export class Store {
 
   /** The state after action `seq`, or NONE when it was let go. */
   at(seq: number): unknown {
-    if (seq === this.seq) return this.current;
+    // Read on every call: a burst's drain asks for the latest only at its end (see work.ts wire).
+    const current = this.current;
+    if (seq === this.seq) return current;
     return this.kept.has(seq) ? this.kept.get(seq) : NONE;
   }
 

@@ -101,16 +101,23 @@ export function drain(hub: Hub, full: boolean): Batch {
   return batch;
 }
 
-/** One waiting entry as the wire carries it: the action small, and its diff when its state was kept. */
+/**
+ * One waiting entry as the wire carries it: the action small, and its diff when its state was kept.
+ * A burst's drain runs the same path thousands of times and another at its last entry, so V8 compiles
+ * it for the common path: every entry reads what the last one needs and every entry is made in one
+ * shape (JSON leaves out the fields left undefined). Otherwise each burst's end throws the compiled
+ * code away and the app's CPU pays for compiling it again.
+ */
 export function wire(s: Store, seq: number, entry: unknown, time: number): ActionSent {
   const marked = entry instanceof Marked ? entry : undefined;
+  const latest = s.currentAction;
   // An action of a burst or far back in a long wait kept its type only; the store's latest is whole.
   const raw = marked
     ? marked.action
     : typeof entry !== 'string'
       ? entry
-      : seq === s.seq && s.currentAction !== undefined
-        ? s.currentAction
+      : seq === s.seq && latest !== undefined
+        ? latest
         : { type: entry };
   const { stateSanitizer, actionSanitizer } = s.options;
   const action = actionSanitizer ? attempt(() => actionSanitizer(raw, seq), raw) : raw;
@@ -122,8 +129,19 @@ export function wire(s: Store, seq: number, entry: unknown, time: number): Actio
     d = s.view === NONE ? undefined : diff(s.view, view);
     s.view = view;
   }
-  const out: ActionSent = { store: s.info.id, seq, time, type: typeOf(action), action: small(action) };
-  if (marked) out.kind = marked.kind;
+  const out: ActionSent = {
+    store: s.info.id,
+    seq,
+    time,
+    type: typeOf(action),
+    action: small(action),
+    kind: marked?.kind,
+    diff: undefined,
+    more: undefined,
+    cut: undefined,
+    error: undefined,
+    span: undefined,
+  };
   if (d?.changes.length) {
     out.diff = d.changes.map(([path, before, after]) => {
       const change: ActionWire['diff'][number] = { path: formatPath(path) };
