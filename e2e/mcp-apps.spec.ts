@@ -60,6 +60,50 @@ async function expectNoSeriousViolations(target: Page, what: string): Promise<vo
   expect(serious, what).toEqual([]);
 }
 
+/** A HAR of one gRPC call answered 200 with grpc-status 14 in its trailers. */
+function grpcHar() {
+  const headers = [{ name: 'content-type', value: 'application/grpc' }];
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'e2e', version: '1' },
+      entries: [
+        {
+          startedDateTime: new Date().toISOString(),
+          time: 12,
+          request: {
+            method: 'POST',
+            url: 'http://127.0.0.1:50051/shop.Cart/Get',
+            httpVersion: 'HTTP/2',
+            headers,
+            queryString: [],
+            cookies: [],
+            headersSize: -1,
+            bodySize: 0,
+          },
+          response: {
+            status: 200,
+            statusText: '',
+            httpVersion: 'HTTP/2',
+            headers,
+            cookies: [],
+            content: { size: 0, mimeType: 'application/grpc' },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: 0,
+            _trailers: [
+              { name: 'grpc-status', value: '14' },
+              { name: 'grpc-message', value: 'cart service unavailable' },
+            ],
+          },
+          cache: {},
+          timings: { send: 1, wait: 10, receive: 1 },
+        },
+      ],
+    },
+  };
+}
+
 const RENDERS_APPS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 
 test('the network list and the error groups render as MCP Apps from real tool results', async ({ page, browser }) => {
@@ -183,6 +227,21 @@ test('the network list and the error groups render as MCP Apps from real tool re
     await host.screenshot({ path: test.info().outputPath('mcp-app-network-dark.png') });
     await show(host, consoleUri!, 'console_list_errors', 'dark');
     await expectNoSeriousViolations(host, 'console errors, dark');
+
+    // A gRPC answer (read from a HAR): its status and its trailers in the opened request.
+    const imported = await call('network_import_har', { har: grpcHar(), source: 'grpc.har' });
+    expect(imported.structuredContent).toMatchObject({ imported: 1 });
+    const withGrpc = await show(host, networkUri!, 'network_list_transactions');
+    const grpcRow = withGrpc.getByTestId('network-row').filter({ hasText: 'shop.Cart/Get' });
+    await expect(grpcRow).toHaveCount(1);
+    await grpcRow.click();
+    const grpcDetail = withGrpc.getByTestId('mcp-app-detail');
+    await expect(grpcDetail).toContainText('gRPC status 14 UNAVAILABLE: cart service unavailable');
+    const trailers = grpcDetail.getByRole('region', { name: 'Response trailers' });
+    await expect(trailers).toContainText('grpc-status');
+    await expect(trailers).toContainText('cart service unavailable');
+    await expectNoSeriousViolations(host, 'a gRPC request, light');
+    await host.screenshot({ path: test.info().outputPath('mcp-app-network-grpc.png') });
     expect(pageErrors).toEqual([]);
   } finally {
     await hostContext.close();

@@ -13,7 +13,7 @@ import type { Transaction, TransactionSummary } from '../../protocol.js';
 import { BodyView } from '../BodyView.js';
 import type { ColumnLayout } from '../column-layout.js';
 import { COLUMNS, DEFAULT_VISIBLE } from '../columns.js';
-import { formatDuration } from '../format.js';
+import { formatDuration, grpcLabel } from '../format.js';
 import { HeaderList } from '../HeaderList.js';
 import { TransactionTable } from '../TransactionTable.js';
 import '../../../../renderer/src/styles.css';
@@ -43,9 +43,11 @@ function TransactionView({ result }: { result: ToolResultParams }) {
         {tx.timing.durationMs !== undefined && <span className="muted"> · {formatDuration(tx.timing.durationMs)}</span>}
       </p>
       {tx.error && <p className="mcp-app-error">{tx.error.message}</p>}
+      {tx.grpc && tx.grpc.status !== 0 && <p className="mcp-app-error">gRPC status {grpcLabel(tx.grpc)}</p>}
       <HeaderList title="Request headers" headers={request.headers} />
       {request.body && <BodyView body={request.body} label="Request body" />}
       {response && <HeaderList title="Response headers" headers={response.headers} />}
+      {response?.trailers && <HeaderList title="Response trailers" headers={response.trailers} />}
       {response && <BodyView body={response.body} contentType={response.body?.contentType} label="Response body" />}
     </div>
   );
