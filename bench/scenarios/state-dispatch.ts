@@ -54,13 +54,13 @@ interface Case {
 // Redux Toolkit's development checks take 400 ms a burst in one process and 850 in the next, on
 // either side: its row takes many processes of few bursts, so that the median is not one process's.
 const cases: Case[] = [
-  { name: 'redux createStore', which: 'redux', pairs: 5, rounds: 10, warm: 3 },
+  { name: 'redux createStore', which: 'redux', pairs: 8, rounds: 10, warm: 3 },
   { name: 'RTK configureStore (dev checks on)', which: 'rtk', pairs: 10, rounds: 2, warm: 1 },
-  { name: 'zustand devtools', which: 'zustand', pairs: 5, rounds: 10, warm: 3 },
+  { name: 'zustand devtools', which: 'zustand', pairs: 8, rounds: 10, warm: 3 },
   {
     name: 'zustand devtools, a do-nothing extension (its own cost)',
     which: 'zustand',
-    pairs: 3,
+    pairs: 6,
     rounds: 10,
     warm: 3,
     peer: true,

@@ -121,6 +121,8 @@ export function wire(s: Store, seq: number, entry: unknown, time: number): Actio
         : { type: entry };
   const { stateSanitizer, actionSanitizer } = s.options;
   const action = actionSanitizer ? attempt(() => actionSanitizer(raw, seq), raw) : raw;
+  // A type kept alone (thousands in a burst's drain): what small() makes of it, without its walk.
+  const typeOnly = typeof entry === 'string' && raw !== latest && !actionSanitizer && entry.length <= ACTION.maxString;
   let d: ReturnType<typeof diff> | undefined;
   const state = s.at(seq);
   if (state === NONE) s.skipped++;
@@ -133,8 +135,8 @@ export function wire(s: Store, seq: number, entry: unknown, time: number): Actio
     store: s.info.id,
     seq,
     time,
-    type: typeOf(action),
-    action: small(action),
+    type: typeOnly ? entry : typeOf(action),
+    action: typeOnly ? { $: 'object', props: { type: entry } } : small(action),
     kind: marked?.kind,
     diff: undefined,
     more: undefined,
