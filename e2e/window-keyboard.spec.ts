@@ -133,7 +133,8 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   expect(await focused(page)).toMatch(/^section: Source/);
   await page.keyboard.press('Escape');
   await expect(source).toBeHidden();
-  expect(await focused(page)).toMatch(/^treegrid: Console messages/);
+  // The list takes the focus back in the next frame.
+  await expect.poll(() => focused(page)).toMatch(/^treegrid: Console messages/);
 
   // Run a tool: the Tools entry, '/' to its search, Enter on the match, Tab to Run; the focus stays.
   await tabTo(page, /^button: Tools/, 40, 'Shift+Tab');
