@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 /** One line of the bench table: a measured figure beside a floor measured in the same run. */
@@ -126,4 +127,25 @@ export function lowestPriority(pid = process.pid): void {
       // a thread that has ended
     }
   }
+}
+
+/**
+ * Forks `file` (a bench app) with `env` added and resolves with the one message it sends; its stderr
+ * is in the error when it ends without one (or is killed after 2 minutes).
+ */
+export function appProcess<T>(file: string, env: Record<string, string>, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = fork(file, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let err = '';
+    let result: T | undefined;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('message', (m) => (result = m as T));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (result !== undefined) resolve(result);
+      else reject(new Error(`${what} ended (${code}) without results:\n${err}`));
+    });
+  });
 }

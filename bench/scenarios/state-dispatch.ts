@@ -1,6 +1,5 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type BenchRow, defineScenario, latencyRow, stats } from '../harness.js';
+import { appProcess, type BenchRow, defineScenario, latencyRow, stats } from '../harness.js';
 import type { CaseName, Measured } from '../state-app.js';
 
 // What the state plugin costs a store that dispatches 10,000 actions: the same store, built the same
@@ -13,33 +12,13 @@ import type { CaseName, Measured } from '../state-app.js';
 const ACTIONS = 10_000;
 const APP = fileURLToPath(new URL('../state-app.ts', import.meta.url));
 
-/** One app process: its rounds' figures, or its stderr in the error when it fails. */
-function app(c: Case, api: 'off' | 'on' | 'idle'): Promise<Measured[]> {
-  const which = c.which;
-  return new Promise((resolve, reject) => {
-    const child = fork(APP, [], {
-      env: {
-        ...process.env,
-        BENCH_CASE: which,
-        BENCH_API: api,
-        BENCH_ROUNDS: String(c.rounds),
-        BENCH_WARM: String(c.warm),
-      },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
-    let err = '';
-    let result: Measured[] | undefined;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.stderr!.on('data', (d) => (err += d));
-    child.on('message', (m) => (result = m as Measured[]));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      if (result) resolve(result);
-      else reject(new Error(`the state bench app (${which}, ${api}) ended (${code}) without results:\n${err}`));
-    });
-  });
-}
+/** One app process: its rounds' figures. */
+const app = (c: Case, api: 'off' | 'on' | 'idle') =>
+  appProcess<Measured[]>(
+    APP,
+    { BENCH_CASE: c.which, BENCH_API: api, BENCH_ROUNDS: String(c.rounds), BENCH_WARM: String(c.warm) },
+    `the state bench app (${c.which}, ${api})`,
+  );
 
 interface Case {
   name: string;

@@ -1,0 +1,78 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { appProcess, type BenchRow, defineScenario, latencyRow, stats } from '../harness.js';
+import type { Block, Kind } from '../network-app.js';
+import { coreProcess, type InspectorPriority } from './network-interception.js';
+
+// Capture's cost as an app feels it, measured as from outside: the app in processes of its own
+// (bench/network-app.ts), with Porthole's network capture connected or without Porthole loaded at
+// all, alternated; the server in this process and the inspector's core in another, at normal CPU
+// priority (competing with the app, as on a busy laptop) and at the lowest. network-interception.ts
+// alternates capture on and off inside one process instead; there both sides' requests run the same
+// code of Node's, which then carries both sides' type feedback.
+
+const PAIRS = 3;
+const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })) });
+const APP = fileURLToPath(new URL('../network-app.ts', import.meta.url));
+const NAMES: Record<Kind, string> = { fetch: 'Node fetch', http: 'http.get', axios: 'axios' };
+
+const app = (kind: Kind, target: string, portholeUrl: string) =>
+  appProcess<Block[]>(
+    APP,
+    { BENCH_KIND: kind, BENCH_TARGET: target, PORTHOLE_URL: portholeUrl },
+    `the bench app (${kind})`,
+  );
+
+export default defineScenario('network capture, the app in its own process', async () => {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(BODY));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const rows: BenchRow[] = [];
+  try {
+    for (const priority of ['normal', 'niced'] as InspectorPriority[]) {
+      const core = await coreProcess(priority);
+      try {
+        for (const kind of ['http', 'fetch', 'axios'] as Kind[]) {
+          const plain: Block[] = [];
+          const captured: Block[] = [];
+          for (let p = 0; p < PAIRS * 2; p++) {
+            const order = [
+              [plain, ''],
+              [captured, core.url],
+            ] as const;
+            for (const [into, url] of p % 2 ? [...order].reverse() : order)
+              into.push(...(await app(kind, target, url)));
+          }
+          const per = kind === 'axios' ? 100 : 200;
+          const name = `${NAMES[kind]} ×${per} per block, app in its own process [inspector ${priority}]`;
+          const floor = `same app without Porthole`;
+          rows.push(
+            latencyRow(
+              `${name}: whole block`,
+              stats(captured.map((b) => b.wall)),
+              floor,
+              stats(plain.map((b) => b.wall)),
+              'must be ≤ 1.25× (goal 1.10×)',
+            ),
+            latencyRow(
+              `${name}: app CPU`,
+              stats(captured.map((b) => b.cpu)),
+              floor,
+              stats(plain.map((b) => b.cpu)),
+              "the app process's CPU ms per block, the agent's batches included",
+            ),
+          );
+        }
+      } finally {
+        await core.stop();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  return rows;
+});
