@@ -6,6 +6,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { build } from 'esbuild';
 import { connectMcpClient } from '../electron/host/mcp/mcp-testing.js';
 import { serveDebuggeePage } from './support/debuggee-page.js';
+import { grpcHar } from './support/grpc-har.js';
 import { ROOT, startInspector } from './support/inspector.js';
 
 // Issue 37 §5: the panels as MCP Apps, read over MCP and rendered in Chromium by a host built on
@@ -58,50 +59,6 @@ async function expectNoSeriousViolations(target: Page, what: string): Promise<vo
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, what).toEqual([]);
-}
-
-/** A HAR of one gRPC call answered 200 with grpc-status 14 in its trailers. */
-function grpcHar() {
-  const headers = [{ name: 'content-type', value: 'application/grpc' }];
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'e2e', version: '1' },
-      entries: [
-        {
-          startedDateTime: new Date().toISOString(),
-          time: 12,
-          request: {
-            method: 'POST',
-            url: 'http://127.0.0.1:50051/shop.Cart/Get',
-            httpVersion: 'HTTP/2',
-            headers,
-            queryString: [],
-            cookies: [],
-            headersSize: -1,
-            bodySize: 0,
-          },
-          response: {
-            status: 200,
-            statusText: '',
-            httpVersion: 'HTTP/2',
-            headers,
-            cookies: [],
-            content: { size: 0, mimeType: 'application/grpc' },
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: 0,
-            _trailers: [
-              { name: 'grpc-status', value: '14' },
-              { name: 'grpc-message', value: 'cart service unavailable' },
-            ],
-          },
-          cache: {},
-          timings: { send: 1, wait: 10, receive: 1 },
-        },
-      ],
-    },
-  };
 }
 
 const RENDERS_APPS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { grpcHar } from './support/grpc-har.js';
 import { inspectorAndPage, openWindow, screenshot } from './window.helpers.js';
 
 // A real 2×2 PNG.
@@ -230,46 +231,7 @@ test('a gRPC answer read from a HAR shows its trailers, and "Mock this" puts the
   await page.bringToFront();
   await page.getByTestId('session').last().click();
   await page.getByTestId('plugin').filter({ hasText: 'Network' }).click();
-  const started = '2026-12-06T09:00:00.000Z';
-  const har = {
-    log: {
-      version: '1.2',
-      creator: { name: 'test', version: '1' },
-      entries: [
-        {
-          startedDateTime: started,
-          time: 12,
-          request: {
-            method: 'POST',
-            url: 'http://127.0.0.1:50051/shop.Cart/Get',
-            httpVersion: 'HTTP/2',
-            headers: [{ name: 'content-type', value: 'application/grpc' }],
-            queryString: [],
-            cookies: [],
-            headersSize: -1,
-            bodySize: 0,
-          },
-          response: {
-            status: 200,
-            statusText: '',
-            httpVersion: 'HTTP/2',
-            headers: [{ name: 'content-type', value: 'application/grpc' }],
-            cookies: [],
-            content: { size: 0, mimeType: 'application/grpc' },
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: 0,
-            _trailers: [
-              { name: 'grpc-status', value: '14' },
-              { name: 'grpc-message', value: 'cart service unavailable' },
-            ],
-          },
-          cache: {},
-          timings: { send: 1, wait: 10, receive: 1 },
-        },
-      ],
-    },
-  };
+  const har = grpcHar();
   await page
     .getByTestId('network-panel')
     .getByLabel('HAR file')

@@ -141,7 +141,7 @@ export function wire(s: Store, seq: number, entry: unknown, time: number): Actio
     diff: undefined,
     more: undefined,
     cut: undefined,
-    error: undefined,
+    error: marked?.error || undefined,
     span: undefined,
   };
   if (d?.changes.length) {
@@ -154,7 +154,6 @@ export function wire(s: Store, seq: number, entry: unknown, time: number): Actio
     if (d.more) out.more = d.more;
     if (d.cut) out.cut = true;
   }
-  if (marked?.error) out.error = marked.error;
   if (d && s.skipped) {
     out.span = s.skipped;
     s.skipped = 0;
