@@ -20,8 +20,11 @@ function porthole(args: string[]): Promise<{ code: number; stdout: string; stder
     execFile(
       process.execPath,
       [BIN, ...args],
-      { timeout: 30_000, env: { ...process.env, CI: '1' } },
-      (e, stdout, stderr) => done({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      { timeout: 60_000, env: { ...process.env, CI: '1' } },
+      (e, stdout, stderr) => {
+        const killed = e?.killed ? `\n(killed by ${e.signal} after the 60 s timeout)` : '';
+        done({ code: e ? Number(e.code ?? 1) : 0, stdout, stderr: stderr + killed });
+      },
     );
   });
 }
@@ -70,12 +73,12 @@ describe('porthole call / porthole tools', () => {
     expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ rules: [], enabled: true });
 
     const missing = await porthole(['call', 'network_get_transaction', '--id', 'no-such-id', ...dir]);
-    expect(missing.code).toBe(EXIT.failed);
+    expect(missing.code, missing.stderr).toBe(EXIT.failed);
     expect(missing.stderr).toContain('no-such-id');
     expect(missing.stdout).toBe('');
 
     const badValue = await porthole(['call', 'network_list_transactions', '--limit', 'ten', ...dir]);
-    expect(badValue.code).toBe(EXIT.usage);
+    expect(badValue.code, badValue.stderr).toBe(EXIT.usage);
     expect(badValue.stderr).toContain('--limit expects integer, not "ten"');
     const badFlag = await porthole(['call', 'network_list_transactions', '--colour', 'red', ...dir]);
     expect([badFlag.code, badFlag.stderr]).toEqual([EXIT.usage, expect.stringContaining('no argument --colour')]);
@@ -86,7 +89,7 @@ describe('porthole call / porthole tools', () => {
     expect(help.stdout).toContain('--url-contains <string>');
     expect(help.stdout).toContain('Exit codes');
     const tools = await porthole(['tools', ...dir]);
-    expect(tools.code).toBe(EXIT.ok);
+    expect(tools.code, tools.stderr).toBe(EXIT.ok);
     expect(tools.stdout).toContain('network_set_mock_rules  (changes things)');
 
     const recorded = t.core.history.list(50).filter((c) => c.surface === 'cli');
@@ -103,5 +106,5 @@ describe('porthole call / porthole tools', () => {
       EXIT.unavailable,
       expect.stringContaining('no Porthole inspector is running'),
     ]);
-  }, 120_000);
+  }, 240_000);
 });
