@@ -69,7 +69,8 @@ export class Link {
   /** Set when the inspector takes batch frames. */
   private outbox: Outbox | undefined;
   private readonly resume: ResumeStore;
-  private accepted = new Set<string>();
+  /** The plugins the inspector accepted, with the protocol version it speaks for each (if it said). */
+  private accepted = new Map<string, string | undefined>();
   /** The limit the inspector announced in its welcome. */
   private maxFrameBytes: number | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
@@ -225,7 +226,7 @@ export class Link {
   private welcomed(socket: WebSocketLike, welcome: Welcome): void {
     this.resume.set({ sessionId: welcome.sessionId, secret: welcome.resumeSecret });
     this.maxFrameBytes = welcome.maxFrameBytes;
-    this.accepted = new Set(welcome.plugins.accepted.map((p) => p.id));
+    this.accepted = new Map(welcome.plugins.accepted.map((p) => [p.id, p.host]));
     const outbox = welcome.batches
       ? new Outbox(
           (text) => {
@@ -268,7 +269,7 @@ export class Link {
       sessionId: welcome.sessionId,
       incompatiblePlugins: welcome.plugins.incompatible,
     });
-    for (const [id, plugin] of this.plugins) plugin.runtime.setConnected(this.accepted.has(id));
+    for (const [id, plugin] of this.plugins) plugin.runtime.setConnected(this.accepted.has(id), this.accepted.get(id));
     this.flush();
     this.startHeartbeat(socket, welcome.heartbeatIntervalMs);
   }

@@ -58,6 +58,11 @@ export interface AgentPluginContext<P extends PluginProtocol> {
   flush(): void;
   /** True while the inspector is connected and accepted this plugin. */
   readonly connected: boolean;
+  /**
+   * The version of this plugin's protocol the connected inspector speaks; undefined offline or when
+   * the inspector is too old to say. Send what a newer minor version added only when it is at least that.
+   */
+  readonly hostVersion: string | undefined;
   /** Bytes sent to the inspector that the link has not written yet: it is behind when this grows. */
   readonly unsentBytes: number;
   /** Called with true on every (re)connection, false on every loss. */
@@ -104,10 +109,12 @@ export class AgentPluginRuntime {
   buffer: OfflineBuffer = new OfflineBuffer(1000);
   link: PluginLink | undefined;
   connected = false;
+  hostVersion: string | undefined;
 
   constructor(readonly protocol: ProtocolRef) {}
 
-  setConnected(connected: boolean): void {
+  setConnected(connected: boolean, hostVersion?: string): void {
+    this.hostVersion = connected ? hostVersion : undefined;
     if (this.connected === connected) return;
     this.connected = connected;
     for (const listener of this.connectionListeners) {
@@ -177,6 +184,9 @@ export function defineAgentPlugin<P extends PluginProtocol, Api extends object =
     flush: () => runtime.link?.flush?.(),
     get connected() {
       return runtime.connected;
+    },
+    get hostVersion() {
+      return runtime.hostVersion;
     },
     get unsentBytes() {
       return runtime.link?.unsentBytes?.() ?? 0;

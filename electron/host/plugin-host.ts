@@ -55,6 +55,11 @@ export class PluginHost {
     return [...this.definitions.values()];
   }
 
+  /** The protocol version this inspector speaks for a plugin. */
+  speaks(id: string): string | undefined {
+    return this.definitions.get(id)?.protocol.version;
+  }
+
   /** Splits what an agent offers into the plugins this inspector runs and the ones it cannot, with reasons. */
   negotiate(offers: PluginOffer[]): { accepted: PluginOffer[]; incompatible: SessionInfo['plugins']['incompatible'] } {
     const accepted: PluginOffer[] = [];

@@ -62,6 +62,12 @@ export const ActionWireSchema = z.object({
   error: z.string().max(2000).optional(),
   /** This diff also covers this many actions before it, sent without diffs of their own (a burst). */
   span: z.number().int().min(1).optional(),
+  /**
+   * (1.1) This entry also stands for the store's next `repeat` actions (seq + 1 … seq + repeat), each
+   * of the same type and time, with no payload, diff or state of its own: a burst's actions sent by
+   * type alone, as one entry. The inspector lists each of them.
+   */
+  repeat: z.number().int().min(1).max(100_000).optional(),
 });
 export type ActionWire = z.infer<typeof ActionWireSchema>;
 /** An action as the agent sends it (`kind` and an empty `diff` left out). */
@@ -157,7 +163,7 @@ export type ChangeResult = z.infer<typeof ChangeResultSchema>;
 
 export const stateWire = definePluginProtocol({
   id: 'state',
-  version: '1.0.0',
+  version: '1.1.0',
   toAgent: {
     requests: {
       read: { params: ReadSchema, result: ReadResultSchema },
@@ -182,7 +188,7 @@ export const StoreViewSchema = StoreWireSchema.extend({
 });
 export type StoreView = z.infer<typeof StoreViewSchema>;
 
-export const ActionViewSchema = ActionWireSchema.extend({ kind: ActionKindSchema });
+export const ActionViewSchema = ActionWireSchema.omit({ repeat: true }).extend({ kind: ActionKindSchema });
 export type ActionView = z.infer<typeof ActionViewSchema>;
 
 /**

@@ -79,6 +79,12 @@ export const HelloSchema = z.object({
 export type Hello = z.infer<typeof HelloSchema>;
 
 export const IncompatiblePluginSchema = PluginOfferSchema.extend({ reason: z.string() });
+/**
+ * A plugin the inspector runs for this session: the agent's offer, and the version the inspector
+ * speaks (inspectors before it said none), so that an agent sends what a newer minor added only to
+ * an inspector that reads it.
+ */
+export const AcceptedPluginSchema = PluginOfferSchema.extend({ host: version.optional() });
 
 export const WelcomeSchema = z.object({
   type: z.literal('welcome'),
@@ -87,7 +93,7 @@ export const WelcomeSchema = z.object({
   resumeSecret: z.string(),
   resumed: z.boolean(),
   plugins: z.object({
-    accepted: z.array(PluginOfferSchema),
+    accepted: z.array(AcceptedPluginSchema),
     incompatible: z.array(IncompatiblePluginSchema),
   }),
   heartbeatIntervalMs: z.number().int().positive(),

@@ -284,7 +284,10 @@ export class LinkServer {
         sessionId: current.info.id,
         resumeSecret: current.secret,
         resumed: attached.resumed,
-        plugins: negotiated,
+        plugins: {
+          accepted: negotiated.accepted.map((p) => ({ ...p, host: plugins.speaks(p.id) })),
+          incompatible: negotiated.incompatible,
+        },
         heartbeatIntervalMs: heartbeatMs,
         maxFrameBytes: this.maxFrameBytes,
         batches: true,

@@ -1,5 +1,7 @@
 import { createStore } from 'redux';
 import { expect, it } from 'vitest';
+import { MemoryBudget } from '../../../shared/records.js';
+import { StateData } from '../host/data.js';
 import type { ActionSent } from '../protocol.js';
 import { enhancer } from './devtools.js';
 import { Hub } from './hub.js';
@@ -68,4 +70,28 @@ it('keeps the state of every action when they come apart, and the last of a burs
   // The burst's last state (#30) stayed, so the action after the pause has a diff of its own.
   expect(last).toMatchObject({ seq: 31, diff: [{ path: 'items[2]', before: 0, after: 1 }, { path: 'n' }] });
   expect(last.span).toBeUndefined();
+});
+
+it('sends a run of actions kept by type alone as one entry to an inspector that speaks 1.1, which lists each of them', () => {
+  const sent = (hostVersion: string) => {
+    const { h, store } = setup(60_000);
+    h.ctx = { hostVersion } as never;
+    for (let i = 0; i < 3000; i++) store.dispatch({ type: 'bump', i: i % 3 });
+    const actions = drainAll(h);
+    const data = new StateData(new MemoryBudget());
+    data.ingest({ run: h.run, stores: h.stores.map((s) => s.info), full: true });
+    for (let i = 0; i < actions.length; i += 500) data.ingest({ run: h.run, actions: actions.slice(i, i + 500) });
+    return { actions, listed: data.timeline(h.stores[0]!.info.id) };
+  };
+  const old = sent('1.0.0');
+  const runs = sent('1.1.0');
+  expect(old.actions).toHaveLength(3001);
+  expect(old.actions.some((a) => a.repeat)).toBe(false);
+  // The actions of one clock reading (32 at most apart) and one type ride in one entry.
+  expect(runs.actions.length).toBeLessThan(3001 / 20);
+  expect(runs.actions.reduce((n, a) => n + 1 + (a.repeat ?? 0), 0)).toBe(3001);
+  // The inspector lists the same timeline either way (times and store ids aside: two stores, two clocks).
+  const strip = (list: typeof old.listed) => list.map(({ time: _t, store: _s, ...a }) => a);
+  expect(strip(runs.listed)).toEqual(strip(old.listed));
+  expect(runs.listed.map((a) => a.seq)).toEqual(Array.from({ length: 3001 }, (_, i) => i));
 });

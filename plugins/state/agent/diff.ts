@@ -29,27 +29,66 @@ export interface DiffResult {
  * changed; at most `max` kept, at most `budget` comparisons made.
  */
 export function diff(a: unknown, b: unknown, max = 20, budget = 20_000): DiffResult {
-  const out: DiffResult = { changes: [], more: 0, cut: false };
-  const path: PathPart[] = [];
-  const add = (before: unknown, after: unknown) => {
-    if (out.changes.length < max) out.changes.push([path.slice(), before, after]);
-    else out.more++;
-  };
-  const walk = (x: unknown, y: unknown): void => {
+  const walk = walker.busy ? new Walk() : walker;
+  walk.start(max, budget);
+  try {
+    walk.walk(a, b);
+    return { changes: walk.changes, more: walk.more, cut: walk.cut };
+  } finally {
+    walk.busy = false;
+  }
+}
+
+/** The first index from `i` where the arrays' items differ (or either ends). */
+function same(x: unknown[], y: unknown[], i: number): number {
+  const n = Math.min(x.length, y.length);
+  while (i < n && (x[i] === y[i] || Object.is(x[i], y[i]))) i++;
+  return i;
+}
+
+// One walker kept for every diff, not closures or an object made per call: V8 throws away compiled
+// code whose objects' shapes no object has any more, which after each full collection was every
+// diff's, and the app's CPU paid for compiling it again (5-25 ms a time).
+class Walk {
+  busy = false;
+  changes: Found[] = [];
+  more = 0;
+  cut = false;
+  private path: PathPart[] = [];
+  private max = 0;
+  private budget = 0;
+
+  start(max: number, budget: number): void {
+    this.busy = true;
+    this.changes = [];
+    this.more = 0;
+    this.cut = false;
+    this.path = [];
+    this.max = max;
+    this.budget = budget;
+  }
+
+  private add(before: unknown, after: unknown): void {
+    if (this.changes.length < this.max) this.changes.push([this.path.slice(), before, after]);
+    else this.more++;
+  }
+
+  walk(x: unknown, y: unknown): void {
     if (Object.is(x, y) || x === y) return;
-    if (--budget < 0 || !isPlain(x) || !isPlain(y) || Array.isArray(x) !== Array.isArray(y) || path.length > 40) {
-      if (budget < 0) out.cut = true;
-      add(x, y);
+    const path = this.path;
+    if (--this.budget < 0 || !isPlain(x) || !isPlain(y) || Array.isArray(x) !== Array.isArray(y) || path.length > 40) {
+      if (this.budget < 0) this.cut = true;
+      this.add(x, y);
       return;
     }
     if (Array.isArray(x)) {
       const ya = y as unknown as unknown[];
       const n = Math.max(x.length, ya.length);
-      for (let i = 0; i < n && budget >= 0; i++) {
+      for (let i = same(x, ya, 0); i < n && this.budget >= 0; i = same(x, ya, i + 1)) {
         path.push(i);
-        if (i >= x.length) add(NONE, ya[i]);
-        else if (i >= ya.length) add(x[i], NONE);
-        else walk(x[i], ya[i]);
+        if (i >= x.length) this.add(NONE, ya[i]);
+        else if (i >= ya.length) this.add(x[i], NONE);
+        else this.walk(x[i], ya[i]);
         path.pop();
       }
       return;
@@ -57,20 +96,20 @@ export function diff(a: unknown, b: unknown, max = 20, budget = 20_000): DiffRes
     for (const k in x) {
       if (!has(x, k)) continue;
       path.push(k);
-      if (has(y, k)) walk(x[k], y[k]);
-      else add(x[k], NONE);
+      if (has(y, k)) this.walk(x[k], y[k]);
+      else this.add(x[k], NONE);
       path.pop();
     }
     for (const k in y) {
       if (!has(y, k) || has(x, k)) continue;
       path.push(k);
-      add(NONE, y[k]);
+      this.add(NONE, y[k]);
       path.pop();
     }
-  };
-  walk(a, b);
-  return out;
+  }
 }
+
+const walker = new Walk();
 
 const sizes = new WeakMap<object, number>();
 

@@ -201,6 +201,8 @@ export class Hub {
     if (this.waiting.size > 0 && this.waiting.size !== n) this.waiting.resize(n, this.drop);
   }
   flushMs = 50;
+  /** Send runs of actions as one entry (`repeat`): by default when the inspector speaks state 1.1. */
+  runs?: boolean;
 
   private clock = 0;
   private reads = 0;

@@ -7,7 +7,7 @@ import { Queries, type QueryClientLike } from './queries.js';
 export type { DevtoolsOptions } from './hub.js';
 export type { QueryClientLike } from './queries.js';
 
-const protocol: ProtocolRef<StateProtocol> = { id: 'state', version: '1.0.0' };
+const protocol: ProtocolRef<StateProtocol> = { id: 'state', version: '1.1.0' };
 
 export interface StateOptions {
   /** A TanStack Query client (v4, v5) to show its queries: `state({ queryClient })`. */

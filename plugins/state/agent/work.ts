@@ -84,9 +84,27 @@ export function drain(hub: Hub, full: boolean): Batch {
   }
   const started = Date.now();
   const actions: ActionSent[] = [];
-  hub.waiting.take(CHUNK, (store, seq, action, time) => {
-    if (actions.length % 50 === 49 && Date.now() - started > CHUNK_MS) return false;
-    actions.push(wire(store, seq, action, time));
+  // An inspector that speaks 1.1 takes a run of actions sent by type alone as one entry (`repeat`).
+  const runs = hub.runs ?? atLeast(hub.ctx?.hostVersion, 1, 1);
+  let run: ActionSent | undefined;
+  hub.waiting.take(CHUNK * 20, (store, seq, action, time) => {
+    if (run && joins(run, store, seq, action, time)) {
+      run.repeat = (run.repeat ?? 0) + 1;
+      store.skipped++;
+      return true;
+    }
+    if (actions.length >= CHUNK || (actions.length % 50 === 49 && Date.now() - started > CHUNK_MS)) return false;
+    const out = wire(store, seq, action, time);
+    actions.push(out);
+    run =
+      runs &&
+      typeof action === 'string' &&
+      out.type === action &&
+      out.diff === undefined &&
+      out.span === undefined &&
+      !store.options.actionSanitizer
+        ? out
+        : undefined;
     return true;
   });
   if (actions.length) batch.actions = actions;
@@ -99,6 +117,23 @@ export function drain(hub: Hub, full: boolean): Batch {
   if (hub.queries) Object.assign(batch, takeQueries(hub.queries, full));
   if (hub.waiting.count) hub.schedule();
   return batch;
+}
+
+/** An action waiting by its type alone, of the run's store, type and time, next in seq, its state let go. */
+function joins(run: ActionSent, s: Store, seq: number, action: unknown, time: number): boolean {
+  return (
+    action === run.type &&
+    time === run.time &&
+    seq === run.seq + (run.repeat ?? 0) + 1 &&
+    s.info.id === run.store &&
+    s.at(seq) === NONE
+  );
+}
+
+/** `version` (major.minor…) is at least major.minor of the same major. */
+function atLeast(version: string | undefined, major: number, minor: number): boolean {
+  const [a, b] = (version ?? '').split('.').map(Number);
+  return a === major && (b ?? 0) >= minor;
 }
 
 /**
@@ -143,6 +178,7 @@ export function wire(s: Store, seq: number, entry: unknown, time: number): Actio
     cut: undefined,
     error: marked?.error || undefined,
     span: undefined,
+    repeat: undefined,
   };
   if (d?.changes.length) {
     out.diff = d.changes.map(([path, before, after]) => {

@@ -79,11 +79,18 @@ export class StateData {
         this.refuse(`an action of store ${a.store}, which the app never announced`);
         continue;
       }
-      const key = `${a.store}\n${a.seq}`;
-      if (!this.actions.has(key)) s.actions++;
-      s.latest = Math.max(s.latest, a.seq);
-      this.actions.set(key, a);
-      out.actions.push(a);
+      const { repeat = 0, ...first } = a;
+      for (let k = 0; k <= repeat; k++) {
+        const one: ActionView =
+          k === 0
+            ? first
+            : { store: a.store, seq: a.seq + k, time: a.time, type: a.type, kind: a.kind, action: a.action, diff: [] };
+        const key = `${a.store}\n${one.seq}`;
+        if (!this.actions.has(key)) s.actions++;
+        s.latest = Math.max(s.latest, one.seq);
+        this.actions.set(key, one);
+        out.actions.push(one);
+      }
       out.stores = true;
     }
     for (const [id, n] of Object.entries(batch.dropped ?? {})) {
