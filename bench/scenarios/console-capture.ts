@@ -51,7 +51,7 @@ function appRun(env: Record<string, string>): Promise<AppResult> {
   });
 }
 
-const PAIRS = 3;
+const PAIRS = 8;
 type Cost = { plain: Stats; captured: Stats; plainCpu: Stats; capturedCpu: Stats };
 
 /**
