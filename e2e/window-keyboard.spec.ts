@@ -27,7 +27,7 @@ async function tabTo(page: Page, match: RegExp, max = 25, key = 'Tab'): Promise<
     if (match.test(await focused(page))) return;
     await page.keyboard.press(key);
   }
-  expect(await focused(page)).toMatch(match);
+  await expect.poll(() => focused(page)).toMatch(match);
 }
 
 test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt, focus tracked', async ({
@@ -60,7 +60,7 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
 
   // Find a request: '/' to the filter, type, Tab leaves the box as typed (no suggestion taken).
   await page.keyboard.press('/');
-  expect(await focused(page)).toMatch(/^combobox: Filter requests/);
+  await expect.poll(() => focused(page)).toMatch(/^combobox: Filter requests/);
   await page.keyboard.type('cart');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('combobox', { name: 'Filter requests' })).toHaveValue('cart');
@@ -74,12 +74,12 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   await tabTo(page, /^tab: Headers/);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  expect(await focused(page)).toMatch(/^tab: Response/);
+  await expect.poll(() => focused(page)).toMatch(/^tab: Response/);
   await expect(detail).toContainText('A-1');
   // Escape closes the detail and gives the grid the focus back.
   await page.keyboard.press('Escape');
   await expect(detail).toBeHidden();
-  expect(await focused(page)).toMatch(/^grid: Requests/);
+  await expect.poll(() => focused(page)).toMatch(/^grid: Requests/);
 
   // The timeline: Shift+Tab back to the sidebar's Timeline entry, Enter, Tab to its grid, End, Enter.
   await tabTo(page, /^button: Timeline/, 40, 'Shift+Tab');
@@ -92,7 +92,8 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
     'aria-selected',
     'true',
   );
-  expect(await focused(page)).toMatch(/^grid: Requests/);
+  // The Network panel mounts, then its grid takes the focus (in a later frame).
+  await expect.poll(() => focused(page)).toMatch(/^grid: Requests/);
 
   // The app logs groups (one closed), %c, a table and an object, each with its call site.
   await debuggee.evaluate(() => (window as unknown as DebuggeeWindow).porthole.consoleDemo.logRich());
@@ -126,11 +127,11 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   await page.keyboard.press('ArrowUp');
   await expect(selectedMessage).toContainText('inside checkout');
   await page.keyboard.press('Tab');
-  expect(await focused(page)).toMatch(/^button: console-demo/);
+  await expect.poll(() => focused(page)).toMatch(/^button: console-demo/);
   await page.keyboard.press('Enter');
   const source = consolePanel.getByTestId('console-source-view');
   await expect(source).toContainText("console.log('inside checkout')");
-  expect(await focused(page)).toMatch(/^section: Source/);
+  await expect.poll(() => focused(page)).toMatch(/^section: Source/);
   await page.keyboard.press('Escape');
   await expect(source).toBeHidden();
   // The list takes the focus back in the next frame.
@@ -146,7 +147,7 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
   await tabTo(page, /^button: Run$/, 40);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Open in the call history' })).toBeVisible();
-  expect(await focused(page)).toMatch(/^button: Run$/);
+  await expect.poll(() => focused(page)).toMatch(/^button: Run$/);
 
   // Answer a prompt: a destructive call that asks; Deny has the focus, Enter answers, focus returns.
   const mcp = await mcpClient(env.inspector, 'walk-agent');
@@ -159,7 +160,7 @@ test('a keyboard-only walk: app, request body, timeline, a tool run and a prompt
     const call = mcp.client.callTool({ name: 'network_clear_transactions', arguments: {} }).catch((e: Error) => e);
     const dialog = page.getByRole('dialog');
     await expect(dialog).toBeVisible();
-    expect(await focused(page)).toMatch(/^button: Deny/);
+    await expect.poll(() => focused(page)).toMatch(/^button: Deny/);
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
     const result = (await call) as { isError?: boolean } | Error;
