@@ -51,7 +51,12 @@ export async function servedInspector(
   });
   // A guard against a start that hangs, not a speed check: under the whole suite on two cores a
   // restart that replays a data dir has taken over 30 s with nothing printed yet.
-  await waitFor(() => out.includes('Press Ctrl+C'), `the inspector to start (${out})`, 90_000);
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  await waitFor(() => out.includes('Press Ctrl+C') || ended(), 'the inspector to start', 90_000).catch((e) => {
+    throw new Error(`${(e as Error).message}; pid ${child.pid}, its output so far: ${JSON.stringify(out)}`);
+  });
+  if (!out.includes('Press Ctrl+C'))
+    throw new Error(`the inspector ended before it started (${child.exitCode ?? child.signalCode}): ${out}`);
   const mcpUrl = /MCP endpoint: +(\S+)/.exec(out)![1]!;
   const uiUrl = new URL(/UI: +(\S+)/.exec(out)![1]!);
   const mcp = await connectMcpClient('http', { mcpUrl, dataDir: options.dataDir });
