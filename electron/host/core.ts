@@ -278,10 +278,9 @@ export class Core {
     const persistence = this.persistence;
     if (!persistence) return;
     const { sessions, dropped } = persistence.loadSessions();
-    for (const saved of sessions) {
-      const session = this.sessions.restore(saved);
-      if (session) this.plugins.open(session);
-    }
+    // A session the budget drops while the later ones load goes with its files, as in a live run.
+    this.bus.on('session:removed', ({ sessionId }) => persistence.removeSession(sessionId));
+    for (const saved of sessions) this.sessions.restore(saved, (session) => this.plugins.open(session));
     // What was dropped before the restart, with what restoring had to drop now (a smaller budget).
     this.budget.dropped.count += dropped.count;
     this.budget.dropped.bytes += dropped.bytes;
@@ -289,7 +288,6 @@ export class Core {
     this.bus.on('session:connected', changed);
     this.bus.on('session:disconnected', changed);
     this.bus.on('session:updated', changed);
-    this.bus.on('session:removed', ({ sessionId }) => persistence.removeSession(sessionId));
     changed();
   }
 

@@ -135,4 +135,55 @@ describe('drop counts across restarts', () => {
     expect((await listed(third.call)).dropped).toEqual(after.dropped);
     expect(await statusDropped(third.call)).toEqual(globalAfter);
   });
+
+  it('a restart with a smaller budget keeps the session and drops its oldest records, counted', {
+    timeout: 240_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-drops-'));
+    defer(() => rmSync(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const server = await httpServer((_req, res) => res.end('z'.repeat(1024 * 1024)));
+    defer(() => server.close());
+    const inspector = (megabytes: number) =>
+      servedInspector({ dataDir, port, args: ['--memory-budget', String(megabytes)] }, defer);
+
+    const first = await inspector(64);
+    const agent = connect({
+      url: `ws://127.0.0.1:${port}`,
+      app: { id: 'com.test.smaller', name: 'Smaller' },
+      plugins: [network({ ignoreUrls: ['/mcp', '/?token=', '/bridge'] })],
+      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+    });
+    defer(() => agent.disconnect());
+    const sessionId = await waitFor(() => agent.status.sessionId, 'the app to connect', 10_000);
+    for (let i = 0; i < 24; i++) await (await fetch(`${server.url}/big/${i}`)).text();
+    const page = async (call: typeof first.call) =>
+      (await call('network_list_transactions', { sessionId, limit: 50 })) as {
+        transactions: { url: string }[];
+        dropped: Dropped;
+        total: number;
+        pending: number;
+      };
+    await waitFor(async () => {
+      const p = await page(first.call);
+      return p.total === 24 && p.pending === 0 && p.dropped.count === 0;
+    }, 'all 24 answers to be kept');
+    agent.disconnect();
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    // 24 MiB saved, 16 MiB of budget: the session stays, with its newest answers and a count of the rest.
+    const second = await inspector(16);
+    const sessions = (await second.call('inspector_list_sessions')) as { sessions: { id: string }[] };
+    expect(sessions.sessions.map((s) => s.id)).toEqual([sessionId]);
+    const restored = await page(second.call);
+    expect(restored.total).toBeGreaterThan(8);
+    expect(restored.total).toBeLessThan(16);
+    expect(restored.dropped.count).toBe(24 - restored.total);
+    expect(restored.dropped.bytes).toBeGreaterThan(restored.dropped.count * 1024 * 1024);
+    const urls = restored.transactions.map((t) => new URL(t.url).pathname);
+    expect(urls).toContain('/big/23');
+    expect(urls).not.toContain('/big/0');
+    expect(second.output()).not.toContain('could not start');
+  });
 });

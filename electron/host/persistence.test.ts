@@ -46,6 +46,21 @@ describe('SessionPersistence journals', () => {
       expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  it('reads a file back as its end state: a record written before the drop its growth caused drops nothing', () => {
+    const { persistence, file } = setup();
+    mkdirSync(dirname(file), { recursive: true });
+    const text = (n: number) => ({ n, text: 'x'.repeat(400) });
+    // As a kill can leave it: c grew (past the budget) in one batch, a's drop went in the next.
+    const lines = [['a', text(1)], ['b', text(2)], ['c', text(3)], { dropped: { count: 1, bytes: 420 } }, ['a']];
+    writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const budget = new MemoryBudget(1000, 0);
+    const back = budget.open<{ n: number; text: string }>('records');
+    expect(persistence.loadStore(file, back)).toEqual({ droppedNow: false });
+    expect([...back.entries()].map(([key]) => key)).toEqual(['b', 'c']);
+    expect(back.dropped).toEqual({ count: 1, bytes: 420 });
+    expect(budget.dropped).toEqual({ count: 0, bytes: 0 });
+  });
+
   it('appends again after the session folder was removed behind its back (once its journals are reopened)', async () => {
     const { persistence, store, file, journal } = setup(0);
     store.set('a', { n: 1, text: 'one' });

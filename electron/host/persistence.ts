@@ -258,6 +258,9 @@ export class SessionPersistence {
     }
     const before = store.dropped.count;
     let saved: Dropped | undefined;
+    // The file's end state first, then into the store: a batch may hold a record whose growth made the
+    // store drop older ones in the next batch, and the store must not drop for that while it fills.
+    const records = new Map<string, T>();
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
@@ -268,12 +271,13 @@ export class SessionPersistence {
           continue;
         }
         if (typeof record[0] !== 'string') continue;
-        if (record.length === 1) store.delete(record[0]);
-        else store.set(record[0], record[1] as T);
+        if (record.length === 1) records.delete(record[0]);
+        else records.set(record[0], record[1] as T);
       } catch {
         // a line cut short by a kill
       }
     }
+    for (const [key, value] of records) store.set(key, value);
     const droppedNow = store.dropped.count > before;
     if (saved) {
       store.dropped.count += saved.count;

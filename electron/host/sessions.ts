@@ -200,8 +200,13 @@ export class SessionRegistry {
     return session;
   }
 
-  /** A session saved by an earlier run: listed as inactive, resumable with its secret. */
-  restore(saved: { info: SessionInfo; secret: string }): Session | undefined {
+  /**
+   * A session saved by an earlier run: listed as inactive, resumable with its secret. `open` loads
+   * its plugins' saved records first, so that the session is newer in the global budget than its
+   * own data, as in the run that saved it: a budget too small for it all drops its oldest records,
+   * not the session they are loaded into.
+   */
+  restore(saved: { info: SessionInfo; secret: string }, open: (session: Session) => void): Session | undefined {
     if (this.sessions.has(saved.info.id)) return undefined;
     const load = saved.info.load;
     const session: Session = {
@@ -211,6 +216,7 @@ export class SessionRegistry {
       info: { ...saved.info, active: false, disconnectedAt: saved.info.disconnectedAt ?? Date.now() },
     };
     this.sessions.set(session.info.id, session);
+    open(session);
     this.inactive.set(session.info.id, session);
     return this.sessions.has(session.info.id) ? session : undefined;
   }
