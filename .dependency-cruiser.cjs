@@ -62,6 +62,14 @@ module.exports = {
       to: { path: `${PLUGIN}(agent|host|panel)/`, pathNot: `${PLUGIN}$1/` },
     },
     {
+      name: 'plugin-agent-must-not-import-the-messenger',
+      comment:
+        "the messenger loads with the link, after the app's startup (agent/link.ts); a plugin's agent takes RequestError from shared/protocol/request-error.ts, or pulls the messenger and the frame codec into every app's startup bundle",
+      severity: 'error',
+      from: { path: `${PLUGIN}agent/`, pathNot: NOT_TESTS },
+      to: { path: '^shared/protocol/messenger\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'only-tests-import-test-helpers',
       comment: 'test helpers (testing.ts, *-testing.ts) reach into every layer; product code must not depend on them',
       severity: 'error',

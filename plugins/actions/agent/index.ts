@@ -1,5 +1,5 @@
 import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import { ACTIONS_PROTOCOL_ID, ACTIONS_PROTOCOL_VERSION } from '../constants.js';
 import type { ActionInfo, ActionsProtocol } from '../protocol.js';
 

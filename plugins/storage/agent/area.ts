@@ -1,4 +1,4 @@
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import { MAX_KEY_CHARS, PREVIEW_CHARS } from '../constants.js';
 import type {
   Area,

@@ -1,5 +1,5 @@
 import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import { STORAGE_ID, STORAGE_VERSION } from '../constants.js';
 import type { storageProtocol } from '../protocol.js';
 import type { StorageAdapter } from './adapter.js';

@@ -1,5 +1,5 @@
 import { defineAgentPlugin, type ProtocolRef } from '../../../agent/plugin.js';
-import { RequestError } from '../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../shared/protocol/request-error.js';
 import { UI_PROTOCOL_ID, UI_PROTOCOL_VERSION } from '../constants.js';
 import type { PageState, Screenshot, UiProtocol } from '../protocol.js';
 import type { UiSource } from './source.js';

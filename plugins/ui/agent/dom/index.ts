@@ -1,4 +1,4 @@
-import { RequestError } from '../../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../../shared/protocol/request-error.js';
 import type { ActParams, NavigateResult, Target } from '../../protocol.js';
 import type { UiSource } from '../source.js';
 import { Actor, lineOf } from './act.js';

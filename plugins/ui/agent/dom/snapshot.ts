@@ -1,4 +1,4 @@
-import { RequestError } from '../../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../../shared/protocol/request-error.js';
 import type { PageInfo, SnapshotParams, SnapshotResult, UiNode } from '../../protocol.js';
 import { cut, deepActiveElement } from './aria.js';
 import { elementOf } from './ids.js';

@@ -1,6 +1,6 @@
 import type { Fiber } from '../../../../agent/react/fiber.js';
 import { installReactHook, type ReactHookListener } from '../../../../agent/react/hook.js';
-import { RequestError } from '../../../../shared/protocol/messenger.js';
+import { RequestError } from '../../../../shared/protocol/request-error.js';
 import type { ActParams, ActResult, Change, SnapshotParams, SnapshotResult, Target, UiNode } from '../../protocol.js';
 import type { UiSource } from '../source.js';
 import { HostIds, outline, ownerProp } from './host-tree.js';
