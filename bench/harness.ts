@@ -133,9 +133,18 @@ export function lowestPriority(pid = process.pid): void {
  * Forks `file` (a bench app) with `env` added and resolves with the one message it sends; its stderr
  * is in the error when it ends without one (or is killed after 2 minutes).
  */
-export function appProcess<T>(file: string, env: Record<string, string>, what: string): Promise<T> {
+export function appProcess<T>(
+  file: string,
+  env: Record<string, string>,
+  what: string,
+  flags: string[] = [],
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = fork(file, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(file, [], {
+      env: { ...process.env, ...env },
+      execArgv: [...process.execArgv, ...flags],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     let err = '';
     let result: T | undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);

@@ -12,12 +12,22 @@ import type { CaseName, Measured } from '../state-app.js';
 const ACTIONS = 10_000;
 const APP = fileURLToPath(new URL('../state-app.ts', import.meta.url));
 
+/**
+ * V8's young generation at the full size it reaches in a long-running app, from the start, on both
+ * sides (`steady` cases). V8 grows it once enough bytes have survived its scavenges: the side with the
+ * agent, which keeps a few states and actions between batches, gets there around its tenth burst and
+ * pays for growing in that burst (30–60 ms of CPU); the plain side does not within a bench process's
+ * life. An app that runs for minutes has grown it either way.
+ */
+const FULL_YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+
 /** One app process: its rounds' figures. */
 const app = (c: Case, api: 'off' | 'on' | 'idle') =>
   appProcess<Measured[]>(
     APP,
     { BENCH_CASE: c.which, BENCH_API: api, BENCH_ROUNDS: String(c.rounds), BENCH_WARM: String(c.warm) },
     `the state bench app (${c.which}, ${api})`,
+    c.steady ? FULL_YOUNG_GENERATION : [],
   );
 
 interface Case {
@@ -29,6 +39,8 @@ interface Case {
   warm: number;
   /** Not Porthole: a library's own devtools cost (an extension that does nothing), for comparison. */
   peer?: true;
+  /** Both sides with the young generation at its full size (FULL_YOUNG_GENERATION): a long-running app. */
+  steady?: true;
 }
 // Redux Toolkit's development checks take 400 ms a burst in one process and 850 in the next, on
 // either side: its row takes many processes of few bursts, so that the median is not one process's.
@@ -36,6 +48,8 @@ const cases: Case[] = [
   { name: 'redux createStore', which: 'redux', pairs: 8, rounds: 10, warm: 3 },
   { name: 'RTK configureStore (dev checks on)', which: 'rtk', pairs: 10, rounds: 2, warm: 1 },
   { name: 'zustand devtools', which: 'zustand', pairs: 8, rounds: 10, warm: 3 },
+  { name: 'redux createStore, steady state', which: 'redux', pairs: 8, rounds: 10, warm: 3, steady: true },
+  { name: 'zustand devtools, steady state', which: 'zustand', pairs: 8, rounds: 10, warm: 3, steady: true },
   {
     name: 'zustand devtools, a do-nothing extension (its own cost)',
     which: 'zustand',
