@@ -17,22 +17,24 @@ type Dropped = { count: number; bytes: number };
 describe('drop counts across restarts', () => {
   const defer = cleanupAfterEach();
 
-  it('the tools and the window say how much was dropped before a kill -9 and a clean stop', {
-    timeout: 240_000,
-  }, async () => {
+  /**
+   * A data dir and a port kept across restarts, `porthole serve` on them with a budget of `megabytes`,
+   * and an app that connected to the first one and fetched 24 answers of 1 MiB each.
+   */
+  async function restartable(megabytes: number, app: { id: string; name: string }) {
     const dataDir = mkdtempSync(join(tmpdir(), 'porthole-drops-'));
     defer(() => rmSync(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     const body = 'z'.repeat(1024 * 1024);
     const server = await httpServer((_req, res) => res.end(body));
     defer(() => server.close());
-    // The smallest global budget: 16 MiB; 24 answers of 1 MiB each are past it.
-    const inspector = () => servedInspector({ dataDir, port, args: ['--memory-budget', '16'] }, defer);
+    const inspector = (mb = megabytes) =>
+      servedInspector({ dataDir, port, args: ['--memory-budget', String(mb)] }, defer);
 
     const first = await inspector();
     const agent = connect({
       url: `ws://127.0.0.1:${port}`,
-      app: { id: 'com.test.drops', name: 'Drops' },
+      app,
       // The MCP client's calls, the window's sign-in and its bridge socket from this process are not captured: the counts
       // stay still between reads.
       plugins: [network({ ignoreUrls: ['/mcp', '/?token=', '/bridge'] })],
@@ -41,6 +43,17 @@ describe('drop counts across restarts', () => {
     defer(() => agent.disconnect());
     const sessionId = await waitFor(() => agent.status.sessionId, 'the app to connect', 10_000);
     for (let i = 0; i < 24; i++) await (await fetch(`${server.url}/big/${i}`)).text();
+    return { dataDir, server, inspector, first, agent, sessionId };
+  }
+
+  it('the tools and the window say how much was dropped before a kill -9 and a clean stop', {
+    timeout: 240_000,
+  }, async () => {
+    // The smallest global budget: 16 MiB; 24 answers of 1 MiB each are past it.
+    const { dataDir, server, inspector, first, agent, sessionId } = await restartable(16, {
+      id: 'com.test.drops',
+      name: 'Drops',
+    });
 
     const listed = async (call: typeof first.call) =>
       (await call('network_list_transactions', { sessionId, limit: 1 })) as {
@@ -139,24 +152,7 @@ describe('drop counts across restarts', () => {
   it('a restart with a smaller budget keeps the session and drops its oldest records, counted', {
     timeout: 240_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'porthole-drops-'));
-    defer(() => rmSync(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const server = await httpServer((_req, res) => res.end('z'.repeat(1024 * 1024)));
-    defer(() => server.close());
-    const inspector = (megabytes: number) =>
-      servedInspector({ dataDir, port, args: ['--memory-budget', String(megabytes)] }, defer);
-
-    const first = await inspector(64);
-    const agent = connect({
-      url: `ws://127.0.0.1:${port}`,
-      app: { id: 'com.test.smaller', name: 'Smaller' },
-      plugins: [network({ ignoreUrls: ['/mcp', '/?token=', '/bridge'] })],
-      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
-    });
-    defer(() => agent.disconnect());
-    const sessionId = await waitFor(() => agent.status.sessionId, 'the app to connect', 10_000);
-    for (let i = 0; i < 24; i++) await (await fetch(`${server.url}/big/${i}`)).text();
+    const { inspector, first, agent, sessionId } = await restartable(64, { id: 'com.test.smaller', name: 'Smaller' });
     const page = async (call: typeof first.call) =>
       (await call('network_list_transactions', { sessionId, limit: 50 })) as {
         transactions: { url: string }[];
