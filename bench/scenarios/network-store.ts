@@ -80,5 +80,44 @@ export default defineScenario('network store: 100,000 requests', async () => {
     ratio: Math.round((used / floor) * 100) / 100,
     note: `estimated ${mib(stats.bytes)} MiB against the store's bound of 320 MiB`,
   };
-  return [row];
+  return [row, liveBodyRow()];
 });
+
+const CHUNKS = 4000;
+const QUARTER = CHUNKS / 4;
+
+/**
+ * A live body (an event stream) taken in chunk by chunk, 2 MiB in all: the last quarter of its chunks
+ * against the first. Each chunk costs the same however much came before, or the ratio grows with
+ * the body (it was 7× when every chunk read the whole body again).
+ */
+function liveBodyRow(): BenchRow {
+  const store = new TransactionStore();
+  const part = { text: `data: ${'x'.repeat(500)}\n\n` };
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const id = `live-${round}`;
+    store.started({ id, initiator: 'fetch', method: 'GET', url: 'http://api.test/events', headers: [], startedAt: 1 });
+    store.response({ id, status: 200, statusText: 'OK', headers: [], waitMs: 1 });
+    const quarters: number[] = [];
+    for (let q = 0; q < 4; q++) {
+      const start = performance.now();
+      for (let i = 0; i < QUARTER; i++) store.appendBody(id, part, 'text/event-stream', 8 << 20);
+      quarters.push(performance.now() - start);
+    }
+    times.push(quarters[3]! / quarters[0]!);
+    store.failed({ id, message: 'closed', durationMs: 1 });
+  }
+  store.close();
+  times.sort((a, b) => a - b);
+  const median = times[times.length >> 1]!;
+  return {
+    scenario: `a live body in ${CHUNKS.toLocaleString()} chunks of ${part.text.length} B: the last ${QUARTER.toLocaleString()} chunks`,
+    unit: '×',
+    median,
+    p95: times[times.length - 1]!,
+    floor: { name: `its first ${QUARTER.toLocaleString()} chunks`, median: 1 },
+    ratio: median,
+    note: 'time of the last quarter of the chunks over the first, median of 5 bodies; must be ≤ 2× (each chunk costs the same)',
+  };
+}

@@ -1,10 +1,4 @@
-import {
-  type Dropped,
-  estimateBytes,
-  type RecordStore,
-  type RecordsApi,
-  standaloneRecords,
-} from '../../../shared/records.js';
+import { type Dropped, type RecordStore, type RecordsApi, standaloneRecords } from '../../../shared/records.js';
 import { graphqlErrors, graphqlMatches, graphqlOf } from '../graphql.js';
 import {
   type Body,
@@ -19,6 +13,7 @@ import {
   type TransactionStarted,
   type TransactionSummary,
 } from '../protocol.js';
+import { appended, transactionBytes } from './transaction-bytes.js';
 
 export interface StoreLimits {
   /** Transactions kept; the oldest go first beyond it. */
@@ -101,7 +96,7 @@ export class TransactionStore {
     this.byId = records.open<Transaction>('transactions', {
       maxCount: this.limits.maxTransactions,
       maxBytes: this.limits.maxBytes,
-      sizeOf: (tx) => estimateBytes(tx),
+      sizeOf: transactionBytes,
       onDrop: (txs, dropped) => {
         for (const tx of txs) {
           this.bodyChars -= txBodyChars(tx);
@@ -397,12 +392,13 @@ function appendPart(
     if (body.encoding !== 'text') return;
     const bytes = Buffer.byteLength(part.text);
     const room = cap - body.size;
+    const added = bytes > room ? part.text.slice(0, Math.max(0, room)) : part.text;
+    body.data += added;
+    appended(body, added);
     if (bytes > room) {
-      body.data += part.text.slice(0, Math.max(0, room));
       body.size = cap;
       body.truncated = true;
     } else {
-      body.data += part.text;
       body.size += bytes;
     }
     return;
@@ -417,7 +413,9 @@ function appendPart(
     body.truncated = true;
   }
   const whole = body.truncated ? bytes.byteLength : bytes.byteLength - (bytes.byteLength % 3);
-  body.data += Buffer.from(bytes.buffer, bytes.byteOffset, whole).toString('base64');
+  const added = Buffer.from(bytes.buffer, bytes.byteOffset, whole).toString('base64');
+  body.data += added;
+  appended(body, added);
   body.size += whole - held.byteLength;
   pendingBytes.set(body, bytes.subarray(whole));
 }
