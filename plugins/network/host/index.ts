@@ -599,12 +599,31 @@ class NetworkHostImpl implements NetworkHost {
 
   // ─── window events ─────────────────────────────────────────────────────────
 
+  /**
+   * Transactions changed since the window was last told, by id, with their first change: told once a
+   * turn as they are then (a request's start, response and end come in one batch from the app, and
+   * the window needs its row once), before any other event, so the window sees them in order.
+   */
+  private readonly untold = new Map<string, { change: Change['change']; transaction: Transaction }>();
+
   private changed(change: Change | undefined): void {
     if (!change) return;
     this.settling.changed(change.transaction);
-    this.emit('transaction', { change: change.change, transaction: summarize(change.transaction) });
+    const waiting = this.untold.get(change.transaction.id);
+    if (waiting) waiting.transaction = change.transaction;
+    else {
+      if (this.untold.size === 0) queueMicrotask(this.tell);
+      this.untold.set(change.transaction.id, { change: change.change, transaction: change.transaction });
+    }
     if (change.dropped) this.emitDropped(change.dropped);
   }
+
+  private readonly tell = (): void => {
+    const changes = [...this.untold.values()];
+    this.untold.clear();
+    for (const { change, transaction } of changes)
+      this.ctx.emit('transaction', { change, transaction: summarize(transaction) });
+  };
 
   private emitDropped(count: number): void {
     const { count: totalDropped, bytes: totalBytes } = this.store.droppedTotal;
@@ -612,6 +631,7 @@ class NetworkHostImpl implements NetworkHost {
   }
 
   private emit<N extends NetworkEventName>(event: N, data: NetworkEvent<N>): void {
+    if (this.untold.size > 0) this.tell();
     this.ctx.emit(event, data);
   }
 }

@@ -510,8 +510,12 @@ export function matches(tx: Transaction, f: TransactionFilter, urlOf = (url: str
 }
 
 export function headerValue(headers: { name: string; value: string }[] | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
   const lower = name.toLowerCase();
-  return headers?.find((h) => h.name.toLowerCase() === lower)?.value;
+  // Only a name as long can lower-case to an ASCII name (the ones asked for): the others are not
+  // lower-cased, a string each.
+  for (const h of headers) if (h.name.length === lower.length && h.name.toLowerCase() === lower) return h.value;
+  return undefined;
 }
 
 export function summarize(tx: Transaction): TransactionSummary {
