@@ -19,6 +19,7 @@ const server = http.createServer((req, res) => {
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const keepAlive = new http.Agent({ keepAlive: true });
+const axios = (await import('axios')).default;
 const fns: Record<string, () => Promise<void>> = {
   http: () =>
     new Promise<void>((resolve, reject) => {
@@ -32,6 +33,9 @@ const fns: Record<string, () => Promise<void>> = {
     }),
   fetch: async () => {
     await (await fetch(`${base}/items`)).text();
+  },
+  axios: async () => {
+    await axios.get(`${base}/items`, { httpAgent: keepAlive });
   },
 };
 // `ws`: the network-sockets bench's small echo (the `ws` package), one message and its echo per call.
@@ -118,8 +122,11 @@ for (let i = 0; i < N; i++) await fn();
 await closeSocket();
 await new Promise((r) => setTimeout(r, 15));
 const cpu = process.cpuUsage(c0);
-if (session)
-  (await import('node:fs')).writeFileSync(process.env.PROF!, JSON.stringify((await post('Profiler.stop')).profile));
+if (session) {
+  const profile = (await post('Profiler.stop')).profile as Profile;
+  (await import('node:fs')).writeFileSync(process.env.PROF!, JSON.stringify(profile));
+  printByFile(profile, N);
+}
 console.log(
   kind,
   capture ? 'captured' : 'plain',
@@ -136,3 +143,27 @@ keepAlive.destroy();
 socket?.terminate();
 wss.close();
 server.close();
+
+interface Profile {
+  nodes: { id: number; callFrame: { url: string; functionName: string } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per call by file (a native or V8 entry by its name), the largest first: where a call's µs go. */
+function printByFile(profile: Profile, calls: number): void {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const root = process.cwd();
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const { url, functionName } = frames.get(id)!;
+    const file = url
+      ? url.replace(/^file:\/\//, '').replace(`${root}/`, '')
+      : functionName.startsWith('(')
+        ? functionName
+        : `(${functionName || 'native'})`;
+    self.set(file, (self.get(file) ?? 0) + profile.timeDeltas[i]!);
+  });
+  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, 30);
+  for (const [file, us] of rows) console.log(`${(us / calls).toFixed(2).padStart(8)} µs  ${file}`);
+}

@@ -24,6 +24,12 @@ const app = (kind: Kind, target: string, portholeUrl: string) =>
     `the bench app (${kind})`,
   );
 
+/** The inspector's CPU ms so far and the requests it has seen, once it has taken in every one the app made. */
+const settled = async (core: { call(cmd: string): Promise<unknown> }) => {
+  const s = (await core.call('settle')) as { cpuMs: number; count: number; dropped: number };
+  return { cpuMs: s.cpuMs, seen: s.count + s.dropped };
+};
+
 export default defineScenario('network capture, the app in its own process', async () => {
   const server = http.createServer((req, res) => {
     req.resume();
@@ -39,13 +45,21 @@ export default defineScenario('network capture, the app in its own process', asy
         for (const kind of ['http', 'fetch', 'axios'] as Kind[]) {
           const plain: Block[] = [];
           const captured: Block[] = [];
+          /** The inspector's CPU ms while it took in the captured apps' requests, and how many. */
+          const inspector = { ms: 0, requests: 0 };
           for (let p = 0; p < PAIRS * 2; p++) {
             const order = [
               [plain, ''],
               [captured, core.url],
             ] as const;
-            for (const [into, url] of p % 2 ? [...order].reverse() : order)
+            for (const [into, url] of p % 2 ? [...order].reverse() : order) {
+              const before = url ? await settled(core) : undefined;
               into.push(...(await app(kind, target, url)));
+              if (before === undefined) continue;
+              const after = await settled(core);
+              inspector.ms += after.cpuMs - before.cpuMs;
+              inspector.requests += after.seen - before.seen;
+            }
           }
           const per = kind === 'axios' ? 100 : 200;
           const name = `${NAMES[kind]} ×${per} per block, app in its own process [inspector ${priority}]`;
@@ -63,7 +77,7 @@ export default defineScenario('network capture, the app in its own process', asy
               stats(captured.map((b) => b.cpu)),
               floor,
               stats(plain.map((b) => b.cpu)),
-              "the app process's CPU ms per block, the agent's batches included",
+              `the app process's CPU ms per block, the agent's batches included; the inspector's CPU ${((1000 * inspector.ms) / inspector.requests).toFixed(0)} µs per captured request (${inspector.requests} requests)`,
             ),
           );
         }

@@ -436,7 +436,12 @@ function allocationRow(name: string, a: { plain: number; captured: number; calls
 /** bench/core-process.ts, forked: the inspector's core in its own process, driven over IPC. */
 export async function coreProcess(priority: InspectorPriority = 'niced') {
   const child = fork(fileURLToPath(new URL('../core-process.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+    // CORE_PROF=<dir>: the core's CPU profile, written there when it stops (`node --cpu-prof`).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.CORE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CORE_PROF}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   // The lowest CPU priority: on a machine with fewer free cores than busy processes (this one is
