@@ -11,7 +11,7 @@ const host = async () => {
   const id = await waitFor(() => t.core.sessions.list()[0]?.id, 'the bench session');
   return t.core.plugins.instance(id, 'network') as unknown as NetworkHost;
 };
-type Command = 'addMockRule' | 'removeMockRules' | 'settle' | 'lastBody' | 'cutBodies' | 'stop';
+type Command = 'addMockRule' | 'removeMockRules' | 'settle' | 'cpu' | 'lastBody' | 'cutBodies' | 'stop';
 process.on('message', async (m: { id: number; cmd: Command }) => {
   try {
     let result: unknown;
@@ -27,6 +27,9 @@ process.on('message', async (m: { id: number; cmd: Command }) => {
       await waitFor(() => h.stats().pending === 0, 'the last transactions', 60_000);
       const cpu = process.cpuUsage();
       result = { ...h.stats(), cpuMs: (cpu.user + cpu.system) / 1000 };
+    } else if (m.cmd === 'cpu') {
+      const cpu = process.cpuUsage();
+      result = (cpu.user + cpu.system) / 1000;
     } else if (m.cmd === 'lastBody') {
       // What the host stored of the newest response body, to show the bench measured a real capture.
       const body = (await host()).list({ limit: 1 }).transactions[0];
