@@ -62,7 +62,8 @@ const closeSocket = async () => {
 };
 const fn = fns[kind]!;
 const core = await coreProcess('niced');
-const plugin = network({ maxBodyBytes: 4 << 20 });
+// CALL_SITE=off: the app's network({ callSite: false }).
+const plugin = network({ maxBodyBytes: 4 << 20, callSite: process.env.CALL_SITE !== 'off' });
 const agent = connect({ url: core.url, app: { id: 'bench', name: 'Bench' }, plugins: [plugin] });
 await waitFor(() => agent.status.sessionId, 'agent');
 const sinks = [...hub().sinks];

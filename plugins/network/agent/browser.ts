@@ -47,7 +47,7 @@ function wrapFetch(hub: Hub): void {
     let obs: Observation | undefined;
     if (hub.active) {
       try {
-        obs = startFetch(hub, input, init, callSite(fetch));
+        obs = startFetch(hub, input, init, hub.callSites ? callSite(fetch) : undefined);
       } catch {
         obs = undefined;
       }
@@ -398,7 +398,7 @@ function wrapXhr(hub: Hub): void {
     let obs: Observation | undefined;
     if (state && hub.active) {
       try {
-        obs = startXhr(hub, this, state, body, callSite(send_));
+        obs = startXhr(hub, this, state, body, hub.callSites ? callSite(send_) : undefined);
       } catch {
         obs = undefined;
       }

@@ -145,7 +145,7 @@ export function installHttpTap(hub: Hub, http: NodeHttp): void {
     if ((upgrade && !socket) || (socket && makingOwnLink())) return original.apply(req, args);
     const t0 = performance.now();
     const startedAt = Date.now();
-    const site = callSite(entry);
+    const site = hub.callSites ? callSite(entry) : undefined;
     const result = original.apply(req, args);
     try {
       const body = new BodyCollector(hub.maxBodyBytes);

@@ -158,6 +158,8 @@ export interface Sink {
   readonly maxBodyBytes: number;
   /** The most of each WebSocket message this sink keeps. */
   readonly maxMessageBytes?: number;
+  /** False when this sink shows no call sites (the taps then take none, unless another sink does). */
+  readonly callSites?: boolean;
   /** Starts following a request; undefined when this sink does not want it. */
   observe(request: SeenRequest): Observation | undefined;
 }
@@ -223,6 +225,12 @@ export class Hub {
     return this.cap;
   }
 
+  /** Some agent shows requests' call sites: the taps take them. */
+  get callSites(): boolean {
+    return this.sites;
+  }
+  private sites = true;
+
   /** The most of each WebSocket message any agent keeps: what taps copy of it. */
   get maxMessageBytes(): number {
     return this.messageCap;
@@ -277,6 +285,7 @@ export class Hub {
   private recap(): void {
     this.cap = Math.max(0, ...[...this.sinks].map((s) => s.maxBodyBytes));
     this.messageCap = Math.max(0, ...[...this.sinks].map((s) => s.maxMessageBytes ?? 0));
+    this.sites = this.sinks.size === 0 || [...this.sinks].some((s) => s.callSites !== false);
   }
 }
 
