@@ -7,6 +7,8 @@ import http from 'node:http';
 
 export type Kind = 'fetch' | 'http' | 'axios';
 export type Block = { wall: number; cpu: number };
+/** What the app sends back: its measured blocks, and every request it made (warm-up included). */
+export type AppRun = { blocks: Block[]; requests: number };
 
 const kind = process.env.BENCH_KIND as Kind;
 const target = process.env.BENCH_TARGET!;
@@ -55,5 +57,6 @@ if (process.send) {
     // the next block's CPU, which is where an app pays it).
     await new Promise((resolve) => setTimeout(resolve, 60));
   }
-  process.send(blocks, () => process.exit(0));
+  const run: AppRun = { blocks, requests: (WARM + BLOCKS) * PER_BLOCK };
+  process.send(run, () => process.exit(0));
 }

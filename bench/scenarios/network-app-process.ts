@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { appProcess, type BenchRow, defineScenario, latencyRow, stats } from '../harness.js';
-import type { Block, Kind } from '../network-app.js';
+import type { AppRun, Block, Kind } from '../network-app.js';
 import { coreProcess, type InspectorPriority } from './network-interception.js';
 
 // Capture's cost as an app feels it, measured as from outside: the app in processes of its own
@@ -18,7 +18,7 @@ const APP = fileURLToPath(new URL('../network-app.ts', import.meta.url));
 const NAMES: Record<Kind, string> = { fetch: 'Node fetch', http: 'http.get', axios: 'axios' };
 
 const app = (kind: Kind, target: string, portholeUrl: string) =>
-  appProcess<Block[]>(
+  appProcess<AppRun>(
     APP,
     { BENCH_KIND: kind, BENCH_TARGET: target, PORTHOLE_URL: portholeUrl },
     `the bench app (${kind})`,
@@ -26,10 +26,6 @@ const app = (kind: Kind, target: string, portholeUrl: string) =>
 
 /** The inspector's CPU ms so far. */
 const inspectorCpu = async (core: { call(cmd: string): Promise<unknown> }) => (await core.call('cpu')) as number;
-/** The requests one app process makes (bench/network-app.ts: its blocks, warm-up included, of 200 or 100). */
-const requestsPerApp = (kind: Kind) =>
-  (Number(process.env.BENCH_WARM ?? 3) + Number(process.env.BENCH_BLOCKS ?? 8)) * (kind === 'axios' ? 100 : 200);
-
 export default defineScenario('network capture, the app in its own process', async () => {
   const server = http.createServer((req, res) => {
     req.resume();
@@ -54,12 +50,13 @@ export default defineScenario('network capture, the app in its own process', asy
             ] as const;
             for (const [into, url] of p % 2 ? [...order].reverse() : order) {
               const before = url ? await inspectorCpu(core) : undefined;
-              into.push(...(await app(kind, target, url)));
+              const run = await app(kind, target, url);
+              into.push(...run.blocks);
               if (before === undefined) continue;
               // The app wrote its last batch before it exited; the inspector has taken it in by now.
               await new Promise((resolve) => setTimeout(resolve, 300));
               inspector.ms += (await inspectorCpu(core)) - before;
-              inspector.requests += requestsPerApp(kind);
+              inspector.requests += run.requests;
             }
           }
           const per = kind === 'axios' ? 100 : 200;
