@@ -43,6 +43,10 @@ async function startAgent() {
   h.maxPending = ACTIONS * 2;
   // As the agent sends to an inspector of this version (state 1.1): a burst's runs as one entry each.
   h.runs = true;
+  // Each burst begins a window of its own, as bursts apart do in an app: its first `burst` actions
+  // wait whole and keep their states (the window begins `flushMs` after the last ran out: the idle
+  // time between bursts, below, is longer).
+  h.flushMs = 1;
   return {
     drain: () => {
       let chars = 0;
@@ -137,11 +141,11 @@ function measure(dispatch: (i: number) => void): Measured {
 }
 
 /**
- * Idle ms before each burst (BENCH_IDLE_MS, 0 by default: bursts back to back, as a store that
- * keeps dispatching, the agent's batches made between them). After an idle time the work the last
- * burst left to other threads (V8 compiling, the collector's helpers) is over before the next.
+ * Idle ms before each burst (BENCH_IDLE_MS, 5 by default: time for the agent's timer to begin a new
+ * window, on both sides). A longer idle time lets the work the last burst left to other threads
+ * (V8 compiling, the collector's helpers) end before the next.
  */
-const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 0);
+const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 5);
 const idle = () => (IDLE_MS > 0 ? new Promise((resolve) => setTimeout(resolve, IDLE_MS)) : undefined);
 
 if (process.send) {

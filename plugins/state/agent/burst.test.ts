@@ -7,9 +7,9 @@ import { enhancer } from './devtools.js';
 import { Hub } from './hub.js';
 import { change, drain } from './work.js';
 
-// A burst keeps every action (type, order, time) but not every state: the first `burst` of each
-// window and the last one keep theirs, the last one's diff covers those between (`span`); past the
-// first `payloads` of a window an action keeps its type, the latest its payload too.
+// A burst keeps every action (type, order, time) but not every state: the first `burst` entries of
+// each window wait whole and keep their states, the last one keeps its state and its diff covers
+// those between (`span`); past the first `burst` an action keeps its type, the latest its payload too.
 
 type S = { items: number[]; n: number };
 const reducer = (s: S = { items: [0, 0, 0], n: 0 }, a: { type: string; i?: number }): S => {
@@ -38,8 +38,9 @@ it('keeps every action of a burst, the states of its first actions and of its la
   const actions = drainAll(h);
   expect(actions.map((a) => a.seq)).toEqual(Array.from({ length: 1001 }, (_, i) => i));
   expect(actions.every((a, i) => i === 0 || a.type === 'bump')).toBe(true);
-  // Past the window's first `payloads` an action waits as its type; the latest is whole.
-  expect(actions[h.payloads - 1]!.action).toMatchObject({ props: { type: 'bump', i: (h.payloads - 2) % 3 } });
+  // Past the window's first `burst` entries an action waits as its type; the latest is whole.
+  expect(actions[h.burst - 1]!.action).toMatchObject({ props: { type: 'bump', i: (h.burst - 2) % 3 } });
+  expect(actions[h.burst]!.action).toEqual({ $: 'object', props: { type: 'bump' } });
   expect(actions[500]!.action).toEqual({ $: 'object', props: { type: 'bump' } });
   expect(actions[1000]!.action).toMatchObject({ props: { type: 'bump', i: 0 } });
   const diffed = actions.filter((a) => a.diff?.length).map((a) => a.seq);
@@ -94,4 +95,52 @@ it('sends a run of actions kept by type alone as one entry to an inspector that 
   const strip = (list: typeof old.listed) => list.map(({ time: _t, store: _s, ...a }) => a);
   expect(strip(runs.listed)).toEqual(strip(old.listed));
   expect(runs.listed.map((a) => a.seq)).toEqual(Array.from({ length: 3001 }, (_, i) => i));
+});
+
+it('keeps the order and type of every action in runs of mixed types and stores, at most 1,000 a run', () => {
+  const h = new Hub();
+  h.flushMs = 60_000;
+  h.runs = true;
+  const a = createStore(reducer, enhancer(h, { name: 'a' }) as never);
+  const b = createStore(reducer, enhancer(h, { name: 'b' }) as never);
+  const sent: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const type = i < 2500 ? 'bump' : i % 2 ? 'other' : 'bump';
+    a.dispatch({ type, i: 0 });
+    sent.push(`a:${type}`);
+    if (i % 100 === 99 && i > 2000) {
+      b.dispatch({ type: 'bump', i: 1 });
+      sent.push('b:bump');
+    }
+  }
+  const actions = drainAll(h);
+  const [ia, ib] = h.stores.map((s) => s.info.id);
+  const names = new Map([
+    [ia, 'a'],
+    [ib, 'b'],
+  ]);
+  const listed = actions
+    .filter((x) => x.seq > 0)
+    .flatMap((x) => Array.from({ length: 1 + (x.repeat ?? 0) }, () => `${names.get(x.store)}:${x.type}`));
+  expect(listed).toEqual(sent);
+  expect(Math.max(...actions.map((x) => 1 + (x.repeat ?? 0)))).toBeLessThanOrEqual(1000);
+  expect(actions.length).toBeLessThan(700);
+});
+
+it('gives a store with an actionSanitizer each action of a run, one by one', () => {
+  const h = new Hub();
+  h.flushMs = 60_000;
+  h.runs = true;
+  const seen: number[] = [];
+  const actionSanitizer = (action: unknown, id: number) => {
+    seen.push(id);
+    return { ...(action as object), clean: true };
+  };
+  const store = createStore(reducer, enhancer(h, { name: 'clean', actionSanitizer }) as never);
+  for (let i = 0; i < 100; i++) store.dispatch({ type: 'bump', i: 0 });
+  const actions = drainAll(h);
+  expect(actions).toHaveLength(101);
+  expect(actions.every((x) => x.repeat === undefined)).toBe(true);
+  expect(seen).toEqual(Array.from({ length: 101 }, (_, i) => i));
+  expect(actions[50]!.action).toEqual({ $: 'object', props: { type: 'bump', clean: true } });
 });

@@ -66,6 +66,9 @@ export const typeOf = (action: unknown) => {
   const t = (action as { type?: unknown } | null)?.type;
   return (typeof t === 'string' ? t : t === undefined ? '(no type)' : String(t)).slice(0, 300);
 };
+/** Actions one waiting entry stands for at most: a run of one type (see Store.send). */
+const MAX_RUN = 1000;
+
 /** What an action waiting far back keeps: its type (an entry of another kind stays whole). */
 const shrink = (a: unknown) => (a !== null && typeof a === 'object' && !(a instanceof Marked) ? typeOf(a) : a);
 const list = (x: string | string[] | undefined) => (Array.isArray(x) ? x.join('|') : x);
@@ -79,9 +82,10 @@ export class Store {
   current: unknown = NONE;
   currentAction: unknown;
   private currentKept = true;
-  /** Where the current window of `hub.flushMs` began, and the actions in it. */
-  private since = 0;
-  private inWindow = 0;
+  /** Entries this window still sends whole, their states kept (see send). */
+  private budget: number;
+  /** The type of the run this store started last (see send). */
+  private runType = '';
   readonly listeners = new Set<(message: Message) => void>();
   dropped = 0;
   /** Actions sent without a diff of their own since the last diff (their states were let go). */
@@ -98,6 +102,7 @@ export class Store {
     readonly options: DevtoolsOptions,
     private readonly maxAge: number,
   ) {
+    this.budget = hub.burst;
     const deny = list(options.actionsDenylist ?? options.actionsBlacklist);
     const allow = list(options.actionsAllowlist ?? options.actionsWhitelist);
     const { predicate } = options;
@@ -123,7 +128,15 @@ export class Store {
     return this.kept.has(seq) ? this.kept.get(seq) : NONE;
   }
 
-  // The hot path: references into the queue, no copy, no serialization, no object per action.
+  /**
+   * The hot path. Every state a store keeps lives on in the app's heap (kept for 50 actions in a
+   * burst of 10,000, each left V8's young generation and cost the app about as much as its dispatch),
+   * and every entry waiting is one more write. So the first `burst` entries of a window wait whole,
+   * their states kept; past them an action keeps no state and joins the run of its type that waits
+   * newest (a count), or starts one. The window ends `flushMs` after its budget ran out: then the
+   * store's last state is kept, and the next `burst` entries wait whole again. A kept state's diff
+   * covers the actions between (`span`).
+   */
   send(action: unknown, state: unknown): void {
     if (action == null) {
       // A lifted state (e.g. after an import): its last computed state stands for what the app has.
@@ -133,32 +146,34 @@ export class Store {
     }
     const a = typeof action === 'string' ? { type: action } : action;
     if (this.filter && !this.filter(a as { type?: unknown }, state)) return;
-    this.add(undefined, a, state);
+    if (this.budget > 0) return this.add(undefined, a, state);
+    const seq = ++this.seq;
+    this.current = state;
+    this.currentAction = a;
+    this.currentKept = false;
+    const { hub } = this;
+    if (hub.open === this && this.runType === (a as { type?: unknown }).type && hub.waiting.join(MAX_RUN)) return;
+    this.runType = typeOf(a);
+    hub.queue(this, seq, this.runType, hub.now());
+    hub.open = this;
   }
 
+  /** An entry that waits whole (an action of the window's first `burst`, an init, a set, a jump, an error), its state kept. */
   add(kind: Kind | undefined, action: unknown, state: unknown, error?: string): void {
     const seq = ++this.seq;
-    const now = this.hub.now();
-    // Every state a store keeps lives on in the app's heap: kept for 50 actions in a burst of
-    // 10,000, each left V8's young generation and cost the app about as much as its dispatch. So
-    // within each window of `flushMs` the states of the first `burst` actions are kept, and past
-    // that only the newest, until the next action: the next kept state's diff covers the actions
-    // between (`span`). The last state of a burst is kept when the next window begins.
-    if (now - this.since >= this.hub.flushMs) {
-      if (!this.currentKept) this.keep(seq - 1, this.current);
-      this.since = now;
-      this.inWindow = 0;
-    }
     this.current = state;
     this.currentAction = action;
-    const n = this.inWindow++;
-    this.currentKept = n < this.hub.burst || kind !== undefined;
-    if (this.currentKept) this.keep(seq, state);
-    // Past the first `payloads` of a window an action waits as its type: an object held until the
-    // batch leaves is one more for the app's collector to copy, 10,000 times in a burst.
-    const entry =
-      kind !== undefined ? new Marked(kind, action, error) : n < this.hub.payloads ? action : typeOf(action);
-    this.hub.queue(this, seq, entry, now);
+    this.currentKept = true;
+    this.keep(seq, state);
+    if (--this.budget === 0) this.hub.window();
+    this.hub.queue(this, seq, kind !== undefined ? new Marked(kind, action, error) : action, this.hub.now());
+  }
+
+  /** A new window: the last state is kept (its diff covers the run it ended), and `burst` entries wait whole again. */
+  refill(): void {
+    if (!this.currentKept) this.keep(this.seq, this.current);
+    this.currentKept = true;
+    this.budget = this.hub.burst;
   }
 
   private keep(seq: number, state: unknown): void {
@@ -189,10 +204,11 @@ export class Hub {
   /** The batch-making, reading and changing code, loaded when the plugin joins (off the startup path). */
   work?: Work;
   maxAge = 50;
-  /** States kept per window of `flushMs` in a burst (see Store.add). */
+  /** Entries per window that wait whole, their states kept (see Store.send). */
   burst = 20;
-  /** Actions per window of `flushMs` that wait whole; the rest wait as their type (see Store.add). */
-  payloads = 200;
+  /** The store whose run of one type waits newest, while its actions of that type may join it. */
+  open?: Store;
+  private windowTimer?: ReturnType<typeof setTimeout>;
   get maxPending(): number {
     return this.waiting.capacity;
   }
@@ -282,14 +298,28 @@ export class Hub {
   }
 
   queue(store: Store, seq: number, action: unknown, time: number): void {
+    this.open = undefined;
     const dropped = this.waiting.push(store, seq, action, time);
-    if (dropped !== undefined) this.drop(dropped);
+    if (dropped !== undefined) this.drop(dropped, this.waiting.droppedActions);
     if (this.timer === undefined && this.ctx !== undefined) this.schedule();
   }
 
-  private drop = (store: Store): void => {
-    this.dropped[store.info.id] = (this.dropped[store.info.id] ?? 0) + 1;
-    store.dropped++;
+  /** A store's window budget ran out: `flushMs` from now, every store's window begins again. */
+  window(): void {
+    if (this.windowTimer !== undefined) return;
+    this.windowTimer = setTimeout(this.refill, this.flushMs);
+    (this.windowTimer as { unref?: () => void }).unref?.();
+  }
+
+  private refill = (): void => {
+    this.windowTimer = undefined;
+    this.open = undefined;
+    for (const s of this.stores) s.refill();
+  };
+
+  private drop = (store: Store, n: number): void => {
+    this.dropped[store.info.id] = (this.dropped[store.info.id] ?? 0) + n;
+    store.dropped += n;
   };
 
   schedule(): void {

@@ -53,3 +53,38 @@ describe('the ring of waiting entries', () => {
     expect(all(w).map((e) => e[0])).toEqual(['s4', 's5']);
   });
 });
+
+describe('runs', () => {
+  it('lets the newest entry stand for the actions after it, up to a bound, and counts them when dropped', () => {
+    const w = new Waiting<string>((a) => a, 100, 2);
+    expect(w.join(3)).toBe(false);
+    w.push('a', 0, 'tick', 1);
+    expect([w.join(3), w.join(3), w.join(3)]).toEqual([true, true, false]);
+    w.push('b', 3, 'tock', 2);
+    expect(w.join(3)).toBe(true);
+    w.push('a', 5, 'x', 3);
+    expect(w.droppedActions).toBe(3);
+    const out: [string, number, unknown, number][] = [];
+    w.take(10, (s, seq, a, _t, more) => out.push([s, seq, a, more]) > 0);
+    expect(out).toEqual([
+      ['b', 3, 'tock', 1],
+      ['a', 5, 'x', 0],
+    ]);
+  });
+
+  it('keeps what runs stand for when it is made smaller, and counts the dropped ones', () => {
+    const w = new Waiting<string>((a) => a, 100, 4);
+    w.push('a', 0, 't', 0);
+    w.join(10);
+    w.push('b', 0, 'u', 0);
+    w.join(10);
+    w.join(10);
+    w.push('c', 0, 'v', 0);
+    const dropped: [string, number][] = [];
+    w.resize(2, (s, n) => dropped.push([s, n]));
+    expect(dropped).toEqual([['a', 2]]);
+    const more: number[] = [];
+    w.take(10, (_s, _seq, _a, _t, m) => more.push(m) > 0);
+    expect(more).toEqual([2, 0]);
+  });
+});

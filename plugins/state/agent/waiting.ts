@@ -2,12 +2,16 @@
  * The entries waiting to be sent (store, seq, action, time) in a ring allocated once at its full
  * size: in a burst nothing grows, so the app's collector has no array to copy and copy again, and
  * the times and seqs, in typed arrays, are no objects at all. Full, the oldest entry makes room.
+ * The newest entry can stand for the actions after it too (`join`: a run of one type), counted in
+ * a typed array: a run that grows is no object either.
  */
 export class Waiting<S> {
   private stores: (S | undefined)[] = [];
   private actions: unknown[] = [];
   private seqs = new Float64Array(0);
   private times = new Float64Array(0);
+  /** Actions an entry stands for after its own (a run's). */
+  private more = new Float64Array(0);
   private head = 0;
   count = 0;
   /** Entries ever taken or dropped (the head's number), and those whose action was shrunk. */
@@ -28,7 +32,10 @@ export class Waiting<S> {
     return this.stores.length;
   }
 
-  /** Adds an entry; when the ring was full, returns the store of the entry dropped. */
+  /** Actions the entry dropped by the last push stood for. */
+  droppedActions = 0;
+
+  /** Adds an entry; when the ring was full, returns the store of the entry dropped (see droppedActions). */
   push(store: S, seq: number, action: unknown, time: number): S | undefined {
     let cap = this.stores.length;
     if (this.count === cap && cap < this.capacity) {
@@ -40,6 +47,7 @@ export class Waiting<S> {
     let dropped: S | undefined;
     if (this.count === cap) {
       dropped = this.stores[i];
+      this.droppedActions = 1 + this.more[i]!;
       this.head = i + 1 === cap ? 0 : i + 1;
       this.first++;
     } else this.count++;
@@ -47,16 +55,27 @@ export class Waiting<S> {
     this.actions[i] = action;
     this.seqs[i] = seq;
     this.times[i] = time;
+    this.more[i] = 0;
     if (this.count > this.whole && (this.first + this.count) % this.whole === 0) this.shrinkOld();
     return dropped;
   }
 
+  /** The newest entry stands for one action more, unless it stands for `max` already or none waits. */
+  join(max: number): boolean {
+    if (this.count === 0) return false;
+    let i = this.head + this.count - 1;
+    if (i >= this.stores.length) i -= this.stores.length;
+    if (this.more[i]! + 1 >= max) return false;
+    this.more[i]!++;
+    return true;
+  }
+
   /** Takes up to `max` entries, oldest first, while `fn` takes them (returns true). */
-  take(max: number, fn: (store: S, seq: number, action: unknown, time: number) => boolean): void {
+  take(max: number, fn: (store: S, seq: number, action: unknown, time: number, more: number) => boolean): void {
     const cap = this.stores.length;
     for (let n = 0; n < max && this.count > 0; n++) {
       const i = this.head;
-      if (!fn(this.stores[i]!, this.seqs[i]!, this.actions[i], this.times[i]!)) return;
+      if (!fn(this.stores[i]!, this.seqs[i]!, this.actions[i], this.times[i]!, this.more[i]!)) return;
       this.stores[i] = undefined;
       this.actions[i] = undefined;
       this.head = i + 1 === cap ? 0 : i + 1;
@@ -76,7 +95,7 @@ export class Waiting<S> {
   }
 
   /** Makes the ring hold `size` entries; the oldest that no longer fit go to `dropped`. */
-  resize(size: number, dropped: (store: S) => void): void {
+  resize(size: number, dropped: (store: S, actions: number) => void): void {
     this.capacity = size;
     const keep = Math.min(this.count, size);
     const skip = this.count - keep;
@@ -84,18 +103,24 @@ export class Waiting<S> {
     const actions: unknown[] = new Array(size).fill(undefined);
     const seqs = new Float64Array(size);
     const times = new Float64Array(size);
+    const more = new Float64Array(size);
     for (let n = 0; n < keep; n++) {
       const i = (this.head + skip + n) % this.stores.length;
       stores[n] = this.stores[i];
       actions[n] = this.actions[i];
       seqs[n] = this.seqs[i]!;
       times[n] = this.times[i]!;
+      more[n] = this.more[i]!;
     }
-    for (let n = 0; n < skip; n++) dropped(this.stores[(this.head + n) % this.stores.length]!);
+    for (let n = 0; n < skip; n++) {
+      const i = (this.head + n) % this.stores.length;
+      dropped(this.stores[i]!, 1 + this.more[i]!);
+    }
     this.stores = stores;
     this.actions = actions;
     this.seqs = seqs;
     this.times = times;
+    this.more = more;
     this.head = 0;
     this.count = keep;
     this.first += skip;

@@ -86,25 +86,13 @@ export function drain(hub: Hub, full: boolean): Batch {
   const actions: ActionSent[] = [];
   // An inspector that speaks 1.1 takes a run of actions sent by type alone as one entry (`repeat`).
   const runs = hub.runs ?? atLeast(hub.ctx?.hostVersion, 1, 1);
-  let run: ActionSent | undefined;
-  hub.waiting.take(CHUNK * 20, (store, seq, action, time) => {
-    if (run && joins(run, store, seq, action, time)) {
-      run.repeat = (run.repeat ?? 0) + 1;
-      store.skipped++;
-      return true;
-    }
-    if (actions.length >= CHUNK || (actions.length % 50 === 49 && Date.now() - started > CHUNK_MS)) return false;
-    const out = wire(store, seq, action, time);
-    actions.push(out);
-    run =
-      runs &&
-      typeof action === 'string' &&
-      out.type === action &&
-      out.diff === undefined &&
-      out.span === undefined &&
-      !store.options.actionSanitizer
-        ? out
-        : undefined;
+  // Actions from now on start runs of their own: this batch takes the newest as it is.
+  hub.open = undefined;
+  let taken = 0;
+  hub.waiting.take(CHUNK * 20, (store, seq, entry, time, more) => {
+    if (actions.length >= CHUNK || (taken++ % 50 === 49 && Date.now() - started > CHUNK_MS)) return false;
+    if (typeof entry === 'string') sendRun(actions, store, seq, entry, 1 + more, time, runs);
+    else actions.push(wire(store, seq, entry, time));
     return true;
   });
   if (actions.length) batch.actions = actions;
@@ -119,15 +107,30 @@ export function drain(hub: Hub, full: boolean): Batch {
   return batch;
 }
 
-/** An action waiting by its type alone, of the run's store, type and time, next in seq, its state let go. */
-function joins(run: ActionSent, s: Store, seq: number, action: unknown, time: number): boolean {
-  return (
-    action === run.type &&
-    time === run.time &&
-    seq === run.seq + (run.repeat ?? 0) + 1 &&
-    s.info.id === run.store &&
-    s.at(seq) === NONE
-  );
+/**
+ * `count` actions of one type waiting by their type alone (a run): as one entry (`repeat`) to an
+ * inspector that speaks 1.1, else one by one (each through the store's actionSanitizer, when it has
+ * one); the last on its own when its state is there (the store's latest, or kept when the next
+ * window began), with the diff that spans those before.
+ */
+function sendRun(
+  out: ActionSent[],
+  s: Store,
+  seq: number,
+  type: string,
+  count: number,
+  time: number,
+  runs: boolean,
+): void {
+  const last = seq + count - 1;
+  const n = s.at(last) === NONE ? count : count - 1;
+  if (n > 0 && runs && !s.options.actionSanitizer) {
+    const first = wire(s, seq, type, time);
+    if (n > 1) first.repeat = n - 1;
+    s.skipped += n - 1;
+    out.push(first);
+  } else for (let k = 0; k < n; k++) out.push(wire(s, seq + k, type, time));
+  if (n < count) out.push(wire(s, last, type, time));
 }
 
 /** `version` (major.minor…) is at least major.minor of the same major. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../../electron/host/testing.js';
 import { hub } from '../agent/hub.js';
 import { state } from '../agent/index.js';
+import { LIMITS } from './data.js';
 import { startState, windowIsGlobal } from './testing.js';
 
 // What a debuggee may hold or do that a toy would not survive: values JSON cannot hold, a 50 MB
@@ -93,20 +94,38 @@ describe('size and speed the app sets', () => {
 
   it('keeps a flood of 100,000 actions bounded and counts what it dropped', async () => {
     const { t } = await startState();
-    const slice = createSlice({ name: 'n', initialState: { n: 0 }, reducers: { inc: (s) => void s.n++ } });
-    const store = configureStore({ reducer: slice.reducer, devTools: { name: 'flood' } });
-    for (let i = 0; i < 100_000; i++) store.dispatch(slice.actions.inc());
-    expect(store.getState().n).toBe(100_000);
-    const view = await waitFor(
-      () => t.host.stores().find((s) => s.name === 'flood' && s.latest === 100_000),
-      'the last action',
-      20_000,
-    );
-    // 5,000 wait in the app at most; the rest were dropped there and counted.
-    expect(view.dropped).toBe(100_001 - 5_000);
-    expect(view.actions).toBe(5_000);
+    const slice = createSlice({
+      name: 'n',
+      initialState: { n: 0 },
+      reducers: { inc: (s) => void s.n++, dec: (s) => void s.n-- },
+    });
+    const settled = (name: string) =>
+      waitFor(
+        () => t.host.stores().find((s) => s.name === name && s.latest === 100_000),
+        `${name}'s last action`,
+        20_000,
+      );
+
+    // One type: the app sends the flood in runs; the inspector keeps the newest 20,000 and counts the rest.
+    const runs = configureStore({ reducer: slice.reducer, devTools: { name: 'flood' } });
+    for (let i = 0; i < 100_000; i++) runs.dispatch(slice.actions.inc());
+    expect(runs.getState().n).toBe(100_000);
+    const view = await settled('flood');
+    expect(view.actions).toBe(LIMITS.actions);
+    expect(view.dropped).toBe(100_001 - LIMITS.actions);
+
+    // Types that alternate: one entry each; 5,000 wait in the app at most, the rest were dropped there and counted.
+    const apart = configureStore({ reducer: slice.reducer, devTools: { name: 'alternating' } });
+    for (let i = 0; i < 100_000; i++) apart.dispatch(i % 2 ? slice.actions.dec() : slice.actions.inc());
+    const alternating = await settled('alternating');
+    expect(alternating.dropped).toBe(100_001 - 5_000);
+    expect(alternating.actions).toBe(5_000);
+    // The inspector's 20,000 are for all stores: the first flood gave up its oldest to the second.
     const list = await t.mcp.call('state_list_stores');
-    expect((list.structuredContent as { stores: Json[] }).stores[0]).toMatchObject({ name: 'flood', dropped: 95_001 });
+    const [flood, second] = (list.structuredContent as { stores: { actions: number; dropped: number }[] }).stores;
+    expect(flood!.actions + second!.actions).toBe(LIMITS.actions);
+    expect(flood!.actions + flood!.dropped).toBe(100_001);
+    expect(second).toMatchObject({ name: 'alternating', dropped: 95_001 });
   }, 30_000);
 });
 
