@@ -57,6 +57,17 @@ async function capturedUrls(appId: string): Promise<string> {
   }
 }
 
+/** A state_* tool's answer for one session, read over MCP. */
+async function stateCall(
+  mcp: Awaited<ReturnType<typeof mcpClient>>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const r = await mcp.client.callTool({ name, arguments: args });
+  if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+  return (r.structuredContent ?? JSON.parse((r.content as { text: string }[])[0]!.text)) as Record<string, unknown>;
+}
+
 const nodeApp = (syntax: 'esm' | 'cjs', appId = `com.scratch.${syntax}`) => {
   const imports =
     syntax === 'esm'
@@ -196,14 +207,47 @@ createRoot(document.getElementById('root')).render(h(App));
 // React Native's Babel preset, dev and release, Android and iOS, then hermesc. The release bundle
 // then runs under Node (the Hermes CLI has no networking) with React Native's own JS and shims of
 // the native modules (e2e/support/react-native/node-host.cjs says which), connected to the inspector.
-// The app: docs/react-native.md's porthole.js as written, and what the test does with it.
-const RN_SETUP = /Put the agent in a file of its own, `porthole.js`:\n\n```js\n([^`]+)```/.exec(
-  readFileSync(join(ROOT, 'docs/react-native.md'), 'utf8'),
-)![1]!;
+// The app: docs/react-native.md's porthole.js as written, with the state plugin added as its "State
+// stores" section says, and what the test does with it.
+const RN_DOCS = readFileSync(join(ROOT, 'docs/react-native.md'), 'utf8');
+const RN_SETUP = withStatePlugin(
+  /Put the agent in a file of its own, `porthole.js`:\n\n```js\n([^`]+)```/.exec(RN_DOCS)![1]!,
+);
+
+function withStatePlugin(setup: string): string {
+  const line = /## State stores[\s\S]*?```js\n([^`]+)```/.exec(RN_DOCS)![1]!;
+  const out =
+    line + setup.replace('plugins: [network(), consolePlugin()]', 'plugins: [network(), consolePlugin(), state()]');
+  if (!out.includes('state()'))
+    throw new Error("docs/react-native.md's porthole.js changed: add state() to its plugins here");
+  return out;
+}
+
+// The app's stores as apps write them: Redux Toolkit with devTools at its default, Zustand's devtools.
+const RN_STORES = `import { configureStore, createSlice } from '@reduxjs/toolkit';
+import { create } from 'zustand';
+import { devtools } from 'zustand/middleware';
+
+const cart = createSlice({
+  name: 'cart',
+  initialState: { items: [], total: 0, user: { name: 'Ada', token: 'tok-123' } },
+  reducers: {
+    added: (s, a) => {
+      s.items.push(a.payload);
+      s.total += a.payload.price;
+    },
+  },
+});
+export const { added } = cart.actions;
+export const shop = configureStore({ reducer: { cart: cart.reducer } });
+export const useFilter = create()(
+  devtools((set) => ({ query: '', setQuery: (query) => set({ query }, false, 'filter/setQuery') }), { name: 'filter' }),
+);
+`;
 const RN_APP = `import { AppRegistry } from 'react-native';
 import App, { checkOut } from './App';
 import { agent } from './porthole';
-
+import { added, shop, useFilter } from './stores';
 const { target } = globalThis.PORTHOLE_TEST ?? {};
 
 AppRegistry.registerComponent('scratch', () => App);
@@ -213,6 +257,8 @@ const stop = agent.onStatus(async (status) => {
   if (status.state !== 'connected') return;
   stop();
   checkOut({ total: -1 });
+  shop.dispatch(added({ id: 1, name: 'tea', price: 3 }));
+  useFilter.getState().setQuery('green');
   if (!target) return;
   const res = await fetch(target + '/rn-fetch', { headers: { 'x-test': 'rn' } });
   console.log('fetched', res.status, await res.text());
@@ -303,6 +349,7 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
     tarball,
     {
       'porthole.js': RN_SETUP,
+      'stores.js': RN_STORES,
       'index.js': RN_APP,
       'App.js': RN_APP_COMPONENT,
       'porthole-ui.js': RN_UI_SETUP,
@@ -420,6 +467,29 @@ test('a React Native app bundled by Metro (dev and release, Android and iOS), co
     const text = JSON.stringify(logs.structuredContent);
     expect(text).toContain('a warning from React Native');
     expect(text).toContain('the app got: mocked in React Native');
+
+    // The state plugin: Redux Toolkit's store, devTools at its default, reports from a release build
+    // (Zustand's devtools middleware is off there: NODE_ENV is production).
+    const stores = async () =>
+      ((await stateCall(mcp, 'state_list_stores', { sessionId: session.id })).stores as { name: string }[]).map(
+        (s) => s.name,
+      );
+    await expect.poll(stores, { timeout: 30_000 }).toEqual(['redux']);
+    const tea = await stateCall(mcp, 'state_get', { sessionId: session.id, store: 'redux', path: 'cart.items[0]' });
+    expect(tea.value).toEqual({ id: 1, name: 'tea', price: 3 });
+    const user = await stateCall(mcp, 'state_get', { sessionId: session.id, store: 'redux', path: 'cart.user' });
+    expect(user.value).toEqual({ name: 'Ada', token: '[redacted]' });
+    const actions = await stateCall(mcp, 'state_list_actions', { sessionId: session.id, store: 'redux', since: 0 });
+    expect(actions.actions).toEqual([
+      expect.objectContaining({
+        seq: 1,
+        type: 'cart/added',
+        diff: [
+          { path: 'cart.items[0]', after: { id: 1, name: 'tea', price: 3 } },
+          { path: 'cart.total', before: 0, after: 3 },
+        ],
+      }),
+    ]);
   } finally {
     host.kill();
     await mcp.close();
@@ -501,6 +571,24 @@ test("a React Native dev build from Metro's dev server: console stacks mapped to
     expect(stack[1]!.mapped).toMatchObject({ file: join(rn!.dir, 'index.js'), line: 13 });
     // The app's own console (React Native's, through LogBox in a dev build) still printed it.
     expect(stdout).toContain('the cart total is negative: -1');
+
+    // In a dev build Zustand's devtools middleware reports too: both stores, the Zustand one's diff.
+    const stores = async () =>
+      ((await stateCall(mcp, 'state_list_stores', { sessionId })).stores as { name: string; library: string }[]).map(
+        (s) => `${s.name} (${s.library})`,
+      );
+    await expect.poll(stores, { timeout: 30_000 }).toEqual(['redux (redux)', 'filter (zustand)']);
+    await expect
+      .poll(async () => (await stateCall(mcp, 'state_list_actions', { sessionId, store: 'filter', since: 0 })).actions)
+      .toEqual([
+        expect.objectContaining({
+          seq: 1,
+          type: 'filter/setQuery',
+          diff: [{ path: 'query', before: '', after: 'green' }],
+        }),
+      ]);
+    const total = await stateCall(mcp, 'state_get', { sessionId, store: 'redux', path: 'cart.total' });
+    expect(total.value).toBe(3);
     console.log(`React Native dev run with Metro's server: ${(Date.now() - started) / 1000} s`);
   } finally {
     host.kill();

@@ -26,6 +26,9 @@ export const RN_VERSIONS = {
   'hermes-compiler': '260318099.0.8',
 };
 
+/** The app's own libraries, at the versions the repo tests with: its state stores. */
+const APP_LIBRARIES = ['@reduxjs/toolkit', 'zustand'];
+
 const HERE = join(ROOT, 'e2e/support/react-native');
 
 export type Variant = `${'android' | 'ios'}:${'dev' | 'release'}`;
@@ -53,7 +56,13 @@ export async function reactNativeApp(
     string,
     string
   >;
-  const dependencies = { ...agentDeps, ...RN_VERSIONS };
+  const libraries = Object.fromEntries(
+    APP_LIBRARIES.map((name) => [
+      name,
+      JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version as string,
+    ]),
+  );
+  const dependencies = { ...agentDeps, ...RN_VERSIONS, ...libraries };
   const key = createHash('sha256').update(JSON.stringify(dependencies)).digest('hex').slice(0, 12);
   const dir = join(process.env.PORTHOLE_RN_CACHE ?? join(ROOT, 'node_modules/.cache/porthole-rn'), key);
   // One run at a time in the folder (a second Playwright run or the bench may be using it).
