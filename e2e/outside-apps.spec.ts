@@ -15,7 +15,7 @@ import {
   NODE_HOST,
   reactNativeApp,
 } from './support/react-native-app.js';
-import { mcpClient } from './window.helpers.js';
+import { mcpClient, toolJson } from './window.helpers.js';
 
 // The packed @porthole/agent tarball installed with npm into projects outside the repo, used there
 // as apps use it: nothing below reaches into the repo's sources.
@@ -65,7 +65,7 @@ async function stateCall(
 ): Promise<Record<string, unknown>> {
   const r = await mcp.client.callTool({ name, arguments: args });
   if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
-  return (r.structuredContent ?? JSON.parse((r.content as { text: string }[])[0]!.text)) as Record<string, unknown>;
+  return toolJson(r);
 }
 
 const nodeApp = (syntax: 'esm' | 'cjs', appId = `com.scratch.${syntax}`) => {

@@ -8,7 +8,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { build } from 'vite';
 import { contentTypeOf, resolveRendererFile } from '../electron/host/ui-bridge/static-ui.js';
 import { ROOT, type RunningInspector, startInspector } from './support/inspector.js';
-import { buildRenderer, mcpClient, openWindow, screenshot } from './window.helpers.js';
+import { buildRenderer, mcpClient, openWindow, screenshot, toolJson } from './window.helpers.js';
 
 // A Vite-built page with Redux Toolkit (devTools at its default), a Zustand store with the devtools
 // middleware and a TanStack QueryClient, plus connect() and the state plugin and nothing else
@@ -22,7 +22,6 @@ const textOf = (r: Result) =>
     .filter((c) => c.type === 'text')
     .map((c) => (c as { text: string }).text)
     .join('\n');
-const json = (r: Result) => (r.structuredContent ?? JSON.parse(textOf(r))) as Record<string, unknown>;
 
 const OUT = join(ROOT, 'out/e2e-state-app');
 let server: Server;
@@ -79,18 +78,20 @@ test('an outside MCP client lists, reads by path, follows a diff, and dispatches
       mcp.client.callTool({ name, arguments: args }) as Promise<Result>;
 
     await expect
-      .poll(async () => ((json(await call('state_list_stores')).stores as { name: string }[]) ?? []).map((s) => s.name))
+      .poll(async () =>
+        ((toolJson(await call('state_list_stores')).stores as { name: string }[]) ?? []).map((s) => s.name),
+      )
       .toEqual(['redux', 'bears']);
-    const stores = json(await call('state_list_stores'));
+    const stores = toolJson(await call('state_list_stores'));
     expect(stores.stores).toEqual([
       expect.objectContaining({ name: 'redux', library: 'redux', early: expect.any(String) }),
       expect.objectContaining({ name: 'bears', library: 'zustand', can: ['dispatch', 'set', 'jump'] }),
     ]);
     expect(stores.queryCount).toBe(1);
 
-    const title = json(await call('state_get', { store: 'redux', path: 'items[0].title' }));
+    const title = toolJson(await call('state_get', { store: 'redux', path: 'items[0].title' }));
     expect(title).toMatchObject({ path: 'items[0].title', value: 'milk' });
-    const session = json(await call('state_get', { store: 'redux', path: 'session' }));
+    const session = toolJson(await call('state_get', { store: 'redux', path: 'session' }));
     expect(session.value).toEqual({ user: 'ann', token: '[redacted]' });
 
     // The person clicks in the app; the agent follows the action and its diff.
@@ -98,10 +99,11 @@ test('an outside MCP client lists, reads by path, follows a diff, and dispatches
     await app.locator('#todos input').first().check();
     await expect
       .poll(
-        async () => (json(await call('state_list_actions', { store: 'redux', since: 0 })).actions as unknown[]).length,
+        async () =>
+          (toolJson(await call('state_list_actions', { store: 'redux', since: 0 })).actions as unknown[]).length,
       )
       .toBe(2);
-    const actions = json(await call('state_list_actions', { store: 'redux', since: 0 })).actions as Record<
+    const actions = toolJson(await call('state_list_actions', { store: 'redux', since: 0 })).actions as Record<
       string,
       unknown
     >[];
@@ -118,7 +120,7 @@ test('an outside MCP client lists, reads by path, follows a diff, and dispatches
         diff: [{ path: 'items[0].done', before: false, after: true }],
       }),
     ]);
-    const queries = json(await call('state_list_stores', { queries: true }));
+    const queries = toolJson(await call('state_list_stores', { queries: true }));
     expect(queries.queries).toEqual([expect.objectContaining({ key: ['todos', 'remote'], status: 'success' })]);
 
     // state_dispatch asks by default: the window's prompt, answered by the person.
@@ -136,7 +138,7 @@ test('an outside MCP client lists, reads by path, follows a diff, and dispatches
     await dialog.getByRole('button', { name: 'Allow once' }).click();
     const done = await pending;
     expect(done.isError ?? false, textOf(done)).toBe(false);
-    expect(json(done)).toMatchObject({ actions: [{ seq: 3, type: 'todos/added', diff: [{ path: 'items[2]' }] }] });
+    expect(toolJson(done)).toMatchObject({ actions: [{ seq: 3, type: 'todos/added', diff: [{ path: 'items[2]' }] }] });
     await expect(app.locator('#todos li')).toHaveCount(3);
     await expect(app.locator('#todos li').last()).toHaveText('from the agent');
 

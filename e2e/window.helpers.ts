@@ -82,6 +82,14 @@ export function mcpClient(inspector: RunningInspector, name = 'e2e-agent') {
   );
 }
 
+/** A tool's answer as JSON: its structured content, else its text (tools without an output schema). */
+export function toolJson(answer: object): Record<string, unknown> {
+  const result = answer as { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[] };
+  if (result.structuredContent) return result.structuredContent;
+  const texts = (result.content ?? []).filter((c) => c.type === 'text');
+  return JSON.parse(texts.map((c) => c.text).join('\n')) as Record<string, unknown>;
+}
+
 /** The same screen at 1440×900 and 1024×700, light and dark: `<name>-<width>-<theme>.png`. */
 export async function screenshotAllSizes(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

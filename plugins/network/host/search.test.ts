@@ -4,7 +4,7 @@ import { waitFor } from '../../../electron/host/testing.js';
 import { REDACTED, type Transaction } from '../protocol.js';
 import { searchPattern } from '../search-pattern.js';
 import { searchTransactions } from './search.js';
-import { httpServer, startNetworkDebuggee } from './testing.js';
+import { httpServer, startNetworkDebuggee, text } from './testing.js';
 
 const tx = (id: string, over: Partial<Transaction> = {}): Transaction => ({
   id,
@@ -16,7 +16,6 @@ const tx = (id: string, over: Partial<Transaction> = {}): Transaction => ({
   timing: { startedAt: 0 },
   ...over,
 });
-const text = (data: string) => ({ encoding: 'text' as const, data, size: data.length, truncated: false });
 
 describe('search in headers and bodies', () => {
   const list = [

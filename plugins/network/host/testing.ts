@@ -9,10 +9,24 @@ import { type Agent, connect } from '../../../agent/connection.js';
 import { defineAgentPlugin } from '../../../agent/plugin.js';
 import { type StartPluginOptions, startPlugin } from '../../../electron/host/plugin-testing.js';
 import { type NetworkOptions, network } from '../agent/index.js';
-import { networkProtocol } from '../protocol.js';
+import { networkProtocol, type TransactionStarted } from '../protocol.js';
 import networkPlugin from './index.js';
 
 // Test helpers for the network plugin: real local servers and a debuggee agent in this process.
+
+/** A transaction's start as an agent reports it (a GET to api.test), for the store's tests. */
+export const started = (id: string, overrides: Partial<TransactionStarted> = {}): TransactionStarted => ({
+  id,
+  initiator: 'fetch',
+  method: 'GET',
+  url: `http://api.test/${id}`,
+  headers: [],
+  startedAt: 1_000,
+  ...overrides,
+});
+
+/** A whole text body. */
+export const text = (data: string) => ({ encoding: 'text' as const, data, size: data.length, truncated: false });
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 

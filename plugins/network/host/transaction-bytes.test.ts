@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { estimateBytes } from '../../../shared/estimate-bytes.js';
-import type { TransactionStarted } from '../protocol.js';
+import { started, text } from './testing.js';
 import { transactionBytes } from './transaction-bytes.js';
 import { TransactionStore } from './transaction-store.js';
 
-const started = (id: string, overrides: Partial<TransactionStarted> = {}): TransactionStarted => ({
-  id,
-  initiator: 'fetch',
-  method: 'POST',
-  url: `http://api.test/${id}`,
-  headers: [{ name: 'content-type', value: 'application/json' }],
-  startedAt: 1_000,
-  ...overrides,
-});
-const text = (data: string) => ({ encoding: 'text' as const, data, size: data.length, truncated: false });
+const json = [{ name: 'content-type', value: 'application/json' }];
 
 describe('transactionBytes', () => {
   it('answers what estimateBytes answers, at every step of a transaction', () => {
@@ -23,7 +14,9 @@ describe('transactionBytes', () => {
       return [transactionBytes(tx), estimateBytes(tx)];
     };
     const steps: number[][] = [];
-    store.started(started('a', { body: text('{"q":"é"}'), callStack: 'at f (app.js:1:1)' }));
+    store.started(
+      started('a', { method: 'POST', headers: json, body: text('{"q":"é"}'), callStack: 'at f (app.js:1:1)' }),
+    );
     steps.push(measured());
     store.response({ id: 'a', status: 200, statusText: 'OK', headers: [{ name: 'x', value: 'ü' }], waitMs: 3 });
     steps.push(measured());
@@ -44,7 +37,7 @@ describe('transactionBytes', () => {
 
   it('answers what estimateBytes answers for a base64 body and a failed transaction', () => {
     const store = new TransactionStore();
-    store.started(started('b', { method: 'GET' }));
+    store.started(started('b', { headers: json }));
     store.response({ id: 'b', status: 200, statusText: 'OK', headers: [], waitMs: 1 });
     store.appendBody('b', { bytes: new Uint8Array([1, 2, 3, 4, 5]) }, 'application/octet-stream', 1 << 20);
     store.failed({ id: 'b', message: 'reset', code: 'ECONNRESET', durationMs: 4 });

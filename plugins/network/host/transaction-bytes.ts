@@ -1,4 +1,4 @@
-import { estimateBytes } from '../../../shared/estimate-bytes.js';
+import { estimateBytes, stringBytes } from '../../../shared/estimate-bytes.js';
 import type { Body, Transaction } from '../protocol.js';
 
 // A transaction's estimated bytes: what estimateBytes(tx) answers, measured again on every change.
@@ -11,38 +11,29 @@ import type { Body, Transaction } from '../protocol.js';
  * Per live body (one appendPart() grew): characters of its `data` read so far, times two, plus one
  * when one of them needed two bytes. A body that came whole has no entry: it is read whole when measured.
  */
-const read = new WeakMap<Body, number>();
-const TWO_BYTE = /[\u0100-\uffff]/g;
+const read = new WeakMap<object, number>();
 
 export function transactionBytes(tx: Transaction): number {
-  return membersBytes(tx, txMember);
+  return objectBytes(tx, 0);
 }
 
-/** An object as estimateBytes measures it, each member by `member`. */
-function membersBytes<T extends object>(value: T, member: (value: T, key: string) => number): number {
+/** An object as estimateBytes measures it at `depth`, with a live body's data as appended() read it. */
+function objectBytes(value: object, depth: number): number {
   let n = 32;
-  for (const key in value) n += 16 + member(value, key);
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (key === 'data' && typeof v === 'string') n += 16 + dataBytes(value, v);
+    else if (v !== null && typeof v === 'object' && !Array.isArray(v) && depth < 32)
+      n += 16 + objectBytes(v, depth + 1);
+    else n += 16 + estimateBytes(v, depth + 1);
+  }
   return n;
 }
 
-function txMember(tx: Transaction, key: string): number {
-  const value = tx[key as keyof Transaction];
-  if ((key === 'request' || key === 'response') && value) return membersBytes(value as object, partMember);
-  return estimateBytes(value, 1);
-}
-
-function partMember(part: object, key: string): number {
-  const value = (part as Record<string, unknown>)[key];
-  if (key === 'body' && value) return membersBytes(value as Body, bodyMember);
-  return estimateBytes(value, 2);
-}
-
-function bodyMember(body: Body, key: string): number {
-  const value = body[key as keyof Body];
-  if (key !== 'data' || typeof value !== 'string') return estimateBytes(value, 3);
+function dataBytes(body: object, data: string): number {
   const seen = read.get(body);
-  if (seen === undefined || seen >> 1 !== value.length) return estimateBytes(value, 3);
-  return 16 + (seen & 1 ? value.length * 2 : value.length);
+  if (seen === undefined || seen >> 1 !== data.length) return stringBytes(data);
+  return 16 + (seen & 1 ? data.length * 2 : data.length);
 }
 
 /** appendPart() added `added` to a live body's data: read now, so that measuring it reads nothing more. */
@@ -51,6 +42,5 @@ export function appended(body: Body, added: string): void {
   const seen = read.get(body) ?? (length === added.length ? 0 : undefined);
   // Not followed from its start (or changed otherwise): measured by reading it whole.
   if (seen === undefined || seen >> 1 !== length - added.length) return void read.delete(body);
-  TWO_BYTE.lastIndex = 0;
-  read.set(body, length * 2 + (seen & 1 || +TWO_BYTE.test(added)));
+  read.set(body, length * 2 + (seen & 1 || +(stringBytes(added) > 16 + added.length)));
 }

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TransactionStarted } from '../protocol.js';
+import { started, text } from './testing.js';
 import { CursorError, TransactionStore } from './transaction-store.js';
-
-const started = (id: string, overrides: Partial<TransactionStarted> = {}): TransactionStarted => ({
-  id,
-  initiator: 'fetch',
-  method: 'GET',
-  url: `http://api.test/${id}`,
-  headers: [],
-  startedAt: 1_000,
-  ...overrides,
-});
-const text = (data: string) => ({ encoding: 'text' as const, data, size: data.length, truncated: false });
 
 describe('TransactionStore', () => {
   it('follows a transaction from pending to complete, and to failed', () => {

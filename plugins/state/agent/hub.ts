@@ -313,7 +313,6 @@ export class Hub {
 
   private refill = (): void => {
     this.windowTimer = undefined;
-    this.open = undefined;
     for (const s of this.stores) s.refill();
   };
 
